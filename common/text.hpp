@@ -1,0 +1,17 @@
+#pragma once
+// Small text helpers shared by the loaders.
+#include <string>
+#include <vector>
+
+namespace ergon {
+
+// Levenshtein distance, used to suggest the key a user probably meant.
+std::size_t edit_distance(const std::string& a, const std::string& b);
+
+// The closest candidate to `word`, or "" when none is close enough to be a plausible typo.
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
+
+// "a, b or c"
+std::string join_alternatives(const std::vector<std::string>& words);
+
+}  // namespace ergon

@@ -1,0 +1,250 @@
+#include "common/yaml_view.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "common/text.hpp"
+
+namespace ergon {
+namespace {
+
+SourceLocation mark_location(const std::string& file, const YAML::Mark& mark) {
+  if (mark.is_null()) return {file, 0, 0, {}};
+  return {file, mark.line + 1, mark.column + 1, {}};
+}
+
+std::string describe_scalar(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "nothing";
+  if (node.IsMap()) return "a mapping";
+  if (node.IsSequence()) return "a list";
+  return "'" + node.Scalar() + "'";
+}
+
+bool looks_binary(const std::string& text) {
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte == 0 || (byte < 0x09) || (byte > 0x0d && byte < 0x20)) return true;
+  }
+  return false;
+}
+
+std::string format_number(double value) { return fmt::format("{:g}", value); }
+
+}  // namespace
+
+YAML::Node load_yaml_file(const std::string& path) {
+  std::ifstream stream(path, std::ios::binary);
+  if (!stream) throw InputError({path, 0, 0, {}}, "", "cannot open the file (does it exist?)");
+  std::stringstream buffer;
+  buffer << stream.rdbuf();
+  const std::string text = buffer.str();
+  if (looks_binary(text)) {
+    throw InputError({path, 0, 0, {}}, "", "not a YAML text file (it contains binary bytes)");
+  }
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& error) {
+    throw InputError(mark_location(path, error.mark), "", "YAML syntax error: " + error.msg);
+  }
+  if (!root.IsDefined() || root.IsNull()) {
+    throw InputError({path, 0, 0, {}}, "", "the file is empty; expected a YAML mapping");
+  }
+  if (!root.IsMap()) {
+    throw InputError(mark_location(path, root.Mark()), "",
+                     "expected a YAML mapping (key: value lines) at the top level");
+  }
+  return root;
+}
+
+void apply_overrides(YAML::Node& root, const std::vector<std::string>& assignments,
+                     YamlOrigin& origin) {
+  for (const auto& assignment : assignments) {
+    const std::string label = "--set " + assignment;
+    const auto equals = assignment.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == assignment.size()) {
+      throw InputError({{}, 0, 0, label}, "", "expected key.path=value");
+    }
+    const std::string key_path = assignment.substr(0, equals);
+    const std::string value_text = assignment.substr(equals + 1);
+    std::vector<std::string> keys;
+    std::stringstream path_stream(key_path);
+    for (std::string key; std::getline(path_stream, key, '.');) {
+      if (key.empty()) throw InputError({{}, 0, 0, label}, key_path, "empty key in the key path");
+      keys.push_back(key);
+    }
+    YAML::Node current = root;
+    for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+      YAML::Node next = current[keys[i]];
+      if (next.IsDefined() && !next.IsNull() && !next.IsMap()) {
+        throw InputError({{}, 0, 0, label}, key_path, keys[i] + " is a value, not a section");
+      }
+      if (!next.IsDefined() || next.IsNull()) current[keys[i]] = YAML::Node(YAML::NodeType::Map);
+      current.reset(current[keys[i]]);
+    }
+    YAML::Node value;
+    try {
+      value = YAML::Load(value_text);
+    } catch (const YAML::ParserException&) {
+      value = YAML::Node(value_text);
+    }
+    current[keys.back()] = value;
+    origin.overrides[key_path] = label;
+  }
+}
+
+YamlView::YamlView(YAML::Node node, std::shared_ptr<const YamlOrigin> origin, std::string path)
+    : node_(std::move(node)), origin_(std::move(origin)), path_(std::move(path)) {}
+
+SourceLocation YamlView::location() const {
+  for (const auto& [key_path, label] : origin_->overrides) {
+    const bool inside = path_ == key_path || path_.rfind(key_path + ".", 0) == 0;
+    if (inside) return {origin_->file, 0, 0, label};
+  }
+  return mark_location(origin_->file, node_.Mark());
+}
+
+void YamlView::fail(const std::string& message) const { throw InputError(location(), path_, message); }
+
+std::string YamlView::child_path(const std::string& key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
+
+std::string YamlView::as_string() const {
+  if (!node_.IsScalar()) fail("expected a text value, got " + describe_scalar(node_));
+  return node_.Scalar();
+}
+
+std::int64_t YamlView::as_int(IntRule rule) const {
+  if (!node_.IsScalar()) fail("expected an integer, got " + describe_scalar(node_));
+  std::int64_t value = 0;
+  if (!YAML::convert<std::int64_t>::decode(node_, value)) {
+    double as_double = 0;
+    const bool numeric = YAML::convert<double>::decode(node_, as_double);
+    if (numeric && std::isfinite(as_double) && std::fabs(as_double) >= 9.2e18) {
+      fail("integer " + node_.Scalar() + " does not fit in 64 bits");
+    }
+    fail("expected an integer, got " + describe_scalar(node_));
+  }
+  if (value < rule.min || value > rule.max) {
+    if (rule.max == std::numeric_limits<std::int64_t>::max()) {
+      fail(fmt::format("must be at least {} (got {})", rule.min, value));
+    }
+    fail(fmt::format("must be between {} and {} (got {})", rule.min, rule.max, value));
+  }
+  return value;
+}
+
+double YamlView::as_number(NumberRule rule) const {
+  if (!node_.IsScalar()) fail("expected a number, got " + describe_scalar(node_));
+  double value = 0;
+  if (!YAML::convert<double>::decode(node_, value)) {
+    fail("expected a number, got " + describe_scalar(node_));
+  }
+  if (!std::isfinite(value)) fail("must be a finite number (got " + node_.Scalar() + ")");
+  const bool below = rule.min_exclusive ? value <= rule.min : value < rule.min;
+  if (below || value > rule.max) {
+    const std::string lower = (rule.min_exclusive ? "> " : ">= ") + format_number(rule.min);
+    if (std::isinf(rule.max)) fail("must be " + lower + " (got " + node_.Scalar() + ")");
+    fail("must be " + lower + " and <= " + format_number(rule.max) + " (got " + node_.Scalar() + ")");
+  }
+  return value;
+}
+
+bool YamlView::as_bool() const {
+  bool value = false;
+  if (!node_.IsScalar() || !YAML::convert<bool>::decode(node_, value)) {
+    fail("expected true or false, got " + describe_scalar(node_));
+  }
+  return value;
+}
+
+std::vector<YamlView> YamlView::items() const {
+  if (!node_.IsSequence()) fail("expected a list, got " + describe_scalar(node_));
+  std::vector<YamlView> result;
+  for (std::size_t i = 0; i < node_.size(); ++i) {
+    result.emplace_back(node_[i], origin_, fmt::format("{}[{}]", path_, i));
+  }
+  return result;
+}
+
+YamlView YamlView::child(const YAML::Node& node, const std::string& key) const {
+  return YamlView(node, origin_, child_path(key));
+}
+
+YamlMap::YamlMap(const YamlView& view) : view_(view) {
+  if (!view_.node().IsMap()) {
+    view_.fail("expected a mapping of key: value, got " + describe_scalar(view_.node()));
+  }
+  std::set<std::string> seen;
+  for (const auto& entry : view_.node()) {
+    if (!entry.first.IsScalar()) view_.fail("keys must be plain words");
+    const std::string& key = entry.first.Scalar();
+    if (!seen.insert(key).second) view_.child(entry.first, key).fail("duplicate key");
+  }
+}
+
+bool YamlMap::has(const std::string& key) {
+  known_keys_.insert(key);
+  const YAML::Node child = view_.node()[key];
+  return child.IsDefined() && !child.IsNull();
+}
+
+std::optional<YamlView> YamlMap::find(const std::string& key) {
+  if (!has(key)) return std::nullopt;
+  return view_.child(view_.node()[key], key);
+}
+
+YamlView YamlMap::at(const std::string& key) {
+  auto value = find(key);
+  if (!value) view_.fail("missing required key '" + key + "'");
+  return *value;
+}
+
+std::string YamlMap::get_string(const std::string& key) { return at(key).as_string(); }
+
+std::string YamlMap::get_string(const std::string& key, const std::string& fallback) {
+  auto value = find(key);
+  return value ? value->as_string() : fallback;
+}
+
+std::int64_t YamlMap::get_int(const std::string& key, IntRule rule) { return at(key).as_int(rule); }
+
+std::int64_t YamlMap::get_int(const std::string& key, std::int64_t fallback, IntRule rule) {
+  auto value = find(key);
+  return value ? value->as_int(rule) : fallback;
+}
+
+double YamlMap::get_number(const std::string& key, NumberRule rule) {
+  return at(key).as_number(rule);
+}
+
+double YamlMap::get_number(const std::string& key, double fallback, NumberRule rule) {
+  auto value = find(key);
+  return value ? value->as_number(rule) : fallback;
+}
+
+bool YamlMap::get_bool(const std::string& key, bool fallback) {
+  auto value = find(key);
+  return value ? value->as_bool() : fallback;
+}
+
+YamlMap YamlMap::get_map(const std::string& key) { return YamlMap(at(key)); }
+
+void YamlMap::reject_unknown_keys() const {
+  const std::vector<std::string> known(known_keys_.begin(), known_keys_.end());
+  for (const auto& entry : view_.node()) {
+    const std::string& key = entry.first.Scalar();
+    if (known_keys_.count(key) > 0) continue;
+    const std::string suggestion = closest_match(key, known);
+    std::string message = "unknown key '" + key + "'";
+    message += suggestion.empty() ? "; known keys: " + join_alternatives(known)
+                                  : "; did you mean '" + suggestion + "'?";
+    view_.child(entry.first, key).fail(message);
+  }
+}
+
+}  // namespace ergon

@@ -1,0 +1,191 @@
+#include "network/workload.hpp"
+
+#include <boost/graph/connected_components.hpp>
+#include <boost/graph/undirected_graph.hpp>
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+#include <queue>
+
+#include "common/text.hpp"
+#include "common/yaml_view.hpp"
+#include "network/layer_parser.hpp"
+#include "network/shape_inference.hpp"
+
+namespace ergon {
+
+const char* op_name(OpKind op) {
+  switch (op) {
+    case OpKind::kInput: return "input";
+    case OpKind::kConv: return "conv";
+    case OpKind::kFullyConnected: return "fc";
+    case OpKind::kMaxPool: return "maxpool";
+    case OpKind::kAvgPool: return "avgpool";
+    case OpKind::kGlobalAvgPool: return "global_avgpool";
+    case OpKind::kGlobalMaxPool: return "global_maxpool";
+    case OpKind::kAdd: return "add";
+    case OpKind::kMul: return "mul";
+    case OpKind::kConcat: return "concat";
+    case OpKind::kActivation: return "activation";
+    case OpKind::kSlice: return "slice";
+    case OpKind::kUpsample: return "upsample";
+  }
+  return "?";
+}
+
+Workload::Workload(std::string name, std::string source, std::string file, std::vector<Layer> layers_in_order,
+                   LayerGraph graph)
+    : name_(std::move(name)),
+      source_(std::move(source)),
+      file_(std::move(file)),
+      layers_(std::move(layers_in_order)),
+      graph_(std::move(graph)) {}
+
+const Layer* Workload::find_layer(const std::string& name) const {
+  for (const auto& layer : layers_) {
+    if (layer.name == name) return &layer;
+  }
+  return nullptr;
+}
+
+std::uint64_t Workload::total_macs() const {
+  std::uint64_t total = 0;
+  for (const auto& layer : layers_) total += layer.macs;
+  return total;
+}
+
+std::uint64_t Workload::total_params() const {
+  std::uint64_t total = 0;
+  for (const auto& layer : layers_) total += layer.params_count;
+  return total;
+}
+
+namespace {
+
+[[noreturn]] void fail_at(const Layer& layer, const std::string& key, const std::string& message) {
+  throw InputError(layer.location, layer.key_path + (key.empty() ? "" : "." + key), message);
+}
+
+// Graph in file order: vertex i = layers[i]; an edge per named input. Unknown names are errors.
+LayerGraph build_file_order_graph(const std::vector<Layer>& layers) {
+  std::map<std::string, std::size_t> index_of;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    if (!index_of.emplace(layers[i].name, i).second) {
+      fail_at(layers[i], "name", "duplicate layer name '" + layers[i].name + "'");
+    }
+    names.push_back(layers[i].name);
+  }
+  LayerGraph graph(layers.size());
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    for (const auto& input : layers[i].input_names) {
+      const auto found = index_of.find(input);
+      if (found == index_of.end()) {
+        const std::string suggestion = closest_match(input, names);
+        fail_at(layers[i], "inputs",
+                "unknown input '" + input + "'" + (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+      }
+      if (found->second == i) fail_at(layers[i], "inputs", "a layer cannot read its own output");
+      boost::add_edge(found->second, i, graph);
+    }
+  }
+  return graph;
+}
+
+// Kahn's algorithm, always taking the earliest-written ready layer, so the order is deterministic.
+std::vector<std::size_t> topological_order(const std::vector<Layer>& layers, const LayerGraph& graph) {
+  std::vector<std::size_t> pending_inputs(layers.size());
+  std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
+  for (std::size_t v = 0; v < layers.size(); ++v) {
+    pending_inputs[v] = boost::in_degree(v, graph);
+    if (pending_inputs[v] == 0) ready.push(v);
+  }
+  std::vector<std::size_t> order;
+  while (!ready.empty()) {
+    const std::size_t v = ready.top();
+    ready.pop();
+    order.push_back(v);
+    for (auto [edge, end] = boost::out_edges(v, graph); edge != end; ++edge) {
+      const std::size_t consumer = boost::target(*edge, graph);
+      if (--pending_inputs[consumer] == 0) ready.push(consumer);
+    }
+  }
+  if (order.size() != layers.size()) {
+    std::vector<std::string> cycle;
+    for (std::size_t v = 0; v < layers.size(); ++v) {
+      if (pending_inputs[v] > 0) cycle.push_back(layers[v].name);
+    }
+    const auto first = std::find_if(layers.begin(), layers.end(),
+                                    [&](const Layer& layer) { return layer.name == cycle.front(); });
+    fail_at(*first, "inputs",
+            "the graph has a cycle through " + join_alternatives(cycle) + "; a layer may only read earlier results");
+  }
+  return order;
+}
+
+void check_connected(const std::vector<Layer>& layers, const LayerGraph& graph) {
+  using Undirected = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+  Undirected undirected(layers.size());
+  for (auto [edge, end] = boost::edges(graph); edge != end; ++edge) {
+    boost::add_edge(boost::source(*edge, graph), boost::target(*edge, graph), undirected);
+  }
+  std::vector<int> component(layers.size());
+  if (boost::connected_components(undirected, component.data()) <= 1) return;
+  for (std::size_t v = 0; v < layers.size(); ++v) {
+    if (component[v] != component[0]) {
+      fail_at(layers[v], "",
+              fmt::format("layer '{}' is not connected to '{}'; connect it, or set independent_layers: true "
+                          "for a table of unrelated layers",
+                          layers[v].name, layers[0].name));
+    }
+  }
+}
+
+std::vector<Layer> parse_layers(YamlMap& root, std::int64_t default_batch) {
+  const YamlView list = root.at("layers");
+  std::vector<Layer> layers;
+  for (const auto& item : list.items()) layers.push_back(parse_layer(item, default_batch));
+  if (layers.empty()) list.fail("a workload needs at least one layer");
+  if (std::none_of(layers.begin(), layers.end(), [](const Layer& l) { return l.op == OpKind::kInput; })) {
+    list.fail("a workload needs at least one 'op: input' node giving the input shape");
+  }
+  return layers;
+}
+
+}  // namespace
+
+Workload load_workload(const std::string& path) {
+  auto origin = std::make_shared<YamlOrigin>(YamlOrigin{path, {}});
+  YamlMap root(YamlView(load_yaml_file(path), origin, ""));
+  const std::string name = root.get_string("name");
+  const std::string source = root.get_string("source");
+  const std::int64_t default_batch = root.get_int("batch", 1, IntRule{1, 1 << 20});
+  const bool independent_layers = root.get_bool("independent_layers", false);
+  std::vector<Layer> file_layers = parse_layers(root, default_batch);
+  root.reject_unknown_keys();
+
+  const LayerGraph file_graph = build_file_order_graph(file_layers);
+  const std::vector<std::size_t> order = topological_order(file_layers, file_graph);
+  if (!independent_layers) check_connected(file_layers, file_graph);
+
+  std::vector<std::size_t> position(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+  std::vector<Layer> layers;
+  LayerGraph graph(order.size());
+  for (const std::size_t v : order) {
+    Layer layer = std::move(file_layers[v]);
+    for (auto [edge, end] = boost::in_edges(v, file_graph); edge != end; ++edge) {
+      boost::add_edge(position[boost::source(*edge, file_graph)], layers.size(), graph);
+    }
+    for (const auto& input : layer.input_names) {
+      const auto producer = std::find_if(layers.begin(), layers.end(), [&](const Layer& l) { return l.name == input; });
+      layer.input_shapes.push_back(producer->output_shape);
+    }
+    infer_layer_shape(layer);
+    layers.push_back(std::move(layer));
+  }
+  return Workload(name, source, path, std::move(layers), std::move(graph));
+}
+
+}  // namespace ergon

@@ -1,0 +1,42 @@
+#pragma once
+// A workload: a directed acyclic graph of layers (Boost.Graph), its layers in a deterministic
+// topological order, with every tensor shape inferred and checked.
+#include <boost/graph/adjacency_list.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "network/layer.hpp"
+
+namespace ergon {
+
+// Vertices are indices into Workload::layers(); an edge carries a tensor from producer to consumer.
+using LayerGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
+
+class Workload {
+ public:
+  Workload(std::string name, std::string source, std::string file, std::vector<Layer> layers_in_order,
+           LayerGraph graph);
+
+  const std::string& name() const { return name_; }
+  const std::string& source() const { return source_; }
+  const std::string& file() const { return file_; }
+  const std::vector<Layer>& layers() const { return layers_; }  // topological order
+  const LayerGraph& graph() const { return graph_; }            // vertex i = layers()[i]
+  const Layer* find_layer(const std::string& name) const;
+
+  std::uint64_t total_macs() const;
+  std::uint64_t total_params() const;
+
+ private:
+  std::string name_;
+  std::string source_;
+  std::string file_;
+  std::vector<Layer> layers_;
+  LayerGraph graph_;
+};
+
+// Loads and checks a workload file (docs/workloads.md); every problem is an InputError.
+Workload load_workload(const std::string& path);
+
+}  // namespace ergon

@@ -1,0 +1,66 @@
+#include "power/energy_table.hpp"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <stdexcept>
+
+#include "common/yaml_view.hpp"
+
+namespace ergon {
+
+const AccessEnergies& EnergyTable::at_word_bits(int word_bits) const {
+  std::string available;
+  for (const auto& entry : word_widths) {
+    if (entry.word_bits == word_bits) return entry;
+    available += (available.empty() ? "" : ", ") + std::to_string(entry.word_bits);
+  }
+  throw std::invalid_argument(
+      fmt::format("energy table '{}' ({}) has no {}-bit entry; it has: {}", name, file, word_bits, available));
+}
+
+namespace {
+
+AccessEnergies parse_access_energies(const YamlView& view) {
+  YamlMap map(view);
+  AccessEnergies energies;
+  energies.word_bits = static_cast<int>(map.get_int("bits", IntRule{1, 64}));
+  energies.mac_pj = map.get_number("mac_pj", kPositive);
+  energies.rf_pj = map.get_number("rf_pj", kNonNegative);
+  energies.inter_pe_pj = map.get_number("inter_pe_pj", kNonNegative);
+  energies.glb_pj = map.get_number("glb_pj", kNonNegative);
+  energies.dram_pj = map.get_number("dram_pj", kNonNegative);
+  map.reject_unknown_keys();
+  return energies;
+}
+
+}  // namespace
+
+EnergyTable load_energy_table(const std::string& path) {
+  auto origin = std::make_shared<YamlOrigin>(YamlOrigin{path, {}});
+  YamlMap root(YamlView(load_yaml_file(path), origin, ""));
+  EnergyTable table;
+  table.file = path;
+  table.name = root.get_string("name");
+  table.source = root.get_string("source");
+  table.technology_nm = root.get_number("technology_nm", kPositive);
+  table.nominal_voltage_v = root.get_number("nominal_voltage_v", kPositive);
+  table.clock_tree_power_mw = root.get_number("clock_tree_power_mw", kNonNegative);
+  table.clock_reference_frequency_mhz = root.get_number("clock_reference_frequency_mhz", kPositive);
+  table.control_fraction = root.get_number("control_fraction", NumberRule{0.0, 0.95, false});
+  const YamlView widths = root.at("word_widths");
+  for (const auto& item : widths.items()) {
+    AccessEnergies energies = parse_access_energies(item);
+    for (const auto& existing : table.word_widths) {
+      if (existing.word_bits == energies.word_bits) {
+        item.fail(fmt::format("a second entry for {}-bit words", energies.word_bits));
+      }
+    }
+    table.word_widths.push_back(energies);
+  }
+  if (table.word_widths.empty()) widths.fail("the table needs at least one word width");
+  root.reject_unknown_keys();
+  return table;
+}
+
+}  // namespace ergon

@@ -1,0 +1,11 @@
+#pragma once
+// Each subcommand registers itself on the CLI11 app; main() only wires them together.
+#include <CLI/CLI.hpp>
+
+namespace ergon {
+
+void register_estimate_command(CLI::App& app);
+void register_workload_command(CLI::App& app);
+void register_config_command(CLI::App& app);
+
+}  // namespace ergon

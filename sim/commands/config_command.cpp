@@ -1,0 +1,67 @@
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "arch/accelerator_config.hpp"
+#include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
+#include "sim/data_paths.hpp"
+
+namespace ergon {
+namespace {
+
+struct ConfigShowOptions {
+  std::string config_path;
+  std::vector<std::string> overrides;
+};
+
+std::string config_json(const AcceleratorConfig& c) {
+  const auto& rf = c.pe_array.rf;
+  const nlohmann::ordered_json json = {
+      {"name", c.name},
+      {"description", c.description},
+      {"clock", {{"frequency_mhz", c.clock.frequency_mhz}, {"voltage_v", c.clock.voltage_v}}},
+      {"pe_array",
+       {{"impl", c.pe_array.impl},
+        {"rows", c.pe_array.rows},
+        {"cols", c.pe_array.cols},
+        {"word_bits", c.pe_array.word_bits},
+        {"rf",
+         {{"filter_entries", rf.filter_entries},
+          {"ifmap_entries", rf.ifmap_entries},
+          {"psum_entries", rf.psum_entries}}}}},
+      {"glb",
+       {{"impl", c.glb.impl},
+        {"size_kib", c.glb.size_kib},
+        {"filter_size_kib", c.glb.filter_size_kib},
+        {"banks", c.glb.banks},
+        {"bank_width_bits", c.glb.bank_width_bits},
+        {"read_ports_per_bank", c.glb.read_ports_per_bank},
+        {"write_ports_per_bank", c.glb.write_ports_per_bank}}},
+      {"dram",
+       {{"preset", c.dram.preset},
+        {"impl", c.dram.impl},
+        {"word_bits", c.dram.word_bits},
+        {"bandwidth_gbps", c.dram.bandwidth_gbps},
+        {"latency_ns", c.dram.latency_ns},
+        {"request_queue_depth", c.dram.request_queue_depth},
+        {"energy_pj_per_bit", c.dram.energy_pj_per_bit}}},
+      {"energy", {{"table", c.energy.table}, {"table_file", energy_table_path(c)}}},
+  };
+  return json.dump(2) + "\n";
+}
+
+}  // namespace
+
+void register_config_command(CLI::App& app) {
+  CLI::App* config = app.add_subcommand("config", "Check and inspect accelerator configs");
+  config->require_subcommand(1);
+  CLI::App* show = config->add_subcommand("show", "Validate a config and print it with every default filled in");
+  auto options = std::make_shared<ConfigShowOptions>();
+  show->add_option("file", options->config_path, "Accelerator config YAML")->required()->check(CLI::ExistingFile);
+  show->add_option("--set", options->overrides, "Override a key: key.path=value (repeatable)");
+  show->callback([options] {
+    emit_output(config_json(load_accelerator_config(options->config_path, options->overrides)), "");
+  });
+}
+
+}  // namespace ergon

@@ -1,0 +1,81 @@
+#include <memory>
+
+#include "arch/accelerator_config.hpp"
+#include "network/workload.hpp"
+#include "power/estimators/cnnergy.hpp"
+#include "power/estimators/cnnergy_report.hpp"
+#include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
+#include "sim/data_paths.hpp"
+
+namespace ergon {
+namespace {
+
+struct CnnergyCommandOptions {
+  std::string workload_path;
+  std::string config_path = default_config_path();
+  std::vector<std::string> overrides;
+  std::string energy_table_path;
+  int word_bits = 16;
+  bool no_control = false;
+  std::string format = "table";
+  std::string out_path;
+};
+
+CnnergyHardware hardware_from(const AcceleratorConfig& config) {
+  // The model's register files are counted in 16-bit entries.
+  const std::int64_t bits = config.pe_array.word_bits;
+  const auto& rf = config.pe_array.rf;
+  return {config.pe_array.rows,     config.pe_array.cols,     rf.filter_entries * bits / 16,
+          rf.ifmap_entries * bits / 16, rf.psum_entries * bits / 16, config.glb.size_kib};
+}
+
+void run_cnnergy(const CnnergyCommandOptions& options) {
+  const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
+  const std::string table_path = options.energy_table_path.empty() ? energy_table_path(config)
+                                                                   : options.energy_table_path;
+  const EnergyTable table = load_energy_table(table_path);
+  const Workload workload = load_workload(options.workload_path);
+  CnnergyOptions model_options;
+  model_options.word_bits = options.word_bits;
+  model_options.include_control_and_clock = !options.no_control;
+  const CnnergyEstimate estimate = estimate_cnnergy(workload, table, hardware_from(config), model_options);
+  std::string text;
+  if (options.format == "json") {
+    text = cnnergy_json(estimate).dump(2) + "\n";
+  } else if (options.format == "csv") {
+    text = cnnergy_csv(estimate);
+  } else {
+    text = cnnergy_table(estimate);
+  }
+  emit_output(text, options.out_path);
+}
+
+}  // namespace
+
+void register_estimate_command(CLI::App& app) {
+  CLI::App* estimate = app.add_subcommand("estimate", "Analytical estimates (separate from the simulator)");
+  estimate->require_subcommand(1);
+  CLI::App* cnnergy = estimate->add_subcommand(
+      "cnnergy", "CNNergy energy model (NeuPart, Manasi et al. 2020) of a workload on an Eyeriss-like array");
+  auto options = std::make_shared<CnnergyCommandOptions>();
+  cnnergy->add_option("--workload,-w", options->workload_path, "Workload YAML (docs/workloads.md)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cnnergy->add_option("--config,-c", options->config_path, "Accelerator config YAML (hardware sizes)")
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
+  cnnergy->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
+  cnnergy->add_option("--energy-table", options->energy_table_path,
+                      "Energy table YAML (default: the config's energy.table)")
+      ->check(CLI::ExistingFile);
+  cnnergy->add_option("--bits", options->word_bits, "Word width")->check(CLI::IsMember({8, 16}))->capture_default_str();
+  cnnergy->add_flag("--no-control", options->no_control, "Leave out clock-tree and control energy");
+  cnnergy->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+  cnnergy->add_option("--out,-o", options->out_path, "Write to this file (atomically) instead of stdout");
+  cnnergy->callback([options] { run_cnnergy(*options); });
+}
+
+}  // namespace ergon

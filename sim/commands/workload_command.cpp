@@ -1,0 +1,84 @@
+#include <fmt/format.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "network/workload.hpp"
+#include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
+
+namespace ergon {
+namespace {
+
+struct ShowOptions {
+  std::string workload_path;
+  std::string format = "table";
+};
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ",") + name;
+  return text.empty() ? "-" : text;
+}
+
+std::string workload_table(const Workload& workload) {
+  std::string out = fmt::format("{}: {} layers in topological order\nsource: {}\n", workload.name(),
+                                workload.layers().size(), workload.source());
+  out += fmt::format("{:>4} {:<34} {:<15} {:<16} {:>16} {:>14} {:>11} {:>5}  {}\n", "#", "layer", "op", "input",
+                     "output", "MACs", "params", "batch", "inputs");
+  std::size_t index = 0;
+  for (const Layer& layer : workload.layers()) {
+    const std::string input = layer.input_shapes.empty() ? "-" : layer.input_shapes[0].to_string();
+    out += fmt::format("{:>4} {:<34} {:<15} {:<16} {:>16} {:>14} {:>11} {:>5}  {}\n", index++, layer.name,
+                       op_name(layer.op), input, layer.output_shape.to_string(), layer.macs, layer.params_count,
+                       layer.batch, joined(layer.input_names));
+  }
+  out += fmt::format("total: {} MACs ({:.4f} G), {} parameters ({:.4f} M)\n", workload.total_macs(),
+                     static_cast<double>(workload.total_macs()) / 1e9, workload.total_params(),
+                     static_cast<double>(workload.total_params()) / 1e6);
+  return out;
+}
+
+nlohmann::ordered_json shape_json(const TensorShape& shape) {
+  return nlohmann::ordered_json::array({shape.channels, shape.height, shape.width});
+}
+
+std::string workload_json(const Workload& workload) {
+  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+  for (const Layer& layer : workload.layers()) {
+    nlohmann::ordered_json inputs = nlohmann::ordered_json::array();
+    for (const auto& shape : layer.input_shapes) inputs.push_back(shape_json(shape));
+    layers.push_back({{"name", layer.name},
+                      {"op", op_name(layer.op)},
+                      {"inputs", layer.input_names},
+                      {"input_shapes", inputs},
+                      {"output_shape", shape_json(layer.output_shape)},
+                      {"macs", layer.macs},
+                      {"params", layer.params_count},
+                      {"batch", layer.batch},
+                      {"sparsity", {{"ifmap", layer.sparsity.ifmap}, {"ofmap", layer.sparsity.ofmap}}}});
+  }
+  const nlohmann::ordered_json json = {{"schema_version", 1},           {"name", workload.name()},
+                                       {"source", workload.source()},   {"total_macs", workload.total_macs()},
+                                       {"total_params", workload.total_params()}, {"layers", layers}};
+  return json.dump(2) + "\n";
+}
+
+}  // namespace
+
+void register_workload_command(CLI::App& app) {
+  CLI::App* workload = app.add_subcommand("workload", "Inspect workload graphs");
+  workload->require_subcommand(1);
+  CLI::App* show = workload->add_subcommand("show", "Print the graph in topological order with shapes and MACs");
+  auto options = std::make_shared<ShowOptions>();
+  show->add_option("file", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+  show->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  show->callback([options] {
+    const Workload loaded = load_workload(options->workload_path);
+    emit_output(options->format == "json" ? workload_json(loaded) : workload_table(loaded), "");
+  });
+}
+
+}  // namespace ergon

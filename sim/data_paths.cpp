@@ -1,0 +1,20 @@
+#include "sim/data_paths.hpp"
+
+#include <filesystem>
+
+namespace ergon {
+
+std::string shipped_data_dir() { return ERGON_DATA_DIR; }
+
+std::string default_config_path() { return shipped_data_dir() + "/configs/eyeriss.yaml"; }
+
+std::string energy_table_path(const AcceleratorConfig& config) {
+  const std::string& table = config.energy.table;
+  const bool is_path = table.size() > 5 && table.compare(table.size() - 5, 5, ".yaml") == 0;
+  if (!is_path) return shipped_data_dir() + "/power/tables/" + table + ".yaml";
+  const std::filesystem::path path(table);
+  if (path.is_absolute()) return table;
+  return (std::filesystem::path(config.file).parent_path() / path).string();
+}
+
+}  // namespace ergon
