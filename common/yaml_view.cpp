@@ -200,8 +200,15 @@ std::optional<YamlView> YamlMap::find(const std::string& key) {
 
 YamlView YamlMap::at(const std::string& key) {
   auto value = find(key);
-  if (!value) view_.fail("missing required key '" + key + "'");
-  return *value;
+  if (value) return *value;
+  // A missing key is often a misspelt one: point at the misspelling rather than the section.
+  for (const auto& entry : view_.node()) {
+    const std::string& present = entry.first.Scalar();
+    if (known_keys_.count(present) == 0 && closest_match(present, {key}) == key) {
+      view_.child(entry.first, present).fail("unknown key '" + present + "'; did you mean '" + key + "'?");
+    }
+  }
+  view_.fail("missing required key '" + key + "'");
 }
 
 std::string YamlMap::get_string(const std::string& key) { return at(key).as_string(); }

@@ -151,6 +151,7 @@ void infer_layer_shape(Layer& layer) {
   switch (layer.op) {
     case OpKind::kInput:
       layer.output_shape = std::get<InputParams>(layer.params).shape;
+      checked_product(layer, {layer.output_shape.channels, layer.output_shape.height, layer.output_shape.width});
       return;
     case OpKind::kAdd:
       expect_input_count(layer, 2, std::numeric_limits<std::size_t>::max());

@@ -144,10 +144,13 @@ class Net:
         return entry
 
     # -- operators -----------------------------------------------------------
-    def input(self, name, shape, **kw):
+    def input(self, name, shape, intermediate=False, **kw):
         shape = list(shape)
         full = tuple(shape) if len(shape) == 3 else (shape[0], 1, 1)
-        e = self._common({"name": name, "op": "input", "shape": shape}, **kw)
+        entry = {"name": name, "op": "input", "shape": shape}
+        if intermediate:  # a feature map produced by an earlier layer (stored compressed in DRAM)
+            entry["intermediate"] = True
+        e = self._common(entry, **kw)
         return self._add(e, full)
 
     def conv(self, name, inp, filters=None, kernel=1, stride=1, padding=0, dilation=1, groups=1,
@@ -628,7 +631,7 @@ KERAS_NOTE = ["Keras layers default to use_bias=True, so every convolution and d
 
 def ds_cnn() -> Net:
     n = Net("ds_cnn",
-            TINY + "benchmark/training/keyword_spotting/keras_model.py (ds_cnn; DS-CNN small of Zhang et al., "
+            TINY + "keyword_spotting/keras_model.py (ds_cnn; DS-CNN small of Zhang et al., "
                    "'Hello Edge', arXiv:1711.07128)",
             ["MLPerf Tiny keyword spotting reference model: DS-CNN (small), 49x10 MFCC input, 12 classes.",
              "conv 64 10x4 stride 2 'same', four depthwise-separable blocks (3x3 depthwise + 1x1 pointwise,",
@@ -648,8 +651,8 @@ def ds_cnn() -> Net:
 def mobilenet_v1_025_vww() -> Net:
     return mobilenet_v1(
         alpha=0.25, res=96, classes=2, name="mobilenet_v1_025_vww", keras_bias=True,
-        source=TINY + "benchmark/training/visual_wake_words/vww_model.py (mobilenet_v1; MobileNetV1 alpha 0.25, "
-                      "96x96, Howard et al. 2017)",
+        source=TINY + "visual_wake_words/vww_model.py (mobilenet_v1, from SiliconLabs platform_ml_models "
+                      "eembc/Person_detection; MobileNetV1 alpha 0.25, 96x96, Howard et al. 2017)",
         header=["MLPerf Tiny visual wake words reference model: MobileNet v1, width multiplier 0.25,",
                 "3x96x96 input, 2 classes (person / not person). 'same' padding; every convolution is",
                 "followed by batch normalisation and ReLU; 3x3 average pool over the final 3x3 map; dense 2",
@@ -680,7 +683,7 @@ def resnet8() -> Net:
 
 def autoencoder_toyadmos() -> Net:
     n = Net("autoencoder_toyadmos",
-            TINY + "benchmark/training/anomaly_detection/keras_model.py (FC autoencoder of the DCASE 2020 "
+            TINY + "anomaly_detection/keras_model.py (FC autoencoder of the DCASE 2020 "
                    "Task 2 baseline, Koizumi et al.)",
             ["MLPerf Tiny anomaly detection reference model: fully connected autoencoder, input 640",
              "(5 frames x 128 log-mel bins), Dense 128 x4, bottleneck Dense 8, Dense 128 x4, each followed",
@@ -886,14 +889,14 @@ def dec_fraction(pct: str) -> Decimal:
 CNNERGY_CHECKS: list[str] = []
 
 
-def cnnergy_padded(name: str, table: str, names: list[str], title: str, notes: list[str]) -> Net:
+def cnnergy_padded(name: str, table: str, names: list[str], title: str, notes: list[str], file: str) -> Net:
     """AlexNet / VGG-16 tables: ifmap already padded, sparsity in percent (of the padded volume)."""
-    header = [f"CNNergy layer table: {title}.", ""] + notes + ["", "CNNergy license:"] + CNNERGY_LICENSE.splitlines()
+    header = [f"CNNergy layer table: {title}.", f"Rows copied from CNNergy's {file}.", ""] + notes + ["", "CNNergy license:"] + CNNERGY_LICENSE.splitlines()
     n = Net(name, CNNERGY_SOURCE, header, independent=True, batch=1)
     for r, lname in zip(rows(table), names, strict=True):
         idx, R, M, Hp, C, U, E, s_if, s_of, n2 = r
         R, M, Hp, C, U, E = map(int, (R, M, Hp, C, U, E))
-        i = n.input(f"{lname}.ifmap", [C, Hp, Hp])
+        i = n.input(f"{lname}.ifmap", [C, Hp, Hp], intermediate=idx != "1")
         o = n.conv(lname, i, M, R, stride=U, bias=False,
                    sparsity={"ifmap": dec_fraction(s_if), "ofmap": dec_fraction(s_of)},
                    batch=int(n2), comment=f"CNNergy row {idx}")
@@ -907,9 +910,10 @@ def cnnergy_padded(name: str, table: str, names: list[str], title: str, notes: l
 
 
 def cnnergy_unpadded(name: str, table: str, batches: str, names: list[str], title: str,
-                     notes: list[str]) -> Net:
+                     notes: list[str], file: str) -> Net:
     """SqueezeNet / GoogLeNet tables: unpadded ifmap, pad possibly fractional, sparsity fractions."""
-    header = [f"CNNergy layer table: {title}.", ""] + notes + ["", "CNNergy license:"] + CNNERGY_LICENSE.splitlines()
+    header = [f"CNNergy layer table: {title}.",
+              f"Rows copied from CNNergy's {file}; per-layer batch (n2) from its reference runs."] + [""] + notes + ["", "CNNergy license:"] + CNNERGY_LICENSE.splitlines()
     n = Net(name, CNNERGY_SOURCE, header, independent=True, batch=1)
     b = batches.split()
     tab = rows(table)
@@ -926,7 +930,7 @@ def cnnergy_unpadded(name: str, table: str, batches: str, names: list[str], titl
             lo, hi = math.floor(p), math.ceil(p)
             padding = [lo, hi, lo, hi]
             pad_txt = f"pad={pad} -> [{lo}, {hi}, {lo}, {hi}]"
-        i = n.input(f"{lname}.ifmap", [C, H, H])
+        i = n.input(f"{lname}.ifmap", [C, H, H], intermediate=idx != "1")
         o = n.conv(lname, i, M, R, stride=U, padding=padding, bias=False,
                    sparsity={"ifmap": Raw(s_if), "ofmap": Raw(s_of)}, batch=int(n2),
                    comment=f"CNNergy row {idx}")
@@ -955,15 +959,16 @@ def cnnergy_networks() -> list[Net]:
         cnnergy_padded("cnnergy_alexnet", ALEXNET_TABLE, ALEXNET_NAMES,
                        "AlexNet (Eyeriss grouped shapes, per-group channel counts)",
                        padded + ["conv2 is the table's single group: 48 channels, 256 filters, groups 1 (likewise",
-                                 "conv4/conv5 with 192 channels)."]),
-        cnnergy_padded("cnnergy_vgg16", VGG16_TABLE, VGG16_NAMES, "VGG-16", padded),
+                                 "conv4/conv5 with 192 channels)."], "AlexNet layer table (alexnet_layers.csv)"),
+        cnnergy_padded("cnnergy_vgg16", VGG16_TABLE, VGG16_NAMES, "VGG-16", padded,
+                       "VGG-16 layer table (vgg16_layers.csv)"),
         cnnergy_unpadded("cnnergy_squeezenet_v1_1", SQUEEZENET_TABLE, SQUEEZENET_BATCH, SQUEEZENET_NAMES,
                          "SqueezeNet v1.1 (CNNergy's shapes: conv1 with pad 1.5 -> 113x113, 56/28/14 maps)",
-                         unpadded),
+                         unpadded, "SqueezeNet_v11_Input_File.txt"),
         cnnergy_unpadded("cnnergy_googlenet_v1", GOOGLENET_TABLE, GOOGLENET_BATCH, GOOGLENET_NAMES,
                          "GoogLeNet v1 (Szegedy et al. 2015, Table 1 shapes)",
                          unpadded + ["Row order inside an inception module follows the table: 3x3 reduce, 5x5 reduce,",
-                                     "1x1, 3x3, 5x5, pool projection."]),
+                                     "1x1, 3x3, 5x5, pool projection."], "GoogleNet_v1_Input_File.txt"),
     ]
 
 
@@ -980,8 +985,9 @@ def read_literature() -> dict[str, dict[str, float]]:
         if not m:
             continue
         d = {}
+        numbers = m.group(2).split("source:")[0]
         for key in ("macs", "params", "macs_tolerance", "params_tolerance"):
-            km = re.search(rf"\b{key}:\s*([0-9.eE+\-]+)", m.group(2))
+            km = re.search(rf"\b{key}:\s*([0-9.eE+\-]+)", numbers)
             if km:
                 d[key] = float(km.group(1))
         lit[m.group(1)] = d

@@ -1,0 +1,66 @@
+#include "arch/accelerator_config.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/input_error.hpp"
+#include "power/energy_table.hpp"
+#include "sim/data_paths.hpp"
+#include "tests/test_paths.hpp"
+
+namespace ergon {
+namespace {
+
+const std::string kEyeriss = test::source_dir() + "/configs/eyeriss.yaml";
+
+TEST(AcceleratorConfig, EyerissPresetHasThePublishedSizes) {
+  const AcceleratorConfig config = load_accelerator_config(kEyeriss);
+  EXPECT_EQ(config.pe_array.rows, 12);
+  EXPECT_EQ(config.pe_array.cols, 14);
+  EXPECT_EQ(config.pe_array.rf.filter_entries, 224);
+  EXPECT_EQ(config.pe_array.rf.ifmap_entries, 12);
+  EXPECT_EQ(config.pe_array.rf.psum_entries, 24);
+  EXPECT_EQ(config.pe_array.word_bits, 16);
+  EXPECT_DOUBLE_EQ(config.glb.size_kib + config.glb.filter_size_kib, 108.0);
+  EXPECT_DOUBLE_EQ(config.glb.size_kib, 100.0);
+  EXPECT_DOUBLE_EQ(config.clock.frequency_mhz, 200.0);
+  EXPECT_DOUBLE_EQ(config.clock.voltage_v, 1.0);
+  EXPECT_EQ(config.dram.word_bits, 16);
+  EXPECT_GT(config.dram.bandwidth_gbps, 0.0);
+}
+
+TEST(AcceleratorConfig, OverridesReplaceValues) {
+  const AcceleratorConfig config =
+      load_accelerator_config(kEyeriss, {"glb.size_kib=64", "clock.frequency_mhz=100", "dram.latency_ns=80"});
+  EXPECT_DOUBLE_EQ(config.glb.size_kib, 64.0);
+  EXPECT_DOUBLE_EQ(config.clock.frequency_mhz, 100.0);
+  EXPECT_DOUBLE_EQ(config.dram.latency_ns, 80.0);
+}
+
+TEST(AcceleratorConfig, OverriddenBadValuePointsAtCommandLine) {
+  try {
+    load_accelerator_config(kEyeriss, {"pe_array.rows=0"});
+    FAIL() << "expected an error";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()).rfind("--set pe_array.rows=0: pe_array.rows: must be between 1", 0), 0u)
+        << error.what();
+  }
+}
+
+TEST(EnergyTable, DefaultTableFollowsTheCnnergySpec) {
+  const EnergyTable table = load_energy_table(energy_table_path(load_accelerator_config(kEyeriss)));
+  const double scale = (65.0 / 45.0) / (0.9 * 0.9);
+  const AccessEnergies& e16 = table.at_word_bits(16);
+  EXPECT_NEAR(e16.mac_pj, 0.95 * scale, 1e-12);
+  EXPECT_NEAR(e16.rf_pj, e16.mac_pj, 1e-12);
+  EXPECT_NEAR(e16.inter_pe_pj, 2 * e16.mac_pj, 1e-12);
+  EXPECT_NEAR(e16.glb_pj, 6 * e16.mac_pj, 1e-12);
+  EXPECT_NEAR(e16.dram_pj, 200 * e16.mac_pj, 1e-9);
+  const AccessEnergies& e8 = table.at_word_bits(8);
+  EXPECT_NEAR(e8.mac_pj, (0.05 / 2 + 0.9 / 4) * scale, 1e-12);
+  EXPECT_NEAR(e8.glb_pj, e16.glb_pj / 2, 1e-12);
+  EXPECT_NEAR(e8.dram_pj, e16.dram_pj / 2, 1e-9);
+  EXPECT_THROW(table.at_word_bits(4), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ergon

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Every subcommand answers --help with a usage text and exit code 0.
+set -euo pipefail
+ergon="$1"
+for command in "" "estimate" "estimate cnnergy" "workload" "workload show" "config" "config show"; do
+  # shellcheck disable=SC2086
+  output=$("$ergon" $command --help)
+  if ! grep -q "Usage" <<<"$output"; then
+    echo "no usage text for 'ergon $command --help'" >&2
+    exit 1
+  fi
+done
+echo "help ok"
