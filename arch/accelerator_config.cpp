@@ -87,8 +87,9 @@ DramConfig parse_dram(YamlMap map) {
     std::vector<std::string> names;
     for (const auto& known : dram_presets()) names.push_back(known.name);
     const std::string suggestion = closest_match(dram.preset, names);
-    preset_view.fail("unknown DRAM preset '" + dram.preset + "'; " +
-                     (suggestion.empty() ? "known: " + join_alternatives(names) : "did you mean '" + suggestion + "'?"));
+    preset_view.fail(
+        "unknown DRAM preset '" + dram.preset + "'; " +
+        (suggestion.empty() ? "known: " + join_alternatives(names) : "did you mean '" + suggestion + "'?"));
   }
   dram.impl = get_choice(map, "impl", dram.impl, kDramImpls);
   dram.word_bits = get_word_bits(map, "word_bits", dram.word_bits);
@@ -99,8 +100,7 @@ DramConfig parse_dram(YamlMap map) {
   };
   dram.bandwidth_gbps = preset_or_required("bandwidth_gbps", preset->bandwidth_gbps, kPositive);
   dram.latency_ns = preset_or_required("latency_ns", preset->latency_ns, kNonNegative);
-  dram.energy_pj_per_bit =
-      map.get_number("energy_pj_per_bit", preset->energy_pj_per_bit.value_or(0.0), kNonNegative);
+  dram.energy_pj_per_bit = map.get_number("energy_pj_per_bit", preset->energy_pj_per_bit.value_or(0.0), kNonNegative);
   dram.request_queue_depth = map.get_int("request_queue_depth", dram.request_queue_depth, IntRule{1, 1 << 20});
   map.reject_unknown_keys();
   return dram;

@@ -28,8 +28,8 @@ struct PeArrayConfig {
 
 struct GlbConfig {
   std::string impl = "banked";
-  double size_kib = 100.0;        // ifmap + psum
-  double filter_size_kib = 0.0;   // a separate filter store; 0 = filters pass through the GLB
+  double size_kib = 100.0;       // ifmap + psum
+  double filter_size_kib = 0.0;  // a separate filter store; 0 = filters pass through the GLB
   std::int64_t banks = 1;
   std::int64_t bank_width_bits = 64;
   std::int64_t read_ports_per_bank = 1;
@@ -40,7 +40,7 @@ struct DramConfig {
   std::string preset = "custom";
   std::string impl = "simple";
   int word_bits = 16;
-  double bandwidth_gbps = 0.0;   // GB/s (10^9 bytes per second)
+  double bandwidth_gbps = 0.0;  // GB/s (10^9 bytes per second)
   double latency_ns = 0.0;
   std::int64_t request_queue_depth = 16;
   double energy_pj_per_bit = 0.0;  // 0 = use the energy table's DRAM access energy

@@ -11,18 +11,14 @@ std::string SourceLocation::to_string() const {
 }
 
 namespace {
-std::string format_message(const SourceLocation& location, const std::string& key_path,
-                           const std::string& message) {
+std::string format_message(const SourceLocation& location, const std::string& key_path, const std::string& message) {
   std::string text = location.to_string();
   if (!key_path.empty()) text += (text.empty() ? "" : ": ") + key_path;
   return text + (text.empty() ? "" : ": ") + message;
 }
 }  // namespace
 
-InputError::InputError(const SourceLocation& location, const std::string& key_path,
-                       const std::string& message)
-    : std::runtime_error(format_message(location, key_path, message)),
-      location_(location),
-      key_path_(key_path) {}
+InputError::InputError(const SourceLocation& location, const std::string& key_path, const std::string& message)
+    : std::runtime_error(format_message(location, key_path, message)), location_(location), key_path_(key_path) {}
 
 }  // namespace ergon

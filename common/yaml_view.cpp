@@ -31,7 +31,9 @@ bool looks_binary(const std::string& text) {
   return false;
 }
 
-std::string format_number(double value) { return fmt::format("{:g}", value); }
+std::string format_number(double value) {
+  return fmt::format("{:g}", value);
+}
 
 }  // namespace
 
@@ -60,8 +62,7 @@ YAML::Node load_yaml_file(const std::string& path) {
   return root;
 }
 
-void apply_overrides(YAML::Node& root, const std::vector<std::string>& assignments,
-                     YamlOrigin& origin) {
+void apply_overrides(YAML::Node& root, const std::vector<std::string>& assignments, YamlOrigin& origin) {
   for (const auto& assignment : assignments) {
     const std::string label = "--set " + assignment;
     const auto equals = assignment.find('=');
@@ -107,7 +108,9 @@ SourceLocation YamlView::location() const {
   return mark_location(origin_->file, node_.Mark());
 }
 
-void YamlView::fail(const std::string& message) const { throw InputError(location(), path_, message); }
+void YamlView::fail(const std::string& message) const {
+  throw InputError(location(), path_, message);
+}
 
 std::string YamlView::child_path(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
@@ -211,14 +214,18 @@ YamlView YamlMap::at(const std::string& key) {
   view_.fail("missing required key '" + key + "'");
 }
 
-std::string YamlMap::get_string(const std::string& key) { return at(key).as_string(); }
+std::string YamlMap::get_string(const std::string& key) {
+  return at(key).as_string();
+}
 
 std::string YamlMap::get_string(const std::string& key, const std::string& fallback) {
   auto value = find(key);
   return value ? value->as_string() : fallback;
 }
 
-std::int64_t YamlMap::get_int(const std::string& key, IntRule rule) { return at(key).as_int(rule); }
+std::int64_t YamlMap::get_int(const std::string& key, IntRule rule) {
+  return at(key).as_int(rule);
+}
 
 std::int64_t YamlMap::get_int(const std::string& key, std::int64_t fallback, IntRule rule) {
   auto value = find(key);
@@ -239,7 +246,9 @@ bool YamlMap::get_bool(const std::string& key, bool fallback) {
   return value ? value->as_bool() : fallback;
 }
 
-YamlMap YamlMap::get_map(const std::string& key) { return YamlMap(at(key)); }
+YamlMap YamlMap::get_map(const std::string& key) {
+  return YamlMap(at(key));
+}
 
 void YamlMap::reject_unknown_keys() const {
   const std::vector<std::string> known(known_keys_.begin(), known_keys_.end());
@@ -248,8 +257,8 @@ void YamlMap::reject_unknown_keys() const {
     if (known_keys_.count(key) > 0) continue;
     const std::string suggestion = closest_match(key, known);
     std::string message = "unknown key '" + key + "'";
-    message += suggestion.empty() ? "; known keys: " + join_alternatives(known)
-                                  : "; did you mean '" + suggestion + "'?";
+    message +=
+        suggestion.empty() ? "; known keys: " + join_alternatives(known) : "; did you mean '" + suggestion + "'?";
     view_.child(entry.first, key).fail(message);
   }
 }

@@ -82,8 +82,8 @@ struct UpsampleParams {
 };
 struct NoParams {};
 
-using OpParams = std::variant<NoParams, InputParams, ConvParams, FullyConnectedParams, PoolParams,
-                              ActivationParams, SliceParams, UpsampleParams>;
+using OpParams = std::variant<NoParams, InputParams, ConvParams, FullyConnectedParams, PoolParams, ActivationParams,
+                              SliceParams, UpsampleParams>;
 
 struct Sparsity {
   double ifmap = 0.0;  // zero fraction of the layer's (unpadded) input tensor
@@ -104,7 +104,7 @@ struct Layer {
   // Filled by shape inference.
   std::vector<TensorShape> input_shapes;
   TensorShape output_shape;
-  std::uint64_t macs = 0;    // multiply-accumulates per image
+  std::uint64_t macs = 0;          // multiply-accumulates per image
   std::uint64_t params_count = 0;  // learned parameters
 
   const ConvParams& conv() const { return std::get<ConvParams>(params); }

@@ -27,8 +27,8 @@ const std::map<std::string, OpKind>& op_kinds() {
   return kinds;
 }
 
-const std::vector<std::string> kActivationFunctions = {
-    "relu", "relu6", "leaky_relu", "sigmoid", "tanh", "swish", "hswish", "softmax"};
+const std::vector<std::string> kActivationFunctions = {"relu", "relu6", "leaky_relu", "sigmoid",
+                                                       "tanh", "swish", "hswish",     "softmax"};
 
 std::string parse_activation(const YamlView& view) {
   const std::string name = view.as_string();
@@ -73,8 +73,8 @@ Padding parse_padding(const YamlView& view) {
   }
   if (view.node().IsSequence() && view.node().size() == 4) {
     const auto items = view.items();
-    return {items[0].as_int(kNonNegativeInt), items[1].as_int(kNonNegativeInt),
-            items[2].as_int(kNonNegativeInt), items[3].as_int(kNonNegativeInt), false};
+    return {items[0].as_int(kNonNegativeInt), items[1].as_int(kNonNegativeInt), items[2].as_int(kNonNegativeInt),
+            items[3].as_int(kNonNegativeInt), false};
   }
   if (view.node().IsSequence() && view.node().size() != 2) {
     view.fail("expected an integer, [pad_h, pad_w], [top, bottom, left, right], same or valid");
@@ -133,10 +133,8 @@ ConvParams parse_conv(YamlMap& map) {
 
 OpParams parse_params(OpKind op, YamlMap& map) {
   switch (op) {
-    case OpKind::kInput:
-      return InputParams{parse_shape(map.at("shape")), map.get_bool("intermediate", false)};
-    case OpKind::kConv:
-      return parse_conv(map);
+    case OpKind::kInput: return InputParams{parse_shape(map.at("shape")), map.get_bool("intermediate", false)};
+    case OpKind::kConv: return parse_conv(map);
     case OpKind::kFullyConnected:
       return FullyConnectedParams{map.get_int("outputs", kPositiveInt), map.get_bool("bias", true),
                                   map.get_bool("batchnorm", false)};
@@ -147,18 +145,15 @@ OpParams parse_params(OpKind op, YamlMap& map) {
       pool.ceil_mode = map.get_bool("ceil_mode", false);
       return pool;
     }
-    case OpKind::kActivation:
-      return ActivationParams{parse_activation(map.at("function"))};
+    case OpKind::kActivation: return ActivationParams{parse_activation(map.at("function"))};
     case OpKind::kSlice: {
       const YamlView channels = map.at("channels");
       const auto items = channels.items();
       if (items.size() != 2) channels.fail("expected [begin, end) channel indices");
       return SliceParams{items[0].as_int(kNonNegativeInt), items[1].as_int(kPositiveInt)};
     }
-    case OpKind::kUpsample:
-      return UpsampleParams{map.get_int("scale", kPositiveInt)};
-    default:
-      return NoParams{};
+    case OpKind::kUpsample: return UpsampleParams{map.get_int("scale", kPositiveInt)};
+    default: return NoParams{};
   }
 }
 

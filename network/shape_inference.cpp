@@ -23,8 +23,8 @@ std::uint64_t checked_product(const Layer& layer, std::initializer_list<std::int
 
 // Output length along one axis of a sliding window; resolves TensorFlow "same" padding first.
 std::int64_t window_output(const Layer& layer, std::int64_t input, std::int64_t kernel, std::int64_t stride,
-                           std::int64_t dilation, std::int64_t& pad_before, std::int64_t& pad_after,
-                           bool same, bool ceil_mode, const char* axis) {
+                           std::int64_t dilation, std::int64_t& pad_before, std::int64_t& pad_after, bool same,
+                           bool ceil_mode, const char* axis) {
   const std::int64_t extent = dilation * (kernel - 1) + 1;
   if (same) {
     const std::int64_t outputs = (input + stride - 1) / stride;
@@ -35,8 +35,8 @@ std::int64_t window_output(const Layer& layer, std::int64_t input, std::int64_t 
   const std::int64_t padded = input + pad_before + pad_after;
   if (extent > padded) {
     fail(layer, "kernel",
-         fmt::format("the {} window spans {} but the padded input {} is only {} ({} + padding {} + {})", axis,
-                     extent, axis, padded, input, pad_before, pad_after));
+         fmt::format("the {} window spans {} but the padded input {} is only {} ({} + padding {} + {})", axis, extent,
+                     axis, padded, input, pad_before, pad_after));
   }
   std::int64_t output = (padded - extent) / stride + 1;
   if (ceil_mode && (padded - extent) % stride != 0) {
@@ -49,8 +49,8 @@ std::int64_t window_output(const Layer& layer, std::int64_t input, std::int64_t 
 TensorShape window_output_shape(Layer& layer, Window& window, const TensorShape& input, std::int64_t channels,
                                 bool ceil_mode) {
   Padding& pad = window.padding;
-  const std::int64_t height = window_output(layer, input.height, window.kernel_h, window.stride_h,
-                                            window.dilation_h, pad.top, pad.bottom, pad.same, ceil_mode, "height");
+  const std::int64_t height = window_output(layer, input.height, window.kernel_h, window.stride_h, window.dilation_h,
+                                            pad.top, pad.bottom, pad.same, ceil_mode, "height");
   const std::int64_t width = window_output(layer, input.width, window.kernel_w, window.stride_w, window.dilation_w,
                                            pad.left, pad.right, pad.same, ceil_mode, "width");
   pad.same = false;
@@ -139,8 +139,9 @@ void infer_slice(Layer& layer) {
   const auto& slice = std::get<SliceParams>(layer.params);
   const TensorShape& input = layer.input_shapes[0];
   if (slice.begin >= slice.end || slice.end > input.channels) {
-    fail(layer, "channels",
-         fmt::format("[{}, {}) is not a channel range of the {}-channel input", slice.begin, slice.end, input.channels));
+    fail(
+        layer, "channels",
+        fmt::format("[{}, {}) is not a channel range of the {}-channel input", slice.begin, slice.end, input.channels));
   }
   layer.output_shape = {slice.end - slice.begin, input.height, input.width};
 }
@@ -166,18 +167,13 @@ void infer_layer_shape(Layer& layer) {
       expect_input_count(layer, 2, std::numeric_limits<std::size_t>::max());
       infer_concat(layer);
       return;
-    default:
-      break;
+    default: break;
   }
   expect_input_count(layer, 1, 1);
   const TensorShape& input = layer.input_shapes[0];
   switch (layer.op) {
-    case OpKind::kConv:
-      infer_conv(layer);
-      break;
-    case OpKind::kFullyConnected:
-      infer_fully_connected(layer);
-      break;
+    case OpKind::kConv: infer_conv(layer); break;
+    case OpKind::kFullyConnected: infer_fully_connected(layer); break;
     case OpKind::kMaxPool:
     case OpKind::kAvgPool: {
       auto& pool = std::get<PoolParams>(layer.params);
@@ -185,12 +181,8 @@ void infer_layer_shape(Layer& layer) {
       break;
     }
     case OpKind::kGlobalAvgPool:
-    case OpKind::kGlobalMaxPool:
-      layer.output_shape = {input.channels, 1, 1};
-      break;
-    case OpKind::kSlice:
-      infer_slice(layer);
-      break;
+    case OpKind::kGlobalMaxPool: layer.output_shape = {input.channels, 1, 1}; break;
+    case OpKind::kSlice: infer_slice(layer); break;
     case OpKind::kUpsample: {
       const std::int64_t scale = std::get<UpsampleParams>(layer.params).scale;
       layer.output_shape = {input.channels, input.height * scale, input.width * scale};

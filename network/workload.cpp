@@ -1,9 +1,9 @@
 #include "network/workload.hpp"
 
-#include <boost/graph/connected_components.hpp>
-#include <boost/graph/undirected_graph.hpp>
 #include <fmt/format.h>
 
+#include <boost/graph/connected_components.hpp>
+#include <boost/graph/undirected_graph.hpp>
 #include <map>
 #include <memory>
 #include <queue>
@@ -116,8 +116,8 @@ std::vector<std::size_t> topological_order(const std::vector<Layer>& layers, con
     for (std::size_t v = 0; v < layers.size(); ++v) {
       if (pending_inputs[v] > 0) cycle.push_back(layers[v].name);
     }
-    const auto first = std::find_if(layers.begin(), layers.end(),
-                                    [&](const Layer& layer) { return layer.name == cycle.front(); });
+    const auto first =
+        std::find_if(layers.begin(), layers.end(), [&](const Layer& layer) { return layer.name == cycle.front(); });
     fail_at(*first, "inputs",
             "the graph has a cycle through " + join_alternatives(cycle) + "; a layer may only read earlier results");
   }

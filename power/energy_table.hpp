@@ -22,9 +22,9 @@ struct EnergyTable {
   std::string file;
   double technology_nm = 0;
   double nominal_voltage_v = 1.0;
-  double clock_tree_power_mw = 0;            // at nominal voltage and the reference frequency
+  double clock_tree_power_mw = 0;  // at nominal voltage and the reference frequency
   double clock_reference_frequency_mhz = 0;
-  double control_fraction = 0;               // share of total on-chip energy spent in control
+  double control_fraction = 0;  // share of total on-chip energy spent in control
   std::vector<AccessEnergies> word_widths;
 
   // The energies for `word_bits`; throws std::invalid_argument naming the widths the table has.

@@ -4,9 +4,13 @@
 
 namespace ergon {
 
-std::string shipped_data_dir() { return ERGON_DATA_DIR; }
+std::string shipped_data_dir() {
+  return ERGON_DATA_DIR;
+}
 
-std::string default_config_path() { return shipped_data_dir() + "/configs/eyeriss.yaml"; }
+std::string default_config_path() {
+  return shipped_data_dir() + "/configs/eyeriss.yaml";
+}
 
 std::string energy_table_path(const AcceleratorConfig& config) {
   const std::string& table = config.energy.table;

@@ -28,15 +28,15 @@ namespace {
 
 // One group of a conv layer in CNNergy's notation (docs/cnnergy.md).
 struct ConvProblem {
-  double R = 0;      // filter height = width
-  double M = 0;      // filters
-  double C = 0;      // channels
-  double H = 0;      // padded ifmap height = width, (E-1)*U + R
-  double U = 1;      // stride
-  double E = 0;      // ofmap height = width
+  double R = 0;              // filter height = width
+  double M = 0;              // filters
+  double C = 0;              // channels
+  double H = 0;              // padded ifmap height = width, (E-1)*U + R
+  double U = 1;              // stride
+  double E = 0;              // ofmap height = width
   double nonzero_ifmap = 1;  // NZ = 1 - ifmap sparsity over the padded volume
   double ofmap_sparsity = 0;
-  double n = 1;      // images processed together
+  double n = 1;                // images processed together
   bool network_input = false;  // the ifmap is read uncompressed
 };
 
@@ -48,8 +48,12 @@ struct ModelHardware {
 ModelHardware model_hardware(const CnnergyHardware& hardware, int word_bits) {
   const double entries_scale = 16.0 / word_bits;  // same bytes at a narrower word: every RF holds more
   const auto real = [](std::int64_t value) { return static_cast<double>(value); };
-  return {real(hardware.pe_rows), real(hardware.pe_cols), real(hardware.filter_rf_entries) * entries_scale,
-          real(hardware.ifmap_rf_entries) * entries_scale, real(hardware.psum_rf_entries) * entries_scale, hardware.glb_kib,
+  return {real(hardware.pe_rows),
+          real(hardware.pe_cols),
+          real(hardware.filter_rf_entries) * entries_scale,
+          real(hardware.ifmap_rf_entries) * entries_scale,
+          real(hardware.psum_rf_entries) * entries_scale,
+          hardware.glb_kib,
           static_cast<double>(word_bits),
           word_bits == 8 ? 5.0 : 3.0};  // RLC: non-zero values per 64-bit word
 }
@@ -108,7 +112,9 @@ void map_channels_and_filters(const ConvProblem& p, const ModelHardware& hw, Map
   }
 }
 
-double kib(double words, double word_bits) { return words * word_bits / 8192.0; }
+double kib(double words, double word_bits) {
+  return words * word_bits / 8192.0;
+}
 
 // The GLB fit: shrink the ifmap tile (and if needed the psum tile or filters) until it fits.
 void fit_tile_in_glb(const ConvProblem& p, const ModelHardware& hw, Mapping& m) {
@@ -152,7 +158,7 @@ struct PassTerms {
   CnnergyAccesses dram_load_accesses;
   CnnergyEnergy per_image_work;  // ifmap GLB reads + MAC and RF, per image per y-pass
   CnnergyAccesses per_image_work_accesses;
-  double psum_glb_pj = 0;        // psum GLB traffic per image per y-pass
+  double psum_glb_pj = 0;  // psum GLB traffic per image per y-pass
   double psum_glb_accesses = 0;
 };
 
@@ -209,8 +215,8 @@ CnnergyAccesses scaled(CnnergyAccesses accesses, double factor) {
 }
 
 struct GroupResult {
-  CnnergyEnergy energy;       // per image, without clock and control
-  CnnergyAccesses accesses;   // per image
+  CnnergyEnergy energy;      // per image, without clock and control
+  CnnergyAccesses accesses;  // per image
   Mapping mapping;
   double passes = 0;
 };
@@ -310,8 +316,8 @@ CnnergyLayerEstimate estimate_layer(const Workload& workload, const Layer& layer
   const GroupResult group = estimate_group(problem, hw, e);
   estimate.energy = scaled(group.energy, groups);
   estimate.accesses = scaled(group.accesses, groups);
-  estimate.mapping = {group.mapping.ch_per_set, group.mapping.ch_per_pass, group.mapping.diff_filt_per_pass,
-                      group.mapping.y_ofmap, group.mapping.x_ofmap_comp, group.passes * groups};
+  estimate.mapping = {group.mapping.ch_per_set, group.mapping.ch_per_pass,  group.mapping.diff_filt_per_pass,
+                      group.mapping.y_ofmap,    group.mapping.x_ofmap_comp, group.passes * groups};
   if (options.include_control_and_clock) {
     const double latency_s = static_cast<double>(layer.macs) / options.throughput_macs_per_s;
     estimate.energy.clock_pj = table.clock_tree_power_mw * 1e-3 * latency_s * 1e12;
@@ -327,8 +333,8 @@ CnnergyLayerEstimate estimate_layer(const Workload& workload, const Layer& layer
 
 }  // namespace
 
-CnnergyEstimate estimate_cnnergy(const Workload& workload, const EnergyTable& table,
-                                 const CnnergyHardware& hardware, const CnnergyOptions& options) {
+CnnergyEstimate estimate_cnnergy(const Workload& workload, const EnergyTable& table, const CnnergyHardware& hardware,
+                                 const CnnergyOptions& options) {
   const AccessEnergies& energies = table.at_word_bits(options.word_bits);
   const ModelHardware hw = model_hardware(hardware, options.word_bits);
   CnnergyEstimate estimate;

@@ -82,7 +82,7 @@ struct CnnergyEstimate {
   std::uint64_t total_macs = 0;
 };
 
-CnnergyEstimate estimate_cnnergy(const Workload& workload, const EnergyTable& table,
-                                 const CnnergyHardware& hardware, const CnnergyOptions& options);
+CnnergyEstimate estimate_cnnergy(const Workload& workload, const EnergyTable& table, const CnnergyHardware& hardware,
+                                 const CnnergyOptions& options);
 
 }  // namespace ergon

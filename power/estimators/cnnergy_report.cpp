@@ -7,18 +7,19 @@ namespace {
 
 constexpr double kPicojoulesPerMillijoule = 1e9;
 
-double mj(double pj) { return pj / kPicojoulesPerMillijoule; }
+double mj(double pj) {
+  return pj / kPicojoulesPerMillijoule;
+}
 
 nlohmann::ordered_json breakdown_json(const CnnergyEnergy& e) {
-  return {{"mac_mj", mj(e.mac_pj)},     {"rf_mj", mj(e.rf_pj)},       {"inter_pe_mj", mj(e.inter_pe_pj)},
-          {"glb_mj", mj(e.glb_pj)},     {"dram_mj", mj(e.dram_pj)},   {"clock_mj", mj(e.clock_pj)},
+  return {{"mac_mj", mj(e.mac_pj)},        {"rf_mj", mj(e.rf_pj)},     {"inter_pe_mj", mj(e.inter_pe_pj)},
+          {"glb_mj", mj(e.glb_pj)},        {"dram_mj", mj(e.dram_pj)}, {"clock_mj", mj(e.clock_pj)},
           {"control_mj", mj(e.control_pj)}};
 }
 
 std::string options_line(const CnnergyEstimate& estimate) {
-  return fmt::format("CNNergy estimate of {} ({}-bit, control and clock {}); energy per image in mJ",
-                     estimate.workload, estimate.options.word_bits,
-                     estimate.options.include_control_and_clock ? "included" : "excluded");
+  return fmt::format("CNNergy estimate of {} ({}-bit, control and clock {}); energy per image in mJ", estimate.workload,
+                     estimate.options.word_bits, estimate.options.include_control_and_clock ? "included" : "excluded");
 }
 
 }  // namespace
@@ -60,8 +61,11 @@ nlohmann::ordered_json cnnergy_json(const CnnergyEstimate& estimate) {
     } else {
       entry["breakdown"] = breakdown_json(layer.energy);
       const CnnergyAccesses& a = layer.accesses;
-      entry["accesses"] = {{"nonzero_macs", a.macs}, {"rf", a.rf}, {"inter_pe", a.inter_pe},
-                           {"glb", a.glb},           {"dram_words", a.dram_words}};
+      entry["accesses"] = {{"nonzero_macs", a.macs},
+                           {"rf", a.rf},
+                           {"inter_pe", a.inter_pe},
+                           {"glb", a.glb},
+                           {"dram_words", a.dram_words}};
       const CnnergyMapping& m = layer.mapping;
       entry["mapping"] = {{"channels_per_set", m.channels_per_set},
                           {"channels_per_pass", m.channels_per_pass},

@@ -59,9 +59,8 @@ void register_config_command(CLI::App& app) {
   auto options = std::make_shared<ConfigShowOptions>();
   show->add_option("file", options->config_path, "Accelerator config YAML")->required()->check(CLI::ExistingFile);
   show->add_option("--set", options->overrides, "Override a key: key.path=value (repeatable)");
-  show->callback([options] {
-    emit_output(config_json(load_accelerator_config(options->config_path, options->overrides)), "");
-  });
+  show->callback(
+      [options] { emit_output(config_json(load_accelerator_config(options->config_path, options->overrides)), ""); });
 }
 
 }  // namespace ergon

@@ -26,14 +26,14 @@ CnnergyHardware hardware_from(const AcceleratorConfig& config) {
   // The model's register files are counted in 16-bit entries.
   const std::int64_t bits = config.pe_array.word_bits;
   const auto& rf = config.pe_array.rf;
-  return {config.pe_array.rows,     config.pe_array.cols,     rf.filter_entries * bits / 16,
+  return {config.pe_array.rows,         config.pe_array.cols,        rf.filter_entries * bits / 16,
           rf.ifmap_entries * bits / 16, rf.psum_entries * bits / 16, config.glb.size_kib};
 }
 
 void run_cnnergy(const CnnergyCommandOptions& options) {
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
-  const std::string table_path = options.energy_table_path.empty() ? energy_table_path(config)
-                                                                   : options.energy_table_path;
+  const std::string table_path =
+      options.energy_table_path.empty() ? energy_table_path(config) : options.energy_table_path;
   const EnergyTable table = load_energy_table(table_path);
   const Workload workload = load_workload(options.workload_path);
   CnnergyOptions model_options;
@@ -66,8 +66,9 @@ void register_estimate_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::ExistingFile);
   cnnergy->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
-  cnnergy->add_option("--energy-table", options->energy_table_path,
-                      "Energy table YAML (default: the config's energy.table)")
+  cnnergy
+      ->add_option("--energy-table", options->energy_table_path,
+                   "Energy table YAML (default: the config's energy.table)")
       ->check(CLI::ExistingFile);
   cnnergy->add_option("--bits", options->word_bits, "Word width")->check(CLI::IsMember({8, 16}))->capture_default_str();
   cnnergy->add_flag("--no-control", options->no_control, "Leave out clock-tree and control energy");

@@ -58,9 +58,12 @@ std::string workload_json(const Workload& workload) {
                       {"batch", layer.batch},
                       {"sparsity", {{"ifmap", layer.sparsity.ifmap}, {"ofmap", layer.sparsity.ofmap}}}});
   }
-  const nlohmann::ordered_json json = {{"schema_version", 1},           {"name", workload.name()},
-                                       {"source", workload.source()},   {"total_macs", workload.total_macs()},
-                                       {"total_params", workload.total_params()}, {"layers", layers}};
+  const nlohmann::ordered_json json = {{"schema_version", 1},
+                                       {"name", workload.name()},
+                                       {"source", workload.source()},
+                                       {"total_macs", workload.total_macs()},
+                                       {"total_params", workload.total_params()},
+                                       {"layers", layers}};
   return json.dump(2) + "\n";
 }
 

@@ -23,14 +23,19 @@ struct InvalidInputCase {
   std::vector<std::string> expected_fragments;
 };
 
-void PrintTo(const InvalidInputCase& entry, std::ostream* stream) { *stream << entry.name; }
+void PrintTo(const InvalidInputCase& entry, std::ostream* stream) {
+  *stream << entry.name;
+}
 
 std::vector<InvalidInputCase> load_cases() {
   std::vector<InvalidInputCase> cases;
   const YAML::Node root = YAML::LoadFile(test::data_dir() + "/invalid_inputs.yaml");
   for (const auto& node : root["cases"]) {
-    InvalidInputCase entry{node["name"].as<std::string>(), node["kind"].as<std::string>(),
-                           node["content"].as<std::string>(), {}, node["expect"].as<std::vector<std::string>>()};
+    InvalidInputCase entry{node["name"].as<std::string>(),
+                           node["kind"].as<std::string>(),
+                           node["content"].as<std::string>(),
+                           {},
+                           node["expect"].as<std::vector<std::string>>()};
     if (node["overrides"]) entry.overrides = node["overrides"].as<std::vector<std::string>>();
     cases.push_back(entry);
   }
@@ -77,9 +82,13 @@ TEST_P(InvalidInputTest, FailsWithLocatedMessage) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalogue, InvalidInputTest, testing::ValuesIn(load_cases()),
-                         [](const testing::TestParamInfo<InvalidInputCase>& case_info) { return case_info.param.name; });
+                         [](const testing::TestParamInfo<InvalidInputCase>& case_info) {
+                           return case_info.param.name;
+                         });
 
-TEST(InvalidInputCatalogue, CoversAtLeastFifteenKinds) { EXPECT_GE(load_cases().size(), 15u); }
+TEST(InvalidInputCatalogue, CoversAtLeastFifteenKinds) {
+  EXPECT_GE(load_cases().size(), 15u);
+}
 
 }  // namespace
 }  // namespace ergon

@@ -24,7 +24,9 @@ TEST(Text, ClosestMatchIgnoresUnrelatedWords) {
   EXPECT_EQ(closest_match("completely_different", {"rows", "cols"}), "");
 }
 
-YamlMap root_of(YAML::Node node, std::shared_ptr<YamlOrigin> origin) { return YamlMap(YamlView(node, origin, "")); }
+YamlMap root_of(YAML::Node node, std::shared_ptr<YamlOrigin> origin) {
+  return YamlMap(YamlView(node, origin, ""));
+}
 
 TEST(YamlOverrides, CreateNestedKeysAndParseValuesAsYaml) {
   YAML::Node root = YAML::Load("glb: {size_kib: 100}\n");

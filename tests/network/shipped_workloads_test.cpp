@@ -33,7 +33,9 @@ TEST(ShippedWorkloads, AllEighteenLoadWithMacs) {
   }
 }
 
-double relative_error(double value, double reference) { return std::fabs(value - reference) / reference; }
+double relative_error(double value, double reference) {
+  return std::fabs(value - reference) / reference;
+}
 
 TEST(ShippedWorkloads, TotalsMatchTheLiterature) {
   const YAML::Node figures = YAML::LoadFile(test::data_dir() + "/workload_literature.yaml");

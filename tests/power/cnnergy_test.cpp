@@ -27,7 +27,9 @@ CnnergyEstimate estimate(const Workload& workload, int bits, bool control) {
   return estimate_cnnergy(workload, table(), CnnergyHardware{}, options);
 }
 
-double mj(double pj) { return pj / 1e9; }
+double mj(double pj) {
+  return pj / 1e9;
+}
 
 void expect_per_layer(const CnnergyEstimate& result, const std::vector<double>& expected_mj) {
   ASSERT_EQ(result.layers.size(), expected_mj.size());
