@@ -172,17 +172,16 @@ Workload load_workload(const std::string& path) {
   std::vector<std::size_t> position(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
   std::vector<Layer> layers;
+  std::map<std::string, TensorShape> output_shapes;  // of the layers placed so far
   LayerGraph graph(order.size());
   for (const std::size_t v : order) {
     Layer layer = std::move(file_layers[v]);
     for (auto [edge, end] = boost::in_edges(v, file_graph); edge != end; ++edge) {
       boost::add_edge(position[boost::source(*edge, file_graph)], layers.size(), graph);
     }
-    for (const auto& input : layer.input_names) {
-      const auto producer = std::find_if(layers.begin(), layers.end(), [&](const Layer& l) { return l.name == input; });
-      layer.input_shapes.push_back(producer->output_shape);
-    }
+    for (const auto& input : layer.input_names) layer.input_shapes.push_back(output_shapes.at(input));
     infer_layer_shape(layer);
+    output_shapes.emplace(layer.name, layer.output_shape);
     layers.push_back(std::move(layer));
   }
   return Workload(name, source, path, std::move(layers), std::move(graph));
