@@ -46,9 +46,10 @@ ClockConfig parse_clock(YamlMap map) {
 
 RegisterFileConfig parse_rf(YamlMap map) {
   RegisterFileConfig rf;
-  rf.filter_entries = map.get_int("filter_entries", kPositiveInt);
-  rf.ifmap_entries = map.get_int("ifmap_entries", kPositiveInt);
-  rf.psum_entries = map.get_int("psum_entries", kPositiveInt);
+  const IntRule entries{1, 1 << 20};
+  rf.filter_entries = map.get_int("filter_entries", entries);
+  rf.ifmap_entries = map.get_int("ifmap_entries", entries);
+  rf.psum_entries = map.get_int("psum_entries", entries);
   map.reject_unknown_keys();
   return rf;
 }

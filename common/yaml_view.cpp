@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -38,6 +39,14 @@ std::string format_number(double value) {
 }  // namespace
 
 YAML::Node load_yaml_file(const std::string& path) {
+  constexpr std::uintmax_t kMaxInputBytes = 64u << 20;
+  std::error_code status;
+  if (!std::filesystem::is_regular_file(path, status)) {
+    throw InputError({path, 0, 0, {}}, "", "not a regular file (does it exist? is it a folder?)");
+  }
+  if (std::filesystem::file_size(path, status) > kMaxInputBytes) {
+    throw InputError({path, 0, 0, {}}, "", "larger than 64 MiB; not an input file Ergon reads");
+  }
   std::ifstream stream(path, std::ios::binary);
   if (!stream) throw InputError({path, 0, 0, {}}, "", "cannot open the file (does it exist?)");
   std::stringstream buffer;
@@ -92,6 +101,8 @@ void apply_overrides(YAML::Node& root, const std::vector<std::string>& assignmen
     } catch (const YAML::ParserException&) {
       value = YAML::Node(value_text);
     }
+    if (value.IsNull()) throw InputError({{}, 0, 0, label}, key_path, "a null value; give a value");
+    current.remove(keys.back());  // detach first: assigning to an aliased node would change its twins
     current[keys.back()] = value;
     origin.overrides[key_path] = label;
   }
@@ -103,7 +114,9 @@ YamlView::YamlView(YAML::Node node, std::shared_ptr<const YamlOrigin> origin, st
 SourceLocation YamlView::location() const {
   for (const auto& [key_path, label] : origin_->overrides) {
     const bool inside = path_ == key_path || path_.rfind(key_path + ".", 0) == 0;
-    if (inside) return {origin_->file, 0, 0, label};
+    // A section that exists only because an override created it has no file position either.
+    const bool created = node_.Mark().is_null() && !path_.empty() && key_path.rfind(path_ + ".", 0) == 0;
+    if (inside || created) return {origin_->file, 0, 0, label};
   }
   return mark_location(origin_->file, node_.Mark());
 }
@@ -204,14 +217,15 @@ std::optional<YamlView> YamlMap::find(const std::string& key) {
 YamlView YamlMap::at(const std::string& key) {
   auto value = find(key);
   if (value) return *value;
-  // A missing key is often a misspelt one: point at the misspelling rather than the section.
+  // A missing key is often a misspelt one: name the likely misspelling too.
+  std::string hint;
   for (const auto& entry : view_.node()) {
     const std::string& present = entry.first.Scalar();
     if (known_keys_.count(present) == 0 && closest_match(present, {key}) == key) {
-      view_.child(entry.first, present).fail("unknown key '" + present + "'; did you mean '" + key + "'?");
+      hint = fmt::format(" (is '{}' on line {} a misspelling of it?)", present, entry.first.Mark().line + 1);
     }
   }
-  view_.fail("missing required key '" + key + "'");
+  view_.fail("missing required key '" + key + "'" + hint);
 }
 
 std::string YamlMap::get_string(const std::string& key) {

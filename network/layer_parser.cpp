@@ -8,6 +8,10 @@
 namespace ergon {
 namespace {
 
+// Sizes, strides, paddings and scales stay far below 2^63 so that shape arithmetic cannot overflow.
+constexpr IntRule kPositiveDimension{1, std::int64_t{1} << 31};
+constexpr IntRule kNonNegativeDimension{0, std::int64_t{1} << 31};
+
 const std::map<std::string, OpKind>& op_kinds() {
   static const std::map<std::string, OpKind> kinds = {
       {"input", OpKind::kInput},
@@ -73,27 +77,27 @@ Padding parse_padding(const YamlView& view) {
   }
   if (view.node().IsSequence() && view.node().size() == 4) {
     const auto items = view.items();
-    return {items[0].as_int(kNonNegativeInt), items[1].as_int(kNonNegativeInt), items[2].as_int(kNonNegativeInt),
-            items[3].as_int(kNonNegativeInt), false};
+    return {items[0].as_int(kNonNegativeDimension), items[1].as_int(kNonNegativeDimension),
+            items[2].as_int(kNonNegativeDimension), items[3].as_int(kNonNegativeDimension), false};
   }
   if (view.node().IsSequence() && view.node().size() != 2) {
     view.fail("expected an integer, [pad_h, pad_w], [top, bottom, left, right], same or valid");
   }
-  const auto [pad_h, pad_w] = parse_pair(view, kNonNegativeInt);
+  const auto [pad_h, pad_w] = parse_pair(view, kNonNegativeDimension);
   return {pad_h, pad_h, pad_w, pad_w, false};
 }
 
 Window parse_window(YamlMap& map, bool stride_defaults_to_kernel) {
   Window window;
-  std::tie(window.kernel_h, window.kernel_w) = parse_pair(map.at("kernel"), kPositiveInt);
+  std::tie(window.kernel_h, window.kernel_w) = parse_pair(map.at("kernel"), kPositiveDimension);
   if (auto stride = map.find("stride")) {
-    std::tie(window.stride_h, window.stride_w) = parse_pair(*stride, kPositiveInt);
+    std::tie(window.stride_h, window.stride_w) = parse_pair(*stride, kPositiveDimension);
   } else if (stride_defaults_to_kernel) {
     window.stride_h = window.kernel_h;
     window.stride_w = window.kernel_w;
   }
   if (auto dilation = map.find("dilation")) {
-    std::tie(window.dilation_h, window.dilation_w) = parse_pair(*dilation, kPositiveInt);
+    std::tie(window.dilation_h, window.dilation_w) = parse_pair(*dilation, kPositiveDimension);
   }
   if (auto padding = map.find("padding")) window.padding = parse_padding(*padding);
   return window;
@@ -122,8 +126,9 @@ std::vector<std::string> parse_input_names(const YamlView& view) {
 ConvParams parse_conv(YamlMap& map) {
   ConvParams conv;
   conv.depthwise = map.get_bool("depthwise", false);
-  conv.filters = conv.depthwise ? map.get_int("filters", 0, kPositiveInt) : map.get_int("filters", kPositiveInt);
-  conv.groups = map.get_int("groups", 1, kPositiveInt);
+  conv.filters =
+      conv.depthwise ? map.get_int("filters", 0, kPositiveDimension) : map.get_int("filters", kPositiveDimension);
+  conv.groups = map.get_int("groups", 1, kPositiveDimension);
   if (conv.depthwise && map.has("groups")) map.at("groups").fail("give either groups or depthwise: true, not both");
   conv.bias = map.get_bool("bias", true);
   conv.batchnorm = map.get_bool("batchnorm", false);
@@ -136,7 +141,7 @@ OpParams parse_params(OpKind op, YamlMap& map) {
     case OpKind::kInput: return InputParams{parse_shape(map.at("shape")), map.get_bool("intermediate", false)};
     case OpKind::kConv: return parse_conv(map);
     case OpKind::kFullyConnected:
-      return FullyConnectedParams{map.get_int("outputs", kPositiveInt), map.get_bool("bias", true),
+      return FullyConnectedParams{map.get_int("outputs", kPositiveDimension), map.get_bool("bias", true),
                                   map.get_bool("batchnorm", false)};
     case OpKind::kMaxPool:
     case OpKind::kAvgPool: {
@@ -150,9 +155,9 @@ OpParams parse_params(OpKind op, YamlMap& map) {
       const YamlView channels = map.at("channels");
       const auto items = channels.items();
       if (items.size() != 2) channels.fail("expected [begin, end) channel indices");
-      return SliceParams{items[0].as_int(kNonNegativeInt), items[1].as_int(kPositiveInt)};
+      return SliceParams{items[0].as_int(kNonNegativeDimension), items[1].as_int(kPositiveDimension)};
     }
-    case OpKind::kUpsample: return UpsampleParams{map.get_int("scale", kPositiveInt)};
+    case OpKind::kUpsample: return UpsampleParams{map.get_int("scale", kPositiveDimension)};
     default: return NoParams{};
   }
 }

@@ -14,7 +14,8 @@ namespace {
 std::uint64_t checked_product(const Layer& layer, std::initializer_list<std::int64_t> factors) {
   std::uint64_t product = 1;
   for (const std::int64_t factor : factors) {
-    if (__builtin_mul_overflow(product, static_cast<std::uint64_t>(factor), &product)) {
+    if (__builtin_mul_overflow(product, static_cast<std::uint64_t>(factor), &product) ||
+        product > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
       fail(layer, "", "the layer's size overflows 64-bit counters; reduce its dimensions");
     }
   }
@@ -177,6 +178,11 @@ void infer_layer_shape(Layer& layer) {
     case OpKind::kMaxPool:
     case OpKind::kAvgPool: {
       auto& pool = std::get<PoolParams>(layer.params);
+      const Padding& pad = pool.window.padding;
+      if (!pad.same && (std::max(pad.top, pad.bottom) > pool.window.kernel_h / 2 ||
+                        std::max(pad.left, pad.right) > pool.window.kernel_w / 2)) {
+        fail(layer, "padding", "pooling padding may be at most half the kernel; a window must not lie in padding only");
+      }
       layer.output_shape = window_output_shape(layer, pool.window, input, input.channels, pool.ceil_mode);
       break;
     }

@@ -49,16 +49,24 @@ const Layer* Workload::find_layer(const std::string& name) const {
   return nullptr;
 }
 
-std::uint64_t Workload::total_macs() const {
+namespace {
+std::uint64_t checked_sum(const std::vector<Layer>& layers, std::uint64_t Layer::*count) {
   std::uint64_t total = 0;
-  for (const auto& layer : layers_) total += layer.macs;
+  for (const auto& layer : layers) {
+    if (__builtin_add_overflow(total, layer.*count, &total)) {
+      throw InputError(layer.location, layer.key_path, "the workload's total count overflows 64 bits");
+    }
+  }
   return total;
+}
+}  // namespace
+
+std::uint64_t Workload::total_macs() const {
+  return checked_sum(layers_, &Layer::macs);
 }
 
 std::uint64_t Workload::total_params() const {
-  std::uint64_t total = 0;
-  for (const auto& layer : layers_) total += layer.params_count;
-  return total;
+  return checked_sum(layers_, &Layer::params_count);
 }
 
 namespace {
@@ -184,7 +192,10 @@ Workload load_workload(const std::string& path) {
     output_shapes.emplace(layer.name, layer.output_shape);
     layers.push_back(std::move(layer));
   }
-  return Workload(name, source, path, std::move(layers), std::move(graph));
+  Workload workload(name, source, path, std::move(layers), std::move(graph));
+  workload.total_macs();  // reject totals that overflow now, not when a report is printed
+  workload.total_params();
+  return workload;
 }
 
 }  // namespace ergon

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <memory>
-#include <stdexcept>
 
 #include "common/yaml_view.hpp"
 
@@ -15,8 +14,8 @@ const AccessEnergies& EnergyTable::at_word_bits(int word_bits) const {
     if (entry.word_bits == word_bits) return entry;
     available += (available.empty() ? "" : ", ") + std::to_string(entry.word_bits);
   }
-  throw std::invalid_argument(
-      fmt::format("energy table '{}' ({}) has no {}-bit entry; it has: {}", name, file, word_bits, available));
+  throw InputError({file, 0, 0, {}}, "word_widths",
+                   fmt::format("energy table '{}' has no {}-bit entry; it has: {}", name, word_bits, available));
 }
 
 namespace {
@@ -24,7 +23,8 @@ namespace {
 AccessEnergies parse_access_energies(const YamlView& view) {
   YamlMap map(view);
   AccessEnergies energies;
-  energies.word_bits = static_cast<int>(map.get_int("bits", IntRule{1, 64}));
+  energies.word_bits = static_cast<int>(map.get_int("bits", IntRule{8, 16}));
+  if (energies.word_bits != 8 && energies.word_bits != 16) map.at("bits").fail("word width must be 8 or 16 bits");
   energies.mac_pj = map.get_number("mac_pj", kPositive);
   energies.rf_pj = map.get_number("rf_pj", kNonNegative);
   energies.inter_pe_pj = map.get_number("inter_pe_pj", kNonNegative);

@@ -27,7 +27,7 @@ struct EnergyTable {
   double control_fraction = 0;  // share of total on-chip energy spent in control
   std::vector<AccessEnergies> word_widths;
 
-  // The energies for `word_bits`; throws std::invalid_argument naming the widths the table has.
+  // The energies for `word_bits`; throws InputError naming the widths the table has.
   const AccessEnergies& at_word_bits(int word_bits) const;
 };
 

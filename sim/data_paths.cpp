@@ -14,7 +14,10 @@ std::string default_config_path() {
 
 std::string energy_table_path(const AcceleratorConfig& config) {
   const std::string& table = config.energy.table;
-  const bool is_path = table.size() > 5 && table.compare(table.size() - 5, 5, ".yaml") == 0;
+  const auto ends_with = [&](const std::string& suffix) {
+    return table.size() > suffix.size() && table.compare(table.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  const bool is_path = ends_with(".yaml") || ends_with(".yml") || table.find('/') != std::string::npos;
   if (!is_path) return shipped_data_dir() + "/power/tables/" + table + ".yaml";
   const std::filesystem::path path(table);
   if (path.is_absolute()) return table;

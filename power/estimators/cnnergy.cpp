@@ -1,5 +1,7 @@
 #include "power/estimators/cnnergy.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 namespace ergon {
@@ -280,12 +282,23 @@ std::string conv_problem(const Layer& layer, ConvProblem& problem, double& group
   }
   problem.H = (problem.E - 1) * problem.U + problem.R;
   // Sparsity is given over the unpadded input; padding adds zeros.
+  // Sparsity is over the unpadded input; padding adds zeros (a stride that skips input rows removes some).
   const double unpadded = static_cast<double>(in.height) * static_cast<double>(in.height);
   const double padded = problem.H * problem.H;
-  const double zeros = layer.sparsity.ifmap * unpadded + std::max(padded - unpadded, 0.0);
-  problem.nonzero_ifmap = 1 - std::min(zeros / padded, 1.0);
+  problem.nonzero_ifmap = (1 - layer.sparsity.ifmap) * std::min(unpadded, padded) / padded;
   problem.ofmap_sparsity = layer.sparsity.ofmap;
   problem.n = static_cast<double>(layer.batch);
+  return "";
+}
+
+// CNNergy's mapping needs a whole filter column in the PE rows and a filter row in each RF.
+std::string fits_cnnergy_mapping(const ConvProblem& p, const ModelHardware& hw) {
+  if (p.R > hw.rows || p.R > hw.ifmap_rf || p.R > hw.filter_rf) {
+    return fmt::format(
+        "filter size {} exceeds CNNergy's limits on this array ({} PE rows, {} ifmap and {} filter RF "
+        "entries)",
+        p.R, hw.rows, hw.ifmap_rf, hw.filter_rf);
+  }
   return "";
 }
 
@@ -311,9 +324,15 @@ CnnergyLayerEstimate estimate_layer(const Workload& workload, const Layer& layer
   estimate.not_modelled_reason = conv_problem(layer, problem, groups);
   if (!estimate.not_modelled_reason.empty()) return estimate;
   problem.network_input = reads_network_input(workload, layer);
-  estimate.modelled = true;
+  estimate.not_modelled_reason = fits_cnnergy_mapping(problem, hw);
+  if (!estimate.not_modelled_reason.empty()) return estimate;
 
   const GroupResult group = estimate_group(problem, hw, e);
+  if (!std::isfinite(group.energy.total_pj()) || group.mapping.diff_filt_per_pass < 1) {
+    estimate.not_modelled_reason = "CNNergy's mapping finds no valid tile for this layer on this array";
+    return estimate;
+  }
+  estimate.modelled = true;
   estimate.energy = scaled(group.energy, groups);
   estimate.accesses = scaled(group.accesses, groups);
   estimate.mapping = {group.mapping.ch_per_set, group.mapping.ch_per_pass,  group.mapping.diff_filt_per_pass,

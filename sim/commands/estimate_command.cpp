@@ -16,7 +16,7 @@ struct CnnergyCommandOptions {
   std::string config_path = default_config_path();
   std::vector<std::string> overrides;
   std::string energy_table_path;
-  int word_bits = 16;
+  int word_bits = 0;  // 0 = the config's pe_array.word_bits
   bool no_control = false;
   std::string format = "table";
   std::string out_path;
@@ -37,7 +37,7 @@ void run_cnnergy(const CnnergyCommandOptions& options) {
   const EnergyTable table = load_energy_table(table_path);
   const Workload workload = load_workload(options.workload_path);
   CnnergyOptions model_options;
-  model_options.word_bits = options.word_bits;
+  model_options.word_bits = options.word_bits != 0 ? options.word_bits : config.pe_array.word_bits;
   model_options.include_control_and_clock = !options.no_control;
   const CnnergyEstimate estimate = estimate_cnnergy(workload, table, hardware_from(config), model_options);
   std::string text;
@@ -70,7 +70,8 @@ void register_estimate_command(CLI::App& app) {
       ->add_option("--energy-table", options->energy_table_path,
                    "Energy table YAML (default: the config's energy.table)")
       ->check(CLI::ExistingFile);
-  cnnergy->add_option("--bits", options->word_bits, "Word width")->check(CLI::IsMember({8, 16}))->capture_default_str();
+  cnnergy->add_option("--bits", options->word_bits, "Word width (default: the config's pe_array.word_bits)")
+      ->check(CLI::IsMember({8, 16}));
   cnnergy->add_flag("--no-control", options->no_control, "Leave out clock-tree and control energy");
   cnnergy->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"table", "json", "csv"}))

@@ -59,7 +59,7 @@ TEST(EnergyTable, DefaultTableFollowsTheCnnergySpec) {
   EXPECT_NEAR(e8.mac_pj, (0.05 / 2 + 0.9 / 4) * scale, 1e-12);
   EXPECT_NEAR(e8.glb_pj, e16.glb_pj / 2, 1e-12);
   EXPECT_NEAR(e8.dram_pj, e16.dram_pj / 2, 1e-9);
-  EXPECT_THROW(table.at_word_bits(4), std::invalid_argument);
+  EXPECT_THROW(table.at_word_bits(4), InputError);
 }
 
 }  // namespace
