@@ -57,7 +57,12 @@ YAML::Node load_yaml_file(const std::string& path) {
   }
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() > 1) {
+      throw InputError(mark_location(path, documents[1].Mark()), "",
+                       "a second YAML document ('---'); an input file holds exactly one");
+    }
+    if (!documents.empty()) root = documents.front();
   } catch (const YAML::ParserException& error) {
     throw InputError(mark_location(path, error.mark), "", "YAML syntax error: " + error.msg);
   }

@@ -29,6 +29,10 @@ enum class OpKind {
 
 const char* op_name(OpKind op);
 
+struct Layer;
+// Throws an InputError located at the layer's node, e.g. "file:12:5: layers[3] (conv2).kernel: ...".
+[[noreturn]] void fail_at_layer(const Layer& layer, const std::string& key, const std::string& message);
+
 struct Padding {
   std::int64_t top = 0;
   std::int64_t bottom = 0;

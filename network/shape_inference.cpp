@@ -8,7 +8,7 @@ namespace ergon {
 namespace {
 
 [[noreturn]] void fail(const Layer& layer, const std::string& key, const std::string& message) {
-  throw InputError(layer.location, layer.key_path + (key.empty() ? "" : "." + key), message);
+  fail_at_layer(layer, key, message);
 }
 
 std::uint64_t checked_product(const Layer& layer, std::initializer_list<std::int64_t> factors) {
@@ -78,6 +78,11 @@ void infer_conv(Layer& layer) {
   }
   if (input.channels % conv.groups != 0) {
     fail(layer, "groups", fmt::format("input channels {} are not divisible by groups {}", input.channels, conv.groups));
+  }
+  if (conv.depthwise && conv.filters % conv.groups != 0) {
+    fail(layer, "filters",
+         fmt::format("a depthwise conv needs filters that are a multiple of its {} input channels (got {})",
+                     input.channels, conv.filters));
   }
   if (conv.filters % conv.groups != 0) {
     fail(layer, "filters", fmt::format("filters {} are not divisible by groups {}", conv.filters, conv.groups));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <boost/graph/connected_components.hpp>
+#include <boost/graph/strong_components.hpp>
 #include <boost/graph/undirected_graph.hpp>
 #include <map>
 #include <memory>
@@ -34,19 +35,23 @@ const char* op_name(OpKind op) {
   return "?";
 }
 
+void fail_at_layer(const Layer& layer, const std::string& key, const std::string& message) {
+  throw InputError(layer.location, layer.key_path + (key.empty() ? "" : "." + key), message);
+}
+
 Workload::Workload(std::string name, std::string source, std::string file, std::vector<Layer> layers_in_order,
                    LayerGraph graph)
     : name_(std::move(name)),
       source_(std::move(source)),
       file_(std::move(file)),
       layers_(std::move(layers_in_order)),
-      graph_(std::move(graph)) {}
+      graph_(std::move(graph)) {
+  for (std::size_t i = 0; i < layers_.size(); ++i) index_by_name_.emplace(layers_[i].name, i);
+}
 
 const Layer* Workload::find_layer(const std::string& name) const {
-  for (const auto& layer : layers_) {
-    if (layer.name == name) return &layer;
-  }
-  return nullptr;
+  const auto found = index_by_name_.find(name);
+  return found == index_by_name_.end() ? nullptr : &layers_[found->second];
 }
 
 namespace {
@@ -71,17 +76,13 @@ std::uint64_t Workload::total_params() const {
 
 namespace {
 
-[[noreturn]] void fail_at(const Layer& layer, const std::string& key, const std::string& message) {
-  throw InputError(layer.location, layer.key_path + (key.empty() ? "" : "." + key), message);
-}
-
 // Graph in file order: vertex i = layers[i]; an edge per named input. Unknown names are errors.
 LayerGraph build_file_order_graph(const std::vector<Layer>& layers) {
   std::map<std::string, std::size_t> index_of;
   std::vector<std::string> names;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     if (!index_of.emplace(layers[i].name, i).second) {
-      fail_at(layers[i], "name", "duplicate layer name '" + layers[i].name + "'");
+      fail_at_layer(layers[i], "name", "duplicate layer name '" + layers[i].name + "'");
     }
     names.push_back(layers[i].name);
   }
@@ -91,10 +92,11 @@ LayerGraph build_file_order_graph(const std::vector<Layer>& layers) {
       const auto found = index_of.find(input);
       if (found == index_of.end()) {
         const std::string suggestion = closest_match(input, names);
-        fail_at(layers[i], "inputs",
-                "unknown input '" + input + "'" + (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+        fail_at_layer(
+            layers[i], "inputs",
+            "unknown input '" + input + "'" + (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
       }
-      if (found->second == i) fail_at(layers[i], "inputs", "a layer cannot read its own output");
+      if (found->second == i) fail_at_layer(layers[i], "inputs", "a layer cannot read its own output");
       boost::add_edge(found->second, i, graph);
     }
   }
@@ -120,14 +122,21 @@ std::vector<std::size_t> topological_order(const std::vector<Layer>& layers, con
     }
   }
   if (order.size() != layers.size()) {
-    std::vector<std::string> cycle;
+    // Layers left over either sit on a cycle or wait on one; name those on it (strong components).
+    std::vector<std::size_t> component(layers.size());
+    boost::strong_components(graph, component.data());
+    std::map<std::size_t, std::vector<std::size_t>> members;
     for (std::size_t v = 0; v < layers.size(); ++v) {
-      if (pending_inputs[v] > 0) cycle.push_back(layers[v].name);
+      if (pending_inputs[v] > 0) members[component[v]].push_back(v);
     }
-    const auto first =
-        std::find_if(layers.begin(), layers.end(), [&](const Layer& layer) { return layer.name == cycle.front(); });
-    fail_at(*first, "inputs",
-            "the graph has a cycle through " + join_alternatives(cycle) + "; a layer may only read earlier results");
+    for (const auto& [id, vertices] : members) {
+      if (vertices.size() < 2) continue;
+      std::vector<std::string> names;
+      for (const std::size_t v : vertices) names.push_back(layers[v].name);
+      fail_at_layer(layers[vertices.front()], "inputs",
+                    "the graph has a cycle through " + join_alternatives(names) +
+                        "; a layer may only read results computed before it");
+    }
   }
   return order;
 }
@@ -142,10 +151,10 @@ void check_connected(const std::vector<Layer>& layers, const LayerGraph& graph) 
   if (boost::connected_components(undirected, component.data()) <= 1) return;
   for (std::size_t v = 0; v < layers.size(); ++v) {
     if (component[v] != component[0]) {
-      fail_at(layers[v], "",
-              fmt::format("layer '{}' is not connected to '{}'; connect it, or set independent_layers: true "
-                          "for a table of unrelated layers",
-                          layers[v].name, layers[0].name));
+      fail_at_layer(layers[v], "",
+                    fmt::format("layer '{}' is not connected to '{}'; connect it, or set independent_layers: true "
+                                "for a table of unrelated layers",
+                                layers[v].name, layers[0].name));
     }
   }
 }

@@ -3,6 +3,7 @@
 // topological order, with every tensor shape inferred and checked.
 #include <boost/graph/adjacency_list.hpp>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ class Workload {
   std::string file_;
   std::vector<Layer> layers_;
   LayerGraph graph_;
+  std::map<std::string, std::size_t> index_by_name_;
 };
 
 // Loads and checks a workload file (docs/workloads.md); every problem is an InputError.

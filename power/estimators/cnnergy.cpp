@@ -364,6 +364,7 @@ CnnergyEstimate estimate_cnnergy(const Workload& workload, const EnergyTable& ta
     CnnergyLayerEstimate layer_estimate = estimate_layer(workload, layer, hw, table, energies, options);
     estimate.total += layer_estimate.energy;
     estimate.total_macs += layer_estimate.macs;
+    if (layer_estimate.modelled) estimate.modelled_macs += layer_estimate.macs;
     estimate.layers.push_back(std::move(layer_estimate));
   }
   return estimate;

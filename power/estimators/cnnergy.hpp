@@ -79,7 +79,8 @@ struct CnnergyEstimate {
   CnnergyOptions options;
   std::vector<CnnergyLayerEstimate> layers;
   CnnergyEnergy total;
-  std::uint64_t total_macs = 0;
+  std::uint64_t total_macs = 0;     // every layer's MACs
+  std::uint64_t modelled_macs = 0;  // those of the layers CNNergy costs
 };
 
 CnnergyEstimate estimate_cnnergy(const Workload& workload, const EnergyTable& table, const CnnergyHardware& hardware,

@@ -46,6 +46,9 @@ std::string cnnergy_table(const CnnergyEstimate& estimate) {
   out += row("total", "", std::to_string(estimate.total_macs), cell(t.mac_pj), cell(t.rf_pj), cell(t.inter_pe_pj),
              cell(t.glb_pj), cell(t.dram_pj), cell(t.clock_pj), cell(t.control_pj), cell(t.total_pj()));
   out += fmt::format("total energy: {:.4f} mJ per image\n", mj(t.total_pj()));
+  if (estimate.modelled_macs != estimate.total_macs) {
+    out += fmt::format("modelled MACs: {} of {}\n", estimate.modelled_macs, estimate.total_macs);
+  }
   if (!not_modelled.empty()) out += "not modelled (no energy counted):\n" + not_modelled;
   return out;
 }
@@ -84,6 +87,7 @@ nlohmann::ordered_json cnnergy_json(const CnnergyEstimate& estimate) {
           {"unit_note", "energies are per image"},
           {"total_energy_mj", mj(estimate.total.total_pj())},
           {"total_macs", estimate.total_macs},
+          {"modelled_macs", estimate.modelled_macs},
           {"total_breakdown", breakdown_json(estimate.total)},
           {"layers", layers}};
 }
