@@ -79,6 +79,16 @@ GlbConfig parse_glb(YamlMap map) {
   return glb;
 }
 
+NocConfig parse_noc(YamlMap map) {
+  NocConfig noc;
+  const IntRule words{1, 1 << 16};
+  noc.filter_bus_words = map.get_int("filter_bus_words", noc.filter_bus_words, words);
+  noc.ifmap_bus_words = map.get_int("ifmap_bus_words", noc.ifmap_bus_words, words);
+  noc.psum_bus_words = map.get_int("psum_bus_words", noc.psum_bus_words, words);
+  map.reject_unknown_keys();
+  return noc;
+}
+
 DramConfig parse_dram(YamlMap map) {
   DramConfig dram;
   const YamlView preset_view = map.at("preset");
@@ -129,6 +139,7 @@ AcceleratorConfig load_accelerator_config(const std::string& path, const std::ve
   config.clock = parse_clock(root.get_map("clock"));
   config.pe_array = parse_pe_array(root.get_map("pe_array"));
   config.glb = parse_glb(root.get_map("glb"));
+  if (root.has("noc")) config.noc = parse_noc(root.get_map("noc"));
   config.dram = parse_dram(root.get_map("dram"));
   if (root.has("energy")) config.energy = parse_energy(root.get_map("energy"));
   root.reject_unknown_keys();

@@ -36,6 +36,12 @@ struct GlbConfig {
   std::int64_t write_ports_per_bank = 1;
 };
 
+struct NocConfig {  // words per cycle on each GLB <-> PE-array bus
+  std::int64_t filter_bus_words = 4;
+  std::int64_t ifmap_bus_words = 4;
+  std::int64_t psum_bus_words = 4;
+};
+
 struct DramConfig {
   std::string preset = "custom";
   std::string impl = "simple";
@@ -57,6 +63,7 @@ struct AcceleratorConfig {
   ClockConfig clock;
   PeArrayConfig pe_array;
   GlbConfig glb;
+  NocConfig noc;
   DramConfig dram;
   EnergyConfig energy;
 };

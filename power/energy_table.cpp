@@ -48,6 +48,7 @@ EnergyTable load_energy_table(const std::string& path) {
   table.clock_tree_power_mw = root.get_number("clock_tree_power_mw", kNonNegative);
   table.clock_reference_frequency_mhz = root.get_number("clock_reference_frequency_mhz", kPositive);
   table.control_fraction = root.get_number("control_fraction", NumberRule{0.0, 0.95, false});
+  table.leakage_power_mw = root.get_number("leakage_power_mw", 0.0, kNonNegative);
   const YamlView widths = root.at("word_widths");
   for (const auto& item : widths.items()) {
     AccessEnergies energies = parse_access_energies(item);

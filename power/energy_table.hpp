@@ -25,6 +25,7 @@ struct EnergyTable {
   double clock_tree_power_mw = 0;  // at nominal voltage and the reference frequency
   double clock_reference_frequency_mhz = 0;
   double control_fraction = 0;  // share of total on-chip energy spent in control
+  double leakage_power_mw = 0;  // at nominal voltage; scales with V
   std::vector<AccessEnergies> word_widths;
 
   // The energies for `word_bits`; throws InputError naming the widths the table has.

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Ergon: discrete-event simulator and analytical estimators for DNN inference accelerators"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "ergon 0.1.0");
+  ergon::register_run_command(app);
   ergon::register_estimate_command(app);
   ergon::register_workload_command(app);
   ergon::register_config_command(app);

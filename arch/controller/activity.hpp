@@ -1,0 +1,25 @@
+#pragma once
+// Activity as piecewise-constant intervals: over [start_cycle, end_cycle) the listed counts happen at a
+// uniform rate. Transaction-level runs emit one interval per pass phase; consumers get them as a
+// stream (ActivitySink), so memory does not grow with the network.
+#include <cstdint>
+#include <functional>
+
+namespace ergon {
+
+struct ActivityInterval {
+  std::size_t layer_index = 0;
+  std::uint64_t start_cycle = 0;
+  std::uint64_t end_cycle = 0;
+  std::uint64_t active_pes = 0;
+  std::uint64_t macs = 0;  // non-zero (charged) MACs
+  std::uint64_t rf_accesses = 0;
+  std::uint64_t noc_transfers = 0;
+  std::uint64_t glb_accesses = 0;
+  std::uint64_t dram_bytes = 0;
+  bool stall = false;  // waiting for data
+};
+
+using ActivitySink = std::function<void(const ActivityInterval&)>;
+
+}  // namespace ergon

@@ -1,0 +1,160 @@
+#include "arch/controller/controller.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ergon {
+namespace {
+
+std::uint64_t bytes_of(std::uint64_t words, double bytes_per_word) {
+  return static_cast<std::uint64_t>(std::ceil(static_cast<double>(words) * bytes_per_word));
+}
+
+}  // namespace
+
+Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, GlobalBuffer& glb, Noc& noc,
+                       PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, ActivitySink activity)
+    : sc_core::sc_module(name),
+      dram_socket("dram_socket"),
+      clock_period_(clock_period),
+      glb_(glb),
+      noc_(noc),
+      pe_array_(pe_array),
+      dram_(dram),
+      jobs_(std::move(jobs)),
+      activity_(std::move(activity)),
+      measurements_(jobs_.size()) {
+  SC_HAS_PROCESS(Controller);
+  SC_THREAD(load_thread);
+  SC_THREAD(compute_thread);
+}
+
+sc_core::sc_time Controller::dram_transfer(tlm::tlm_command command, std::uint64_t bytes) {
+  // Transaction-level traffic carries sizes, not values: the burst streams through a 64-byte window.
+  tlm::tlm_generic_payload payload;
+  payload.set_command(command);
+  payload.set_address(0);
+  payload.set_data_ptr(stream_window_);
+  payload.set_data_length(static_cast<unsigned int>(bytes));
+  payload.set_streaming_width(sizeof(stream_window_));
+  payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  dram_socket->b_transport(payload, delay);
+  return delay;
+}
+
+void Controller::load_thread() {
+  for (std::size_t job_index = 0; job_index < jobs_.size(); ++job_index) {
+    while (layers_done_ < job_index) wait(layer_done_event_);  // the previous ofmap must be written first
+    const LayerJob& job = jobs_[job_index];
+    const LoopNest& nest = job.schedule.nest();
+    std::optional<PassTiles> previous;
+    std::uint64_t remaining = job.schedule.pass_count();
+    job.schedule.for_each_pass([&](const RowStationaryPass& pass) {
+      PassWork work{job_index, pass, pass_traffic(nest, job.schedule.tiling(), pass, previous,
+                                                 job.ifmap_nonzero_fraction),
+                    0, --remaining == 0};
+      previous = pass_tiles(nest, pass);
+      work.dram_read_bytes = bytes_of(work.traffic.filter_dram_words, job.filter_dram_bytes_per_word) +
+                             bytes_of(work.traffic.ifmap_dram_words, job.ifmap_dram_bytes_per_word);
+      // Large bursts are split so that the request queue and bandwidth sharing see real requests.
+      if (work.dram_read_bytes > 0) wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes));
+      next_pass_.write(work);
+    });
+  }
+}
+
+void Controller::compute_thread() {
+  for (std::size_t job_index = 0; job_index < jobs_.size(); ++job_index) {
+    LayerMeasurement& layer = measurements_[job_index];
+    layer.start_cycle = cycle_at(sc_core::sc_time_stamp());
+    const DramCounters dram_before = dram_.counters();
+    const GlbCounters glb_before = glb_.counters();
+    const NocCounters noc_before = noc_.counters();
+    const PeArrayCounters pe_before = pe_array_.counters();
+    for (bool last = false; !last;) {
+      const sc_core::sc_time wait_start = sc_core::sc_time_stamp();
+      const PassWork work = next_pass_.read();
+      const sc_core::sc_time waited = sc_core::sc_time_stamp() - wait_start;
+      if (waited > sc_core::SC_ZERO_TIME) {
+        layer.stall_cycles += cycle_at(sc_core::sc_time_stamp()) - cycle_at(wait_start);
+        ActivityInterval stall;
+        stall.stall = true;
+        stall.dram_bytes = work.dram_read_bytes;
+        emit(job_index, wait_start, stall);
+      }
+      run_pass(work, layer);
+      last = work.last_of_layer;
+    }
+    const sc_core::sc_time drain_start = sc_core::sc_time_stamp();
+    if (dram_.idle_from() > drain_start) {  // the ofmap write-back must land before the layer ends
+      wait(dram_.idle_from() - drain_start);
+      layer.stall_cycles += cycle_at(sc_core::sc_time_stamp()) - cycle_at(drain_start);
+      ActivityInterval drain;
+      drain.stall = true;
+      emit(job_index, drain_start, drain);
+    }
+    layer.end_cycle = cycle_at(sc_core::sc_time_stamp());
+    layer.dram_read_bytes = dram_.counters().read_bytes - dram_before.read_bytes;
+    layer.dram_write_bytes = dram_.counters().write_bytes - dram_before.write_bytes;
+    layer.glb_reads = glb_.counters().reads - glb_before.reads;
+    layer.glb_writes = glb_.counters().writes - glb_before.writes;
+    layer.noc_transfers = noc_.counters().transfers() - noc_before.transfers();
+    layer.inter_pe_psum_words = noc_.counters().inter_pe_psum_words - noc_before.inter_pe_psum_words;
+    layer.macs = pe_array_.counters().macs - pe_before.macs;
+    layer.nonzero_macs = pe_array_.counters().nonzero_macs - pe_before.nonzero_macs;
+    layer.rf_accesses = pe_array_.counters().rf_accesses - pe_before.rf_accesses;
+    layer.pe_busy_cycles = pe_array_.counters().pe_busy_cycles - pe_before.pe_busy_cycles;
+    ++layers_done_;
+    layer_done_event_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void Controller::run_pass(const PassWork& work, LayerMeasurement& layer) {
+  const PassTraffic& t = work.traffic;
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  // Fill: filters and ifmaps leave the GLB through its read ports and cross the NoC into the RFs.
+  const std::uint64_t fill_reads = t.filter_bus_words + t.ifmap_bus_words;
+  const std::uint64_t fill = std::max(noc_.fill_cycles(t.filter_bus_words, t.ifmap_bus_words),
+                                      glb_.access_cycles(fill_reads, t.filter_dram_words + t.ifmap_dram_words));
+  // Compute: the array runs while psums stream between the GLB and the array.
+  const std::uint64_t psum_reads = t.glb_reads - fill_reads - t.ofmap_dram_words;
+  const std::uint64_t psum_writes = t.glb_writes - t.filter_dram_words - t.ifmap_dram_words;
+  const std::uint64_t compute = std::max({pe_array_.pass_cycles(t), noc_.psum_cycles(t.psum_bus_words),
+                                          glb_.access_cycles(psum_reads + t.ofmap_dram_words, psum_writes)});
+  wait(clock_period_ * static_cast<double>(fill + compute));
+  glb_.record(t.glb_reads, t.glb_writes);
+  noc_.record(t.filter_bus_words, t.ifmap_bus_words, t.psum_bus_words, t.inter_pe_psum_words);
+  pe_array_.record(t);
+  const LayerJob& job = jobs_[work.job];
+  std::uint64_t write_bytes = 0;
+  if (t.ofmap_dram_words > 0) {  // posted write: the DRAM serialises it with later reads
+    write_bytes = bytes_of(t.ofmap_dram_words, job.ofmap_dram_bytes_per_word);
+    dram_transfer(tlm::TLM_WRITE_COMMAND, write_bytes);
+  }
+  ++layer.passes;
+  layer.peak_active_pes = std::max(layer.peak_active_pes, t.active_pes);
+  ActivityInterval busy;
+  busy.active_pes = t.active_pes;
+  busy.macs = t.nonzero_macs;
+  busy.rf_accesses = t.rf_accesses;
+  busy.noc_transfers = t.filter_bus_words + t.ifmap_bus_words + t.psum_bus_words + t.inter_pe_psum_words;
+  busy.glb_accesses = t.glb_reads + t.glb_writes;
+  busy.dram_bytes = write_bytes;
+  emit(work.job, start, busy);
+}
+
+std::uint64_t Controller::cycle_at(const sc_core::sc_time& time) const {
+  return static_cast<std::uint64_t>(std::ceil(time / clock_period_ - 1e-9));
+}
+
+void Controller::emit(std::size_t job, const sc_core::sc_time& start, const ActivityInterval& counts) {
+  if (!activity_) return;
+  ActivityInterval interval = counts;
+  interval.layer_index = jobs_[job].layer_index;
+  interval.start_cycle = cycle_at(start);
+  interval.end_cycle = cycle_at(sc_core::sc_time_stamp());
+  if (interval.end_cycle > interval.start_cycle) activity_(interval);
+}
+
+}  // namespace ergon

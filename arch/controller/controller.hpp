@@ -1,0 +1,65 @@
+#pragma once
+// The row-stationary controller executes layer schedules with double buffering: a loader thread
+// fetches the next pass's filters and ifmaps from DRAM (over TLM) while the compute thread feeds the
+// current pass through the NoC into the PE array. The array stalls when the next pass's data is late;
+// a layer ends when its ofmap write-back has drained.
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+
+#include "arch/controller/activity.hpp"
+#include "arch/controller/layer_job.hpp"
+#include "arch/dram/dram.hpp"
+#include "arch/glb/global_buffer.hpp"
+#include "arch/noc/noc.hpp"
+#include "arch/pe_array/pe_array.hpp"
+
+namespace ergon {
+
+class Controller : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<Controller> dram_socket;
+
+  Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, GlobalBuffer& glb, Noc& noc,
+             PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, ActivitySink activity);
+
+  const std::vector<LayerMeasurement>& measurements() const { return measurements_; }
+
+ private:
+  struct PassWork {
+    std::size_t job = 0;
+    RowStationaryPass pass;
+    PassTraffic traffic;
+    std::uint64_t dram_read_bytes = 0;
+    bool last_of_layer = false;
+    friend std::ostream& operator<<(std::ostream& out, const PassWork& work) {  // sc_fifo prints its contents
+      return out << "pass of job " << work.job;
+    }
+  };
+
+  void load_thread();
+  void compute_thread();
+  void run_pass(const PassWork& work, LayerMeasurement& layer);
+  void finish_layer(std::size_t job);
+  sc_core::sc_time dram_transfer(tlm::tlm_command command, std::uint64_t bytes);
+  std::uint64_t cycle_at(const sc_core::sc_time& time) const;
+  void emit(std::size_t job, const sc_core::sc_time& start, const ActivityInterval& counts);
+
+  sc_core::sc_time clock_period_;
+  GlobalBuffer& glb_;
+  Noc& noc_;
+  PeArray& pe_array_;
+  const Dram& dram_;
+  std::vector<LayerJob> jobs_;
+  ActivitySink activity_;
+  sc_core::sc_fifo<PassWork> next_pass_{"next_pass", 1};  // the second buffer of double buffering
+  std::size_t layers_done_ = 0;
+  sc_core::sc_event layer_done_event_;
+  std::vector<LayerMeasurement> measurements_;
+  unsigned char stream_window_[64] = {};
+};
+
+}  // namespace ergon

@@ -1,0 +1,43 @@
+#include "arch/dram/dram.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ergon {
+
+Dram::Dram(sc_core::sc_module_name name, const DramConfig& config)
+    : sc_core::sc_module(name),
+      socket("socket"),
+      picoseconds_per_byte_(1e3 / config.bandwidth_gbps),  // 1 GB/s = 1 byte per ns
+      latency_(config.latency_ns, sc_core::SC_NS),
+      queue_depth_(static_cast<std::size_t>(config.request_queue_depth)) {
+  socket.register_b_transport(this, &Dram::b_transport);
+}
+
+void Dram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
+  while (!completions_.empty() && completions_.front() <= arrival) completions_.pop_front();
+  if (completions_.size() >= queue_depth_) {  // wait for a slot
+    ++counters_.queue_full_waits;
+    arrival = completions_[completions_.size() - queue_depth_];
+    while (!completions_.empty() && completions_.front() <= arrival) completions_.pop_front();
+  }
+  const std::uint64_t bytes = payload.get_data_length();
+  const sc_core::sc_time transfer(std::ceil(static_cast<double>(bytes) * picoseconds_per_byte_), sc_core::SC_PS);
+  const sc_core::sc_time start = std::max(arrival, bus_free_at_);
+  bus_free_at_ = start + transfer;
+  const sc_core::sc_time completion = bus_free_at_ + latency_;
+  completions_.push_back(completion);
+  last_completion_ = std::max(last_completion_, completion);
+  if (payload.is_read()) {
+    counters_.read_bytes += bytes;
+    ++counters_.read_requests;
+  } else {
+    counters_.write_bytes += bytes;
+    ++counters_.write_requests;
+  }
+  delay = completion - sc_core::sc_time_stamp();
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace ergon

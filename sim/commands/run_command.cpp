@@ -1,0 +1,60 @@
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "common/atomic_file.hpp"
+#include "sim/commands/commands.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/run_report.hpp"
+#include "sim/simulation.hpp"
+
+namespace ergon {
+namespace {
+
+struct RunOptions {
+  std::string config_path = default_config_path();
+  std::string workload_path;
+  std::vector<std::string> overrides;
+  std::string fidelity = "tlm";
+  std::int64_t batch = 0;  // 0: each layer's own batch
+  std::string out_dir;
+};
+
+void run_simulation(const RunOptions& options) {
+  const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
+  const EnergyTable table = load_energy_table(energy_table_path(config));
+  const Workload workload = load_workload(options.workload_path);
+  std::filesystem::create_directories(options.out_dir);
+  ActivityCsvWriter activity(options.out_dir + "/activity.csv", workload, config.clock.frequency_mhz,
+                             config.clock.voltage_v);
+  SimulationOptions simulation_options;
+  if (options.batch > 0) simulation_options.batch = options.batch;
+  simulation_options.activity = [&activity](const ActivityInterval& interval) { activity.write(interval); };
+  const SimulationResult result = Simulation(config, table, workload, simulation_options).run();
+  activity.finish();
+  write_file_atomically(options.out_dir + "/layers.csv", layers_csv(result));
+  write_file_atomically(options.out_dir + "/report.json",
+                        run_json(result, config, workload, options.fidelity).dump(2) + "\n");
+  std::cout << run_table(result) << "wrote " << options.out_dir << "/{report.json,layers.csv,activity.csv}\n";
+}
+
+}  // namespace
+
+void register_run_command(CLI::App& app) {
+  CLI::App* run = app.add_subcommand("run", "Simulate a workload on an accelerator (SystemC)");
+  auto options = std::make_shared<RunOptions>();
+  run->add_option("--config,-c", options->config_path, "Accelerator config YAML")
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
+  run->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+  run->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
+  run->add_option("--fidelity", options->fidelity, "Simulation fidelity (transaction level; cycle-accurate to come)")
+      ->check(CLI::IsMember({"tlm"}))
+      ->capture_default_str();
+  run->add_option("--batch", options->batch, "Images processed together by every layer (default: the workload's)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+  run->add_option("--out,-o", options->out_dir, "Output folder")->required();
+  run->callback([options] { run_simulation(*options); });
+}
+
+}  // namespace ergon

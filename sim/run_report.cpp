@@ -1,0 +1,160 @@
+#include "sim/run_report.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace ergon {
+namespace {
+
+nlohmann::ordered_json energy_json(const EnergyBreakdown& e) {
+  return {{"mac", e.mac_pj},         {"rf", e.rf_pj},     {"noc", e.noc_pj},
+          {"glb", e.glb_pj},         {"dram", e.dram_pj}, {"clock", e.clock_pj},
+          {"control", e.control_pj}, {"leakage", e.leakage_pj}, {"total", e.total_pj()}};
+}
+
+nlohmann::ordered_json layer_json(const LayerResult& l) {
+  nlohmann::ordered_json json = {{"name", l.name},
+                                 {"op", l.op},
+                                 {"executed", l.executed},
+                                 {"batch", l.batch},
+                                 {"macs", l.macs},
+                                 {"nonzero_macs", l.nonzero_macs},
+                                 {"cycles", l.cycles},
+                                 {"stall_cycles", l.stall_cycles},
+                                 {"utilization", l.utilization},
+                                 {"active_pes", l.active_pes},
+                                 {"passes", l.passes},
+                                 {"dram_read_bytes", l.dram_read_bytes},
+                                 {"dram_write_bytes", l.dram_write_bytes},
+                                 {"glb_reads", l.glb_reads},
+                                 {"glb_writes", l.glb_writes},
+                                 {"rf_accesses", l.rf_accesses},
+                                 {"noc_transfers", l.noc_transfers},
+                                 {"energy_pj", energy_json(l.energy)}};
+  if (!l.note.empty()) json["note"] = l.note;
+  if (l.executed) {
+    const RowStationaryTiling& t = l.tiling;
+    json["mapping"] = {{"filter_rows", t.filter_rows},         {"filter_cols", t.filter_cols},
+                       {"ofmap_rows", t.ofmap_rows},           {"channels_per_pe", t.channels_per_pe},
+                       {"filters_per_pe", t.filters_per_pe},   {"channel_sets", t.channel_sets},
+                       {"filter_sets", t.filter_sets},         {"images", t.images}};
+  }
+  return json;
+}
+
+}  // namespace
+
+std::string run_table(const SimulationResult& result) {
+  std::string out = fmt::format("{} on {} at {} MHz, {} V (transaction level)\n", result.workload_name,
+                                result.config_name, result.frequency_mhz, result.voltage_v);
+  const auto row = [](const auto&... cells) {
+    return fmt::format("{:<28} {:>13} {:>12} {:>11} {:>6} {:>12} {:>12} {:>12} {:>11}\n", cells...);
+  };
+  out += row("layer", "MACs", "cycles", "stalls", "util", "DRAM rd B", "DRAM wr B", "GLB acc", "energy uJ");
+  const auto print = [&](const LayerResult& l) {
+    return row(l.name, l.macs, l.cycles, l.stall_cycles, fmt::format("{:.1f}%", 100 * l.utilization),
+               l.dram_read_bytes, l.dram_write_bytes, l.glb_reads + l.glb_writes,
+               fmt::format("{:.3f}", l.energy.total_pj() / 1e6));
+  };
+  for (const auto& layer : result.layers) {
+    if (layer.executed) out += print(layer);
+  }
+  out += print(result.total);
+  const double seconds = static_cast<double>(result.total.cycles) / (result.frequency_mhz * 1e6);
+  out += fmt::format("latency: {:.3f} ms ({} cycles); energy: {:.3f} mJ for the batch\n", seconds * 1e3,
+                     result.total.cycles, result.total.energy.total_pj() / 1e9);
+  std::size_t skipped = 0;
+  for (const auto& layer : result.layers) skipped += (!layer.executed && layer.op != "input") ? 1 : 0;
+  if (skipped > 0) {
+    out += fmt::format("{} layers (element-wise, concat, activation, ...) are not executed on the PE array yet\n",
+                       skipped);
+  }
+  return out;
+}
+
+nlohmann::ordered_json run_json(const SimulationResult& result, const AcceleratorConfig& config,
+                                const Workload& workload, const std::string& fidelity) {
+  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+  for (const auto& layer : result.layers) layers.push_back(layer_json(layer));
+  nlohmann::ordered_json total = layer_json(result.total);
+  total.erase("name");
+  total.erase("op");
+  total.erase("executed");
+  total.erase("batch");
+  total["latency_ns"] = static_cast<double>(result.total.cycles) * 1e3 / result.frequency_mhz;
+  return {{"schema_version", kRunReportSchemaVersion},
+          {"fidelity", fidelity},
+          {"config", {{"name", config.name}, {"file", config.file}, {"frequency_mhz", config.clock.frequency_mhz},
+                      {"voltage_v", config.clock.voltage_v}, {"pe_rows", config.pe_array.rows},
+                      {"pe_cols", config.pe_array.cols}, {"word_bits", config.pe_array.word_bits},
+                      {"glb_size_kib", config.glb.size_kib}, {"dram_preset", config.dram.preset},
+                      {"dram_bandwidth_gbps", config.dram.bandwidth_gbps}, {"dram_latency_ns", config.dram.latency_ns},
+                      {"energy_table", config.energy.table}}},
+          {"workload", {{"name", workload.name()}, {"file", workload.file()}, {"source", workload.source()}}},
+          {"total", total},
+          {"layers", layers}};
+}
+
+std::string layers_csv(const SimulationResult& result) {
+  std::string out =
+      "layer,op,executed,batch,macs,nonzero_macs,cycles,stall_cycles,utilization,active_pes,passes,dram_read_bytes,"
+      "dram_write_bytes,glb_reads,glb_writes,rf_accesses,noc_transfers,mac_pj,rf_pj,noc_pj,glb_pj,dram_pj,clock_pj,"
+      "control_pj,leakage_pj,total_pj\n";
+  for (const auto& l : result.layers) {
+    const EnergyBreakdown& e = l.energy;
+    out += fmt::format("\"{}\",{},{},{},{},{},{},{},{:.6f},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},"
+                       "{:.6g},{:.6g},{:.6g},{:.6g}\n",
+                       l.name, l.op, l.executed ? 1 : 0, l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles,
+                       l.utilization, l.active_pes, l.passes, l.dram_read_bytes, l.dram_write_bytes, l.glb_reads,
+                       l.glb_writes, l.rf_accesses, l.noc_transfers, e.mac_pj, e.rf_pj, e.noc_pj, e.glb_pj, e.dram_pj,
+                       e.clock_pj, e.control_pj, e.leakage_pj, e.total_pj());
+  }
+  return out;
+}
+
+ActivityCsvWriter::ActivityCsvWriter(std::string path, const Workload& workload, double frequency_mhz,
+                                     double voltage_v)
+    : path_(std::move(path)),
+      temporary_path_(path_ + ".tmp." + std::to_string(::getpid())),
+      frequency_mhz_(frequency_mhz),
+      voltage_v_(voltage_v) {
+  for (const auto& layer : workload.layers()) layer_names_.push_back(layer.name);
+  file_ = std::fopen(temporary_path_.c_str(), "w");
+  if (file_ == nullptr) throw std::runtime_error("cannot write " + temporary_path_);
+  std::fputs(
+      "layer,start_cycle,end_cycle,active_pes,macs_per_cycle,rf_accesses_per_cycle,noc_transfers_per_cycle,"
+      "glb_accesses_per_cycle,dram_bytes_per_cycle,frequency_mhz,voltage_v,stall\n",
+      file_);
+}
+
+ActivityCsvWriter::~ActivityCsvWriter() {
+  if (file_ != nullptr) {
+    std::fclose(file_);
+    std::remove(temporary_path_.c_str());
+  }
+}
+
+void ActivityCsvWriter::write(const ActivityInterval& a) {
+  const double cycles = static_cast<double>(a.end_cycle - a.start_cycle);
+  const auto rate = [cycles](std::uint64_t count) { return static_cast<double>(count) / cycles; };
+  fmt::print(file_, "\"{}\",{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{}\n", layer_names_.at(a.layer_index),
+             a.start_cycle, a.end_cycle, a.active_pes, rate(a.macs), rate(a.rf_accesses), rate(a.noc_transfers),
+             rate(a.glb_accesses), rate(a.dram_bytes), frequency_mhz_, voltage_v_, a.stall ? 1 : 0);
+}
+
+void ActivityCsvWriter::finish() {
+  const bool written = std::fflush(file_) == 0;
+  std::fclose(file_);
+  file_ = nullptr;
+  std::error_code error;
+  if (written) std::filesystem::rename(temporary_path_, path_, error);
+  if (!written || error) {
+    std::remove(temporary_path_.c_str());
+    throw std::runtime_error("cannot write " + path_);
+  }
+}
+
+}  // namespace ergon

@@ -1,0 +1,159 @@
+#include "sim/simulation.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "arch/controller/controller.hpp"
+#include "sim/systemc_kernel.hpp"
+
+namespace ergon {
+namespace {
+
+// Run-length compression of activations in DRAM: non-zero values per 64-bit word (Eyeriss / CNNergy).
+double rlc_values_per_64_bits(int word_bits) { return word_bits == 8 ? 5.0 : 3.0; }
+
+bool reads_network_input(const Workload& workload, const Layer& layer) {
+  for (const auto& name : layer.input_names) {
+    const Layer* producer = workload.find_layer(name);
+    if (producer != nullptr && producer->op == OpKind::kInput && !std::get<InputParams>(producer->params).intermediate) {
+      return true;
+    }
+  }
+  return false;
+}
+
+ArrayResources array_resources(const AcceleratorConfig& config) {
+  const auto& array = config.pe_array;
+  return {array.rows,
+          array.cols,
+          array.rf.filter_entries,
+          array.rf.ifmap_entries,
+          array.rf.psum_entries,
+          static_cast<std::int64_t>(config.glb.size_kib * 1024.0 * 8.0 / array.word_bits)};
+}
+
+LayerJob make_job(const AcceleratorConfig& config, const Workload& workload, const Layer& layer, std::size_t index,
+                  std::int64_t batch) {
+  const LoopNest nest = loop_nest_of(layer, batch);
+  std::optional<RowStationarySchedule> schedule;
+  try {
+    schedule = map_row_stationary(nest, array_resources(config));
+  } catch (const MappingError& error) {
+    fail_at_layer(layer, "", error.what());
+  }
+  const int word_bits = config.pe_array.word_bits;
+  const double word_bytes = word_bits / 8.0;
+  const TensorShape& in = layer.input_shapes.at(0);
+  // The tiles include padding, which is not stored: scale by the real share of the padded ifmap.
+  const double real_share = std::min(1.0, static_cast<double>(in.height * in.width) /
+                                              static_cast<double>(nest.ifmap_h() * nest.ifmap_w()));
+  const double nonzero = (1 - layer.sparsity.ifmap) * real_share;
+  const double rlc_bytes_per_nonzero = 8.0 / rlc_values_per_64_bits(word_bits);
+  LayerJob job{index, *schedule, nest.kind == LoopNestKind::kConv ? nonzero : 1.0, 0, 0, word_bytes};
+  job.ifmap_dram_bytes_per_word =
+      reads_network_input(workload, layer) ? word_bytes * real_share : nonzero * rlc_bytes_per_nonzero;
+  job.ofmap_dram_bytes_per_word = (1 - layer.sparsity.ofmap) * rlc_bytes_per_nonzero;
+  return job;
+}
+
+void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64_t pe_count) {
+  result.executed = true;
+  result.cycles = m.end_cycle - m.start_cycle;
+  result.stall_cycles = m.stall_cycles;
+  result.passes = m.passes;
+  result.active_pes = m.peak_active_pes;
+  result.pe_busy_cycles = m.pe_busy_cycles;
+  result.macs = m.macs;
+  result.nonzero_macs = m.nonzero_macs;
+  result.rf_accesses = m.rf_accesses;
+  result.glb_reads = m.glb_reads;
+  result.glb_writes = m.glb_writes;
+  result.noc_transfers = m.noc_transfers;
+  result.inter_pe_psum_words = m.inter_pe_psum_words;
+  result.dram_read_bytes = m.dram_read_bytes;
+  result.dram_write_bytes = m.dram_write_bytes;
+  const double capacity = static_cast<double>(pe_count) * static_cast<double>(result.cycles);
+  result.utilization = capacity > 0 ? static_cast<double>(m.pe_busy_cycles) / capacity : 0.0;
+}
+
+void add_to_total(LayerResult& total, const LayerResult& layer) {
+  total.macs += layer.macs;
+  total.nonzero_macs += layer.nonzero_macs;
+  total.cycles += layer.cycles;
+  total.stall_cycles += layer.stall_cycles;
+  total.passes += layer.passes;
+  total.active_pes = std::max(total.active_pes, layer.active_pes);
+  total.pe_busy_cycles += layer.pe_busy_cycles;
+  total.dram_read_bytes += layer.dram_read_bytes;
+  total.dram_write_bytes += layer.dram_write_bytes;
+  total.glb_reads += layer.glb_reads;
+  total.glb_writes += layer.glb_writes;
+  total.rf_accesses += layer.rf_accesses;
+  total.noc_transfers += layer.noc_transfers;
+  total.inter_pe_psum_words += layer.inter_pe_psum_words;
+  total.energy += layer.energy;
+}
+
+}  // namespace
+
+Simulation::Simulation(AcceleratorConfig config, EnergyTable table, const Workload& workload,
+                       SimulationOptions options)
+    : config_(std::move(config)), table_(std::move(table)), workload_(workload), options_(std::move(options)) {
+  table_.at_word_bits(config_.pe_array.word_bits);  // fail before simulating if the table lacks the width
+}
+
+SimulationResult Simulation::run() {
+  SimulationResult result;
+  result.config_name = config_.name;
+  result.workload_name = workload_.name();
+  result.frequency_mhz = config_.clock.frequency_mhz;
+  result.voltage_v = config_.clock.voltage_v;
+  result.pe_count = config_.pe_array.rows * config_.pe_array.cols;
+  result.total.name = "total";
+
+  std::vector<LayerJob> jobs;
+  for (std::size_t i = 0; i < workload_.layers().size(); ++i) {
+    const Layer& layer = workload_.layers()[i];
+    LayerResult entry;
+    entry.name = layer.name;
+    entry.op = op_name(layer.op);
+    entry.batch = options_.batch.value_or(layer.batch);
+    if (has_loop_nest(layer)) {
+      jobs.push_back(make_job(config_, workload_, layer, i, entry.batch));
+      entry.tiling = jobs.back().schedule.tiling();
+    } else {
+      entry.note = layer.op == OpKind::kInput ? "network input" : "not executed on the PE array (not modelled yet)";
+    }
+    result.layers.push_back(entry);
+  }
+
+  start_fresh_systemc_kernel();
+  const sc_core::sc_time clock_period(1e6 / config_.clock.frequency_mhz, sc_core::SC_PS);
+  auto dram = std::make_unique<Dram>("dram", config_.dram);
+  auto glb = std::make_unique<GlobalBuffer>("glb", config_.glb, config_.pe_array.word_bits);
+  auto noc = std::make_unique<Noc>("noc", config_.noc);
+  auto pe_array = std::make_unique<PeArray>("pe_array", config_.pe_array);
+  auto controller = std::make_unique<Controller>("controller", clock_period, *glb, *noc, *pe_array, *dram,
+                                                 jobs, options_.activity);
+  controller->dram_socket.bind(dram->socket);
+  sc_core::sc_start();
+
+  const OperatingPoint point{config_.pe_array.word_bits, config_.clock.frequency_mhz, config_.clock.voltage_v,
+                             config_.dram.energy_pj_per_bit};
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    LayerResult& entry = result.layers[jobs[j].layer_index];
+    fill_measurement(entry, controller->measurements()[j], result.pe_count);
+    entry.energy = price_activity({entry.nonzero_macs, entry.rf_accesses, entry.inter_pe_psum_words,
+                                   entry.glb_reads + entry.glb_writes, entry.dram_read_bytes + entry.dram_write_bytes,
+                                   entry.cycles},
+                                  table_, point);
+  }
+  for (const auto& entry : result.layers) add_to_total(result.total, entry);
+  const double capacity = static_cast<double>(result.pe_count) * static_cast<double>(result.total.cycles);
+  result.total.utilization = capacity > 0 ? static_cast<double>(result.total.pe_busy_cycles) / capacity : 0.0;
+  return result;
+}
+
+}  // namespace ergon

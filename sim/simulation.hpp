@@ -1,0 +1,74 @@
+#pragma once
+// One simulation of a workload on an accelerator: builds the SystemC modules from the config, runs
+// every layer through the controller, and prices the measured activity with the energy table.
+// A Simulation object can be run more than once; each run uses a fresh SystemC kernel.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arch/accelerator_config.hpp"
+#include "arch/controller/activity.hpp"
+#include "dataflow/row_stationary/row_stationary_mapper.hpp"
+#include "network/workload.hpp"
+#include "power/energy_accounting.hpp"
+#include "power/energy_table.hpp"
+
+namespace ergon {
+
+enum class Fidelity { kTransactionLevel };
+
+struct SimulationOptions {
+  Fidelity fidelity = Fidelity::kTransactionLevel;
+  std::optional<std::int64_t> batch;  // images per layer; default: each layer's own batch
+  ActivitySink activity;              // receives activity intervals as they happen
+};
+
+struct LayerResult {
+  std::string name;
+  std::string op;
+  bool executed = false;  // false: not run on the PE array (see note)
+  std::string note;
+  std::int64_t batch = 1;
+  std::uint64_t macs = 0;  // over the batch, gated MACs included
+  std::uint64_t nonzero_macs = 0;
+  std::uint64_t cycles = 0;
+  std::uint64_t stall_cycles = 0;
+  double utilization = 0.0;  // PE-cycles doing MACs / (PEs x cycles)
+  std::uint64_t active_pes = 0;  // peak
+  std::uint64_t passes = 0;
+  std::uint64_t dram_read_bytes = 0;
+  std::uint64_t dram_write_bytes = 0;
+  std::uint64_t glb_reads = 0;
+  std::uint64_t glb_writes = 0;
+  std::uint64_t rf_accesses = 0;
+  std::uint64_t noc_transfers = 0;
+  std::uint64_t inter_pe_psum_words = 0;
+  std::uint64_t pe_busy_cycles = 0;
+  RowStationaryTiling tiling;
+  EnergyBreakdown energy;
+};
+
+struct SimulationResult {
+  std::string config_name;
+  std::string workload_name;
+  double frequency_mhz = 0;
+  double voltage_v = 0;
+  std::int64_t pe_count = 0;
+  std::vector<LayerResult> layers;
+  LayerResult total;
+};
+
+class Simulation {
+ public:
+  Simulation(AcceleratorConfig config, EnergyTable table, const Workload& workload, SimulationOptions options);
+  SimulationResult run();
+
+ private:
+  AcceleratorConfig config_;
+  EnergyTable table_;
+  const Workload& workload_;
+  SimulationOptions options_;
+};
+
+}  // namespace ergon
