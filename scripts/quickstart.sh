@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Set up (Debian packages), build, and run the default job: the CNNergy estimate of AlexNet.
+# Set up (Debian packages), build, and run the default job: AlexNet (batch 4, as the Eyeriss chip ran it)
+# simulated on configs/eyeriss.yaml at transaction level.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j2 --target ergon
-build/sim/ergon estimate cnnergy --workload workloads/cnnergy/alexnet.yaml
+build/sim/ergon run --config configs/eyeriss.yaml --workload workloads/alexnet.yaml --batch 4 --out results/alexnet

@@ -10,8 +10,8 @@ namespace ergon {
 namespace {
 
 nlohmann::ordered_json energy_json(const EnergyBreakdown& e) {
-  return {{"mac", e.mac_pj},         {"rf", e.rf_pj},     {"noc", e.noc_pj},
-          {"glb", e.glb_pj},         {"dram", e.dram_pj}, {"clock", e.clock_pj},
+  return {{"mac", e.mac_pj},         {"rf", e.rf_pj},           {"noc", e.noc_pj},
+          {"glb", e.glb_pj},         {"dram", e.dram_pj},       {"clock", e.clock_pj},
           {"control", e.control_pj}, {"leakage", e.leakage_pj}, {"total", e.total_pj()}};
 }
 
@@ -37,10 +37,10 @@ nlohmann::ordered_json layer_json(const LayerResult& l) {
   if (!l.note.empty()) json["note"] = l.note;
   if (l.executed) {
     const RowStationaryTiling& t = l.tiling;
-    json["mapping"] = {{"filter_rows", t.filter_rows},         {"filter_cols", t.filter_cols},
-                       {"ofmap_rows", t.ofmap_rows},           {"channels_per_pe", t.channels_per_pe},
-                       {"filters_per_pe", t.filters_per_pe},   {"channel_sets", t.channel_sets},
-                       {"filter_sets", t.filter_sets},         {"images", t.images}};
+    json["mapping"] = {{"filter_rows", t.filter_rows},       {"filter_cols", t.filter_cols},
+                       {"ofmap_rows", t.ofmap_rows},         {"channels_per_pe", t.channels_per_pe},
+                       {"filters_per_pe", t.filters_per_pe}, {"channel_sets", t.channel_sets},
+                       {"filter_sets", t.filter_sets},       {"images", t.images}};
   }
   return json;
 }
@@ -55,9 +55,8 @@ std::string run_table(const SimulationResult& result) {
   };
   out += row("layer", "MACs", "cycles", "stalls", "util", "DRAM rd B", "DRAM wr B", "GLB acc", "energy uJ");
   const auto print = [&](const LayerResult& l) {
-    return row(l.name, l.macs, l.cycles, l.stall_cycles, fmt::format("{:.1f}%", 100 * l.utilization),
-               l.dram_read_bytes, l.dram_write_bytes, l.glb_reads + l.glb_writes,
-               fmt::format("{:.3f}", l.energy.total_pj() / 1e6));
+    return row(l.name, l.macs, l.cycles, l.stall_cycles, fmt::format("{:.1f}%", 100 * l.utilization), l.dram_read_bytes,
+               l.dram_write_bytes, l.glb_reads + l.glb_writes, fmt::format("{:.3f}", l.energy.total_pj() / 1e6));
   };
   for (const auto& layer : result.layers) {
     if (layer.executed) out += print(layer);
@@ -87,12 +86,19 @@ nlohmann::ordered_json run_json(const SimulationResult& result, const Accelerato
   total["latency_ns"] = static_cast<double>(result.total.cycles) * 1e3 / result.frequency_mhz;
   return {{"schema_version", kRunReportSchemaVersion},
           {"fidelity", fidelity},
-          {"config", {{"name", config.name}, {"file", config.file}, {"frequency_mhz", config.clock.frequency_mhz},
-                      {"voltage_v", config.clock.voltage_v}, {"pe_rows", config.pe_array.rows},
-                      {"pe_cols", config.pe_array.cols}, {"word_bits", config.pe_array.word_bits},
-                      {"glb_size_kib", config.glb.size_kib}, {"dram_preset", config.dram.preset},
-                      {"dram_bandwidth_gbps", config.dram.bandwidth_gbps}, {"dram_latency_ns", config.dram.latency_ns},
-                      {"energy_table", config.energy.table}}},
+          {"config",
+           {{"name", config.name},
+            {"file", config.file},
+            {"frequency_mhz", config.clock.frequency_mhz},
+            {"voltage_v", config.clock.voltage_v},
+            {"pe_rows", config.pe_array.rows},
+            {"pe_cols", config.pe_array.cols},
+            {"word_bits", config.pe_array.word_bits},
+            {"glb_size_kib", config.glb.size_kib},
+            {"dram_preset", config.dram.preset},
+            {"dram_bandwidth_gbps", config.dram.bandwidth_gbps},
+            {"dram_latency_ns", config.dram.latency_ns},
+            {"energy_table", config.energy.table}}},
           {"workload", {{"name", workload.name()}, {"file", workload.file()}, {"source", workload.source()}}},
           {"total", total},
           {"layers", layers}};
@@ -105,18 +111,18 @@ std::string layers_csv(const SimulationResult& result) {
       "control_pj,leakage_pj,total_pj\n";
   for (const auto& l : result.layers) {
     const EnergyBreakdown& e = l.energy;
-    out += fmt::format("\"{}\",{},{},{},{},{},{},{},{:.6f},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},"
-                       "{:.6g},{:.6g},{:.6g},{:.6g}\n",
-                       l.name, l.op, l.executed ? 1 : 0, l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles,
-                       l.utilization, l.active_pes, l.passes, l.dram_read_bytes, l.dram_write_bytes, l.glb_reads,
-                       l.glb_writes, l.rf_accesses, l.noc_transfers, e.mac_pj, e.rf_pj, e.noc_pj, e.glb_pj, e.dram_pj,
-                       e.clock_pj, e.control_pj, e.leakage_pj, e.total_pj());
+    out += fmt::format(
+        "\"{}\",{},{},{},{},{},{},{},{:.6f},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},"
+        "{:.6g},{:.6g},{:.6g},{:.6g}\n",
+        l.name, l.op, l.executed ? 1 : 0, l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles, l.utilization,
+        l.active_pes, l.passes, l.dram_read_bytes, l.dram_write_bytes, l.glb_reads, l.glb_writes, l.rf_accesses,
+        l.noc_transfers, e.mac_pj, e.rf_pj, e.noc_pj, e.glb_pj, e.dram_pj, e.clock_pj, e.control_pj, e.leakage_pj,
+        e.total_pj());
   }
   return out;
 }
 
-ActivityCsvWriter::ActivityCsvWriter(std::string path, const Workload& workload, double frequency_mhz,
-                                     double voltage_v)
+ActivityCsvWriter::ActivityCsvWriter(std::string path, const Workload& workload, double frequency_mhz, double voltage_v)
     : path_(std::move(path)),
       temporary_path_(path_ + ".tmp." + std::to_string(::getpid())),
       frequency_mhz_(frequency_mhz),

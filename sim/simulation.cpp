@@ -12,12 +12,15 @@ namespace ergon {
 namespace {
 
 // Run-length compression of activations in DRAM: non-zero values per 64-bit word (Eyeriss / CNNergy).
-double rlc_values_per_64_bits(int word_bits) { return word_bits == 8 ? 5.0 : 3.0; }
+double rlc_values_per_64_bits(int word_bits) {
+  return word_bits == 8 ? 5.0 : 3.0;
+}
 
 bool reads_network_input(const Workload& workload, const Layer& layer) {
   for (const auto& name : layer.input_names) {
     const Layer* producer = workload.find_layer(name);
-    if (producer != nullptr && producer->op == OpKind::kInput && !std::get<InputParams>(producer->params).intermediate) {
+    if (producer != nullptr && producer->op == OpKind::kInput &&
+        !std::get<InputParams>(producer->params).intermediate) {
       return true;
     }
   }
@@ -47,8 +50,8 @@ LayerJob make_job(const AcceleratorConfig& config, const Workload& workload, con
   const double word_bytes = word_bits / 8.0;
   const TensorShape& in = layer.input_shapes.at(0);
   // The tiles include padding, which is not stored: scale by the real share of the padded ifmap.
-  const double real_share = std::min(1.0, static_cast<double>(in.height * in.width) /
-                                              static_cast<double>(nest.ifmap_h() * nest.ifmap_w()));
+  const double real_share =
+      std::min(1.0, static_cast<double>(in.height * in.width) / static_cast<double>(nest.ifmap_h() * nest.ifmap_w()));
   const double nonzero = (1 - layer.sparsity.ifmap) * real_share;
   const double rlc_bytes_per_nonzero = 8.0 / rlc_values_per_64_bits(word_bits);
   LayerJob job{index, *schedule, nest.kind == LoopNestKind::kConv ? nonzero : 1.0, 0, 0, word_bytes};
@@ -98,8 +101,7 @@ void add_to_total(LayerResult& total, const LayerResult& layer) {
 
 }  // namespace
 
-Simulation::Simulation(AcceleratorConfig config, EnergyTable table, const Workload& workload,
-                       SimulationOptions options)
+Simulation::Simulation(AcceleratorConfig config, EnergyTable table, const Workload& workload, SimulationOptions options)
     : config_(std::move(config)), table_(std::move(table)), workload_(workload), options_(std::move(options)) {
   table_.at_word_bits(config_.pe_array.word_bits);  // fail before simulating if the table lacks the width
 }
@@ -135,8 +137,8 @@ SimulationResult Simulation::run() {
   auto glb = std::make_unique<GlobalBuffer>("glb", config_.glb, config_.pe_array.word_bits);
   auto noc = std::make_unique<Noc>("noc", config_.noc);
   auto pe_array = std::make_unique<PeArray>("pe_array", config_.pe_array);
-  auto controller = std::make_unique<Controller>("controller", clock_period, *glb, *noc, *pe_array, *dram,
-                                                 jobs, options_.activity);
+  auto controller =
+      std::make_unique<Controller>("controller", clock_period, *glb, *noc, *pe_array, *dram, jobs, options_.activity);
   controller->dram_socket.bind(dram->socket);
   sc_core::sc_start();
 
@@ -145,10 +147,10 @@ SimulationResult Simulation::run() {
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     LayerResult& entry = result.layers[jobs[j].layer_index];
     fill_measurement(entry, controller->measurements()[j], result.pe_count);
-    entry.energy = price_activity({entry.nonzero_macs, entry.rf_accesses, entry.inter_pe_psum_words,
-                                   entry.glb_reads + entry.glb_writes, entry.dram_read_bytes + entry.dram_write_bytes,
-                                   entry.cycles},
-                                  table_, point);
+    entry.energy = price_activity(
+        {entry.nonzero_macs, entry.rf_accesses, entry.inter_pe_psum_words, entry.glb_reads + entry.glb_writes,
+         entry.dram_read_bytes + entry.dram_write_bytes, entry.cycles},
+        table_, point);
   }
   for (const auto& entry : result.layers) add_to_total(result.total, entry);
   const double capacity = static_cast<double>(result.pe_count) * static_cast<double>(result.total.cycles);

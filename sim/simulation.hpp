@@ -34,7 +34,7 @@ struct LayerResult {
   std::uint64_t nonzero_macs = 0;
   std::uint64_t cycles = 0;
   std::uint64_t stall_cycles = 0;
-  double utilization = 0.0;  // PE-cycles doing MACs / (PEs x cycles)
+  double utilization = 0.0;      // PE-cycles doing MACs / (PEs x cycles)
   std::uint64_t active_pes = 0;  // peak
   std::uint64_t passes = 0;
   std::uint64_t dram_read_bytes = 0;

@@ -12,4 +12,6 @@ void start_fresh_systemc_kernel() {
 }  // namespace ergon
 
 // libsystemc refers to sc_main; Ergon's own main() drives the kernel directly, so this is never called.
-int sc_main(int /*argc*/, char* /*argv*/[]) { return 0; }
+int sc_main(int /*argc*/, char* /*argv*/[]) {
+  return 0;
+}

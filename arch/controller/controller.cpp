@@ -51,9 +51,9 @@ void Controller::load_thread() {
     std::optional<PassTiles> previous;
     std::uint64_t remaining = job.schedule.pass_count();
     job.schedule.for_each_pass([&](const RowStationaryPass& pass) {
-      PassWork work{job_index, pass, pass_traffic(nest, job.schedule.tiling(), pass, previous,
-                                                 job.ifmap_nonzero_fraction),
-                    0, --remaining == 0};
+      PassWork work{job_index, pass,
+                    pass_traffic(nest, job.schedule.tiling(), pass, previous, job.ifmap_nonzero_fraction), 0,
+                    --remaining == 0};
       previous = pass_tiles(nest, pass);
       work.dram_read_bytes = bytes_of(work.traffic.filter_dram_words, job.filter_dram_bytes_per_word) +
                              bytes_of(work.traffic.ifmap_dram_words, job.ifmap_dram_bytes_per_word);

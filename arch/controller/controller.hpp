@@ -3,11 +3,12 @@
 // fetches the next pass's filters and ifmaps from DRAM (over TLM) while the compute thread feeds the
 // current pass through the NoC into the PE array. The array stalls when the next pass's data is late;
 // a layer ends when its ofmap write-back has drained.
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include <cstdint>
 #include <optional>
 #include <ostream>
 #include <systemc>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "arch/controller/activity.hpp"

@@ -11,7 +11,7 @@ struct LayerJob {
   std::size_t layer_index = 0;
   RowStationarySchedule schedule;
   double ifmap_nonzero_fraction = 1.0;
-  double ifmap_dram_bytes_per_word = 2.0;   // raw words, or run-length compressed
+  double ifmap_dram_bytes_per_word = 2.0;  // raw words, or run-length compressed
   double ofmap_dram_bytes_per_word = 2.0;
   double filter_dram_bytes_per_word = 2.0;
 };

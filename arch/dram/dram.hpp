@@ -2,11 +2,12 @@
 // Off-chip DRAM as a TLM-2.0 target: bandwidth, access latency and a bounded request queue. A burst is
 // one blocking transport whose annotated delay says when its data has arrived (reads) or been
 // absorbed (writes). Requests are served in arrival order; bandwidth is shared by all of them.
+#include <tlm_utils/simple_target_socket.h>
+
 #include <cstdint>
 #include <deque>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "arch/accelerator_config.hpp"
 
@@ -40,6 +41,5 @@ class Dram : public sc_core::sc_module {
   std::deque<sc_core::sc_time> completions_;  // of the requests in the queue, ascending
   DramCounters counters_;
 };
-
 
 }  // namespace ergon

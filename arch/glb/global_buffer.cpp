@@ -4,7 +4,9 @@
 
 namespace ergon {
 namespace {
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
 }  // namespace
 
 GlobalBuffer::GlobalBuffer(sc_core::sc_module_name name, const GlbConfig& config, int word_bits)

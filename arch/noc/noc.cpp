@@ -4,7 +4,9 @@
 
 namespace ergon {
 namespace {
-std::uint64_t ceil_div(std::uint64_t a, std::int64_t b) { return (a + static_cast<std::uint64_t>(b) - 1) / static_cast<std::uint64_t>(b); }
+std::uint64_t ceil_div(std::uint64_t a, std::int64_t b) {
+  return (a + static_cast<std::uint64_t>(b) - 1) / static_cast<std::uint64_t>(b);
+}
 }  // namespace
 
 Noc::Noc(sc_core::sc_module_name name, const NocConfig& config) : sc_core::sc_module(name), config_(config) {}
@@ -13,7 +15,9 @@ std::uint64_t Noc::fill_cycles(std::uint64_t filter_words, std::uint64_t ifmap_w
   return std::max(ceil_div(filter_words, config_.filter_bus_words), ceil_div(ifmap_words, config_.ifmap_bus_words));
 }
 
-std::uint64_t Noc::psum_cycles(std::uint64_t psum_words) const { return ceil_div(psum_words, config_.psum_bus_words); }
+std::uint64_t Noc::psum_cycles(std::uint64_t psum_words) const {
+  return ceil_div(psum_words, config_.psum_bus_words);
+}
 
 void Noc::record(std::uint64_t filter_words, std::uint64_t ifmap_words, std::uint64_t psum_words,
                  std::uint64_t inter_pe_words) {

@@ -7,9 +7,13 @@ namespace {
 
 using u64 = std::uint64_t;
 
-u64 count(std::int64_t value) { return static_cast<u64>(value); }
+u64 count(std::int64_t value) {
+  return static_cast<u64>(value);
+}
 
-bool same(const IndexRange& a, const IndexRange& b) { return a.begin == b.begin && a.end == b.end; }
+bool same(const IndexRange& a, const IndexRange& b) {
+  return a.begin == b.begin && a.end == b.end;
+}
 
 bool same_filters(const PassTiles& a, const PassTiles& b) {
   return a.group == b.group && same(a.filters, b.filters) && same(a.channels, b.channels) &&
@@ -21,7 +25,9 @@ bool same_ifmap(const PassTiles& a, const PassTiles& b) {
          same(a.input_rows, b.input_rows) && same(a.input_cols, b.input_cols);
 }
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
 
 }  // namespace
 
@@ -67,8 +73,10 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
   t.glb_writes = t.filter_dram_words + t.ifmap_dram_words + psum_words;
   t.glb_reads = t.filter_bus_words + t.ifmap_bus_words + psum_reads + t.ofmap_dram_words;
 
-  const std::int64_t channel_sets_used = std::min(tiling.channel_sets, ceil_div(pass.channels.size(), tiling.channels_per_pe));
-  const std::int64_t filter_sets_used = std::min(tiling.filter_sets, ceil_div(pass.filters.size(), tiling.filters_per_pe));
+  const std::int64_t channel_sets_used =
+      std::min(tiling.channel_sets, ceil_div(pass.channels.size(), tiling.channels_per_pe));
+  const std::int64_t filter_sets_used =
+      std::min(tiling.filter_sets, ceil_div(pass.filters.size(), tiling.filters_per_pe));
   const u64 column_height = r * count(channel_sets_used);
   t.inter_pe_psum_words = psum_words * (column_height - 1);
   t.active_pes = column_height * count(filter_sets_used) * e;

@@ -27,7 +27,7 @@ struct PassTraffic {
   std::uint64_t inter_pe_psum_words = 0;
   std::uint64_t rf_accesses = 0;
   std::uint64_t active_pes = 0;
-  std::uint64_t compute_cycles = 0;  // the busiest PE's MAC cycles, one MAC per cycle
+  std::uint64_t compute_cycles = 0;               // the busiest PE's MAC cycles, one MAC per cycle
   std::uint64_t accumulation_latency_cycles = 0;  // psums rippling up the tallest PE column
 };
 

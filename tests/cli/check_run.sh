@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `ergon run` on AlexNet writes report.json, layers.csv and activity.csv and prints a table with totals.
+set -euo pipefail
+ergon="$1"
+source_dir="$2"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$ergon" run --config "$source_dir/configs/eyeriss.yaml" --workload "$source_dir/workloads/alexnet.yaml" \
+  --batch 4 --out "$out/run" > "$out/stdout.txt"
+grep -q "^total " "$out/stdout.txt"
+grep -q '"schema_version": 1' "$out/run/report.json"
+grep -q '"stall_cycles"' "$out/run/report.json"
+[ "$(head -1 "$out/run/layers.csv" | cut -d, -f1)" = "layer" ]
+[ "$(wc -l < "$out/run/activity.csv")" -gt 100 ]
+if ls "$out/run" | grep -q tmp; then echo "temporary file left behind" >&2; exit 1; fi
+# Same inputs, byte-identical outputs.
+"$ergon" run --config "$source_dir/configs/eyeriss.yaml" --workload "$source_dir/workloads/alexnet.yaml" \
+  --batch 4 --out "$out/again" > /dev/null
+for file in report.json layers.csv activity.csv; do cmp "$out/run/$file" "$out/again/$file"; done
+echo "run ok"

@@ -1,0 +1,104 @@
+// The transaction-level simulator: results emerge from the modules (stalls follow DRAM bandwidth),
+// counts are consistent, runs are deterministic and repeatable in one process.
+#include "sim/simulation.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/input_error.hpp"
+#include "tests/test_paths.hpp"
+
+namespace ergon {
+namespace {
+
+AcceleratorConfig eyeriss(const std::vector<std::string>& overrides = {}) {
+  return load_accelerator_config(test::source_dir() + "/configs/eyeriss.yaml", overrides);
+}
+
+const EnergyTable& table() {
+  static const EnergyTable loaded = load_energy_table(test::source_dir() + "/power/tables/cnnergy_65nm.yaml");
+  return loaded;
+}
+
+const Workload& alexnet() {
+  static const Workload loaded = load_workload(test::source_dir() + "/workloads/alexnet.yaml");
+  return loaded;
+}
+
+SimulationResult simulate(const AcceleratorConfig& config, const Workload& workload, std::int64_t batch = 1) {
+  SimulationOptions options;
+  options.batch = batch;
+  return Simulation(config, table(), workload, options).run();
+}
+
+TEST(Simulation, ExecutesEveryMacOfThePeArrayLayers) {
+  const SimulationResult result = simulate(eyeriss(), alexnet(), 2);
+  for (std::size_t i = 0; i < alexnet().layers().size(); ++i) {
+    const Layer& layer = alexnet().layers()[i];
+    const LayerResult& simulated = result.layers[i];
+    if (layer.op == OpKind::kConv || layer.op == OpKind::kFullyConnected) {
+      ASSERT_TRUE(simulated.executed) << layer.name;
+      EXPECT_EQ(simulated.macs, 2 * layer.macs) << layer.name;
+      EXPECT_GT(simulated.cycles, 0u);
+      EXPECT_LE(simulated.utilization, 1.0);
+      EXPECT_LE(simulated.active_pes, 168u);
+      EXPECT_GT(simulated.dram_read_bytes, 0u);
+      EXPECT_GT(simulated.energy.total_pj(), 0.0);
+      // No PE does more than one MAC per cycle.
+      EXPECT_GE(simulated.cycles * 168, simulated.macs) << layer.name;
+    }
+  }
+  std::uint64_t pooling_operations = 0;
+  for (const auto& layer : result.layers) pooling_operations += layer.op == "maxpool" ? layer.macs : 0;
+  EXPECT_GT(pooling_operations, 0u);  // pooling windows are counted as operations
+  EXPECT_EQ(result.total.macs, 2 * alexnet().total_macs() + pooling_operations);
+}
+
+TEST(Simulation, IsDeterministicAndRepeatableInOneProcess) {
+  const SimulationResult first = simulate(eyeriss(), alexnet());
+  const SimulationResult second = simulate(eyeriss(), alexnet());
+  ASSERT_EQ(first.layers.size(), second.layers.size());
+  for (std::size_t i = 0; i < first.layers.size(); ++i) {
+    EXPECT_EQ(first.layers[i].cycles, second.layers[i].cycles);
+    EXPECT_EQ(first.layers[i].dram_read_bytes, second.layers[i].dram_read_bytes);
+    EXPECT_DOUBLE_EQ(first.layers[i].energy.total_pj(), second.layers[i].energy.total_pj());
+  }
+}
+
+TEST(Simulation, StallsEmergeFromDramBandwidth) {
+  const SimulationResult slow = simulate(eyeriss({"dram.bandwidth_gbps=0.2"}), alexnet());
+  const SimulationResult nominal = simulate(eyeriss(), alexnet());
+  const SimulationResult fast = simulate(eyeriss({"dram.bandwidth_gbps=100", "dram.latency_ns=0"}), alexnet());
+  EXPECT_GT(slow.total.stall_cycles, nominal.total.stall_cycles);
+  EXPECT_GT(nominal.total.stall_cycles, fast.total.stall_cycles);
+  EXPECT_GT(slow.total.cycles, nominal.total.cycles);
+  EXPECT_GE(nominal.total.cycles, fast.total.cycles);
+  // Bandwidth changes time, not traffic.
+  EXPECT_EQ(slow.total.dram_read_bytes, fast.total.dram_read_bytes);
+  EXPECT_EQ(slow.total.glb_reads, fast.total.glb_reads);
+  // A slow DRAM makes the layer memory bound: its cycles are at least its DRAM transfer time.
+  const double bytes_per_cycle = 0.2e9 / 200e6;
+  EXPECT_GE(static_cast<double>(slow.total.cycles),
+            static_cast<double>(slow.total.dram_read_bytes + slow.total.dram_write_bytes) / bytes_per_cycle);
+}
+
+TEST(Simulation, SparsityGatesMacsAndCompressesDramTraffic) {
+  const Workload dense = load_workload(test::source_dir() + "/workloads/cnnergy/alexnet.yaml");
+  const SimulationResult result = simulate(eyeriss(), dense);
+  const LayerResult& conv3 = result.layers[5];  // input, conv1, input, conv2, input, conv3
+  ASSERT_EQ(conv3.name, "conv3");
+  EXPECT_LT(conv3.nonzero_macs, conv3.macs);
+  EXPECT_NEAR(static_cast<double>(conv3.nonzero_macs) / static_cast<double>(conv3.macs), 1 - 0.725, 0.01);
+}
+
+TEST(Simulation, ReportsAGlobalBufferTooSmallForALayer) {
+  try {
+    simulate(eyeriss({"glb.size_kib=0.01"}), alexnet());
+    FAIL() << "expected an error";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("(conv1)"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("glb.size_kib"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace ergon
