@@ -27,6 +27,8 @@ bool has_loop_nest(const Layer& layer) {
 namespace {
 
 void set_window(LoopNest& nest, const Window& window) {
+  nest.pad_top = window.padding.top;
+  nest.pad_left = window.padding.left;
   nest.filter_h = window.kernel_h;
   nest.filter_w = window.kernel_w;
   nest.stride_h = window.stride_h;
@@ -47,6 +49,8 @@ LoopNest loop_nest_of(const Layer& layer, std::int64_t images) {
   nest.images = images;
   nest.ofmap_h = out.height;
   nest.ofmap_w = out.width;
+  nest.input_h = in.height;
+  nest.input_w = in.width;
   switch (layer.op) {
     case OpKind::kConv:
       nest.groups = layer.conv().groups;

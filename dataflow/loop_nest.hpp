@@ -26,6 +26,11 @@ struct LoopNest {
   std::int64_t stride_w = 1;  // V
   std::int64_t dilation_h = 1;
   std::int64_t dilation_w = 1;
+  // The stored (unpadded) input and where it sits in the padded input the loops read.
+  std::int64_t input_h = 1;
+  std::int64_t input_w = 1;
+  std::int64_t pad_top = 0;
+  std::int64_t pad_left = 0;
 
   std::int64_t ifmap_h() const { return (ofmap_h - 1) * stride_h + (filter_h - 1) * dilation_h + 1; }  // padded
   std::int64_t ifmap_w() const { return (ofmap_w - 1) * stride_w + (filter_w - 1) * dilation_w + 1; }

@@ -35,6 +35,7 @@ nlohmann::ordered_json layer_json(const LayerResult& l) {
                                  {"noc_transfers", l.noc_transfers},
                                  {"energy_pj", energy_json(l.energy)}};
   if (!l.note.empty()) json["note"] = l.note;
+  if (l.output_checked) json["output_matches_reference"] = l.output_mismatches == 0;
   if (l.executed) {
     const RowStationaryTiling& t = l.tiling;
     json["mapping"] = {{"filter_rows", t.filter_rows},       {"filter_cols", t.filter_cols},
@@ -48,8 +49,9 @@ nlohmann::ordered_json layer_json(const LayerResult& l) {
 }  // namespace
 
 std::string run_table(const SimulationResult& result) {
-  std::string out = fmt::format("{} on {} at {} MHz, {} V (transaction level)\n", result.workload_name,
-                                result.config_name, result.frequency_mhz, result.voltage_v);
+  std::string out =
+      fmt::format("{} on {} at {} MHz, {} V ({})\n", result.workload_name, result.config_name, result.frequency_mhz,
+                  result.voltage_v, result.cycle_accurate ? "cycle accurate" : "transaction level");
   const auto row = [](const auto&... cells) {
     return fmt::format("{:<28} {:>13} {:>12} {:>11} {:>6} {:>12} {:>12} {:>12} {:>11}\n", cells...);
   };
@@ -67,6 +69,15 @@ std::string run_table(const SimulationResult& result) {
                      result.total.cycles, result.total.energy.total_pj() / 1e9);
   std::size_t skipped = 0;
   for (const auto& layer : result.layers) skipped += (!layer.executed && layer.op != "input") ? 1 : 0;
+  if (result.cycle_accurate) {
+    std::size_t checked = 0, wrong = 0;
+    for (const auto& layer : result.layers) {
+      checked += layer.output_checked ? 1 : 0;
+      wrong += layer.output_mismatches > 0 ? 1 : 0;
+    }
+    out += fmt::format("outputs of {} layers checked against the reference computation: {}\n", checked,
+                       wrong == 0 ? "all match" : fmt::format("{} layers DIFFER", wrong));
+  }
   if (skipped > 0) {
     out += fmt::format("{} layers (element-wise, concat, activation, ...) are not executed on the PE array yet\n",
                        skipped);

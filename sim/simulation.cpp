@@ -54,7 +54,7 @@ LayerJob make_job(const AcceleratorConfig& config, const Workload& workload, con
       std::min(1.0, static_cast<double>(in.height * in.width) / static_cast<double>(nest.ifmap_h() * nest.ifmap_w()));
   const double nonzero = (1 - layer.sparsity.ifmap) * real_share;
   const double rlc_bytes_per_nonzero = 8.0 / rlc_values_per_64_bits(word_bits);
-  LayerJob job{index, *schedule, nest.kind == LoopNestKind::kConv ? nonzero : 1.0, 0, 0, word_bytes};
+  LayerJob job{index, *schedule, 1 - layer.sparsity.ifmap, 0, 0, word_bytes, word_bits};
   job.ifmap_dram_bytes_per_word =
       reads_network_input(workload, layer) ? word_bytes * real_share : nonzero * rlc_bytes_per_nonzero;
   job.ofmap_dram_bytes_per_word = (1 - layer.sparsity.ofmap) * rlc_bytes_per_nonzero;
@@ -77,6 +77,8 @@ void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64
   result.inter_pe_psum_words = m.inter_pe_psum_words;
   result.dram_read_bytes = m.dram_read_bytes;
   result.dram_write_bytes = m.dram_write_bytes;
+  result.output_checked = m.output_checked;
+  result.output_mismatches = m.output_mismatches;
   const double capacity = static_cast<double>(pe_count) * static_cast<double>(result.cycles);
   result.utilization = capacity > 0 ? static_cast<double>(m.pe_busy_cycles) / capacity : 0.0;
 }
@@ -113,6 +115,7 @@ SimulationResult Simulation::run() {
   result.frequency_mhz = config_.clock.frequency_mhz;
   result.voltage_v = config_.clock.voltage_v;
   result.pe_count = config_.pe_array.rows * config_.pe_array.cols;
+  result.cycle_accurate = options_.fidelity == Fidelity::kCycleAccurate;
   result.total.name = "total";
 
   std::vector<LayerJob> jobs;
@@ -137,8 +140,12 @@ SimulationResult Simulation::run() {
   auto glb = std::make_unique<GlobalBuffer>("glb", config_.glb, config_.pe_array.word_bits);
   auto noc = std::make_unique<Noc>("noc", config_.noc);
   auto pe_array = std::make_unique<PeArray>("pe_array", config_.pe_array);
-  auto controller =
-      std::make_unique<Controller>("controller", clock_period, *glb, *noc, *pe_array, *dram, jobs, options_.activity);
+  std::unique_ptr<CyclePeArray> cycle_array;
+  if (options_.fidelity == Fidelity::kCycleAccurate) {
+    cycle_array = std::make_unique<CyclePeArray>("cycle_pe_array", config_, clock_period);
+  }
+  auto controller = std::make_unique<Controller>("controller", clock_period, *glb, *noc, *pe_array, *dram, jobs,
+                                                 options_.activity, cycle_array.get());
   controller->dram_socket.bind(dram->socket);
   sc_core::sc_start();
 

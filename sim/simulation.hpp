@@ -16,7 +16,9 @@
 
 namespace ergon {
 
-enum class Fidelity { kTransactionLevel };
+// Transaction level: each pass takes the time its modules compute from its traffic. Cycle accurate:
+// the PE array steps every cycle on real values, checked against the reference computation.
+enum class Fidelity { kTransactionLevel, kCycleAccurate };
 
 struct SimulationOptions {
   Fidelity fidelity = Fidelity::kTransactionLevel;
@@ -47,6 +49,8 @@ struct LayerResult {
   std::uint64_t pe_busy_cycles = 0;
   RowStationaryTiling tiling;
   EnergyBreakdown energy;
+  bool output_checked = false;  // cycle fidelity: compared with the reference computation
+  std::uint64_t output_mismatches = 0;
 };
 
 struct SimulationResult {
@@ -55,6 +59,7 @@ struct SimulationResult {
   double frequency_mhz = 0;
   double voltage_v = 0;
   std::int64_t pe_count = 0;
+  bool cycle_accurate = false;
   std::vector<LayerResult> layers;
   LayerResult total;
 };

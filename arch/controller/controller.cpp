@@ -13,7 +13,8 @@ std::uint64_t bytes_of(std::uint64_t words, double bytes_per_word) {
 }  // namespace
 
 Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, GlobalBuffer& glb, Noc& noc,
-                       PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, ActivitySink activity)
+                       PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, ActivitySink activity,
+                       CyclePeArray* cycle_array)
     : sc_core::sc_module(name),
       dram_socket("dram_socket"),
       clock_period_(clock_period),
@@ -23,6 +24,8 @@ Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_peri
       dram_(dram),
       jobs_(std::move(jobs)),
       activity_(std::move(activity)),
+      cycle_array_(cycle_array),
+      tensors_(jobs_.size()),
       measurements_(jobs_.size()) {
   SC_HAS_PROCESS(Controller);
   SC_THREAD(load_thread);
@@ -51,13 +54,13 @@ void Controller::load_thread() {
     std::optional<PassTiles> previous;
     std::uint64_t remaining = job.schedule.pass_count();
     job.schedule.for_each_pass([&](const RowStationaryPass& pass) {
-      PassWork work{job_index, pass,
-                    pass_traffic(nest, job.schedule.tiling(), pass, previous, job.ifmap_nonzero_fraction), 0,
-                    --remaining == 0};
+      PassWork work{
+          job_index,        pass,   pass_traffic(nest, job.schedule.tiling(), pass, previous, job.ifmap_density), 0,
+          --remaining == 0, nullptr};
       previous = pass_tiles(nest, pass);
       work.dram_read_bytes = bytes_of(work.traffic.filter_dram_words, job.filter_dram_bytes_per_word) +
                              bytes_of(work.traffic.ifmap_dram_words, job.ifmap_dram_bytes_per_word);
-      // Large bursts are split so that the request queue and bandwidth sharing see real requests.
+      if (cycle_array_ != nullptr) stage_values(work);
       if (work.dram_read_bytes > 0) wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes));
       next_pass_.write(work);
     });
@@ -83,7 +86,11 @@ void Controller::compute_thread() {
         stall.dram_bytes = work.dram_read_bytes;
         emit(job_index, wait_start, stall);
       }
-      run_pass(work, layer);
+      if (cycle_array_ != nullptr) {
+        run_pass_cycle_accurate(work, layer);
+      } else {
+        run_pass(work, layer);
+      }
       last = work.last_of_layer;
     }
     const sc_core::sc_time drain_start = sc_core::sc_time_stamp();
@@ -105,6 +112,7 @@ void Controller::compute_thread() {
     layer.nonzero_macs = pe_array_.counters().nonzero_macs - pe_before.nonzero_macs;
     layer.rf_accesses = pe_array_.counters().rf_accesses - pe_before.rf_accesses;
     layer.pe_busy_cycles = pe_array_.counters().pe_busy_cycles - pe_before.pe_busy_cycles;
+    if (cycle_array_ != nullptr) check_output(job_index, layer);
     ++layers_done_;
     layer_done_event_.notify(sc_core::SC_ZERO_TIME);
   }
@@ -125,13 +133,7 @@ void Controller::run_pass(const PassWork& work, LayerMeasurement& layer) {
   wait(clock_period_ * static_cast<double>(fill + compute));
   glb_.record(t.glb_reads, t.glb_writes);
   noc_.record(t.filter_bus_words, t.ifmap_bus_words, t.psum_bus_words, t.inter_pe_psum_words);
-  pe_array_.record(t);
-  const LayerJob& job = jobs_[work.job];
-  std::uint64_t write_bytes = 0;
-  if (t.ofmap_dram_words > 0) {  // posted write: the DRAM serialises it with later reads
-    write_bytes = bytes_of(t.ofmap_dram_words, job.ofmap_dram_bytes_per_word);
-    dram_transfer(tlm::TLM_WRITE_COMMAND, write_bytes);
-  }
+  pe_array_.record(t.macs, t.nonzero_macs, t.rf_accesses);
   ++layer.passes;
   layer.peak_active_pes = std::max(layer.peak_active_pes, t.active_pes);
   ActivityInterval busy;
@@ -140,8 +142,68 @@ void Controller::run_pass(const PassWork& work, LayerMeasurement& layer) {
   busy.rf_accesses = t.rf_accesses;
   busy.noc_transfers = t.filter_bus_words + t.ifmap_bus_words + t.psum_bus_words + t.inter_pe_psum_words;
   busy.glb_accesses = t.glb_reads + t.glb_writes;
-  busy.dram_bytes = write_bytes;
+  post_ofmap(t.ofmap_dram_words, jobs_[work.job], busy);
   emit(work.job, start, busy);
+}
+
+void Controller::post_ofmap(std::uint64_t words, const LayerJob& job, ActivityInterval& activity) {
+  if (words == 0) return;
+  // A posted write: the DRAM serialises it with the reads that follow.
+  activity.dram_bytes = bytes_of(words, job.ofmap_dram_bytes_per_word);
+  dram_transfer(tlm::TLM_WRITE_COMMAND, activity.dram_bytes);
+}
+
+void Controller::stage_values(PassWork& work) {
+  const LayerJob& job = jobs_[work.job];
+  const LoopNest& nest = job.schedule.nest();
+  auto& tensors = tensors_[work.job];
+  if (!tensors) {  // synthetic values at the layer's sparsity, seeded by the layer's position
+    tensors = std::make_shared<LayerTensors>(
+        synthetic_tensors(nest, 1 - job.ifmap_density, job.word_bits, 0x5eed0000 + job.layer_index));
+  }
+  auto staged = std::make_shared<StagedPass>();
+  if (work.traffic.filter_dram_words > 0) {
+    staged->filter_tile = std::make_shared<const std::vector<std::int16_t>>(filter_tile(nest, *tensors, work.pass));
+    staged->deposited_words += staged->filter_tile->size();
+  }
+  if (work.traffic.ifmap_dram_words > 0 || !staged_ifmap_) {
+    staged_ifmap_ = std::make_shared<const std::vector<std::int16_t>>(ifmap_tile(nest, *tensors, work.pass));
+    staged->deposited_words += staged_ifmap_->size();
+  }
+  staged->ifmap_tile = staged_ifmap_;
+  work.staged = std::move(staged);
+}
+
+void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer) {
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  const LayerJob& job = jobs_[work.job];
+  cycle_array_->start(job.schedule.nest(), job.schedule.tiling(), work.pass, *work.staged, *tensors_[work.job]);
+  wait(cycle_array_->done_event());
+  const MeasuredPass& measured = cycle_array_->measured();
+  glb_.record(measured.glb_reads, measured.glb_writes);
+  noc_.record(measured.filter_bus_words, measured.ifmap_bus_words, measured.psum_bus_words,
+              measured.inter_pe_psum_words);
+  pe_array_.record(measured.macs, measured.nonzero_macs, measured.rf_accesses);
+  ++layer.passes;
+  layer.peak_active_pes = std::max(layer.peak_active_pes, measured.active_pes);
+  ActivityInterval busy;
+  busy.active_pes = measured.active_pes;
+  busy.macs = measured.nonzero_macs;
+  busy.rf_accesses = measured.rf_accesses;
+  busy.noc_transfers =
+      measured.filter_bus_words + measured.ifmap_bus_words + measured.psum_bus_words + measured.inter_pe_psum_words;
+  busy.glb_accesses = measured.glb_reads + measured.glb_writes;
+  post_ofmap(measured.ofmap_words, job, busy);
+  emit(work.job, start, busy);
+}
+
+void Controller::check_output(std::size_t job, LayerMeasurement& layer) {
+  const std::vector<std::int32_t> expected = reference_output(jobs_[job].schedule.nest(), *tensors_[job]);
+  const std::vector<std::int32_t>& simulated = tensors_[job]->ofmap;
+  layer.output_checked = true;
+  for (std::size_t i = 0; i < expected.size(); ++i) layer.output_mismatches += expected[i] != simulated[i] ? 1 : 0;
+  tensors_[job].reset();
+  staged_ifmap_.reset();
 }
 
 std::uint64_t Controller::cycle_at(const sc_core::sc_time& time) const {

@@ -6,6 +6,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <systemc>
@@ -16,6 +17,7 @@
 #include "arch/dram/dram.hpp"
 #include "arch/glb/global_buffer.hpp"
 #include "arch/noc/noc.hpp"
+#include "arch/pe_array/cycle_pe_array.hpp"
 #include "arch/pe_array/pe_array.hpp"
 
 namespace ergon {
@@ -24,8 +26,11 @@ class Controller : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<Controller> dram_socket;
 
+  // With `cycle_array`, passes run cycle by cycle on real values (cycle fidelity); without, each pass
+  // takes the duration the modules compute from its traffic (transaction level).
   Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, GlobalBuffer& glb, Noc& noc,
-             PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, ActivitySink activity);
+             PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, ActivitySink activity,
+             CyclePeArray* cycle_array = nullptr);
 
   const std::vector<LayerMeasurement>& measurements() const { return measurements_; }
 
@@ -36,6 +41,7 @@ class Controller : public sc_core::sc_module {
     PassTraffic traffic;
     std::uint64_t dram_read_bytes = 0;
     bool last_of_layer = false;
+    std::shared_ptr<const StagedPass> staged;  // cycle fidelity: the values staged in the GLB
     friend std::ostream& operator<<(std::ostream& out, const PassWork& work) {  // sc_fifo prints its contents
       return out << "pass of job " << work.job;
     }
@@ -44,6 +50,10 @@ class Controller : public sc_core::sc_module {
   void load_thread();
   void compute_thread();
   void run_pass(const PassWork& work, LayerMeasurement& layer);
+  void run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer);
+  void stage_values(PassWork& work);
+  void check_output(std::size_t job, LayerMeasurement& layer);
+  void post_ofmap(std::uint64_t words, const LayerJob& job, ActivityInterval& activity);
   void finish_layer(std::size_t job);
   sc_core::sc_time dram_transfer(tlm::tlm_command command, std::uint64_t bytes);
   std::uint64_t cycle_at(const sc_core::sc_time& time) const;
@@ -56,6 +66,9 @@ class Controller : public sc_core::sc_module {
   const Dram& dram_;
   std::vector<LayerJob> jobs_;
   ActivitySink activity_;
+  CyclePeArray* cycle_array_;
+  std::vector<std::shared_ptr<LayerTensors>> tensors_;  // cycle fidelity, alive while the layer runs
+  std::shared_ptr<const std::vector<std::int16_t>> staged_ifmap_;
   sc_core::sc_fifo<PassWork> next_pass_{"next_pass", 1};  // the second buffer of double buffering
   std::size_t layers_done_ = 0;
   sc_core::sc_event layer_done_event_;

@@ -10,10 +10,11 @@ namespace ergon {
 struct LayerJob {
   std::size_t layer_index = 0;
   RowStationarySchedule schedule;
-  double ifmap_nonzero_fraction = 1.0;
+  double ifmap_density = 1.0;              // non-zero share of the stored ifmap (1 - sparsity)
   double ifmap_dram_bytes_per_word = 2.0;  // raw words, or run-length compressed
   double ofmap_dram_bytes_per_word = 2.0;
   double filter_dram_bytes_per_word = 2.0;
+  int word_bits = 16;
 };
 
 // Per-layer results the controller measures from its modules.
@@ -33,6 +34,9 @@ struct LayerMeasurement {
   std::uint64_t inter_pe_psum_words = 0;
   std::uint64_t dram_read_bytes = 0;
   std::uint64_t dram_write_bytes = 0;
+  // Cycle fidelity: the simulated output compared with the reference computation.
+  bool output_checked = false;
+  std::uint64_t output_mismatches = 0;
 };
 
 }  // namespace ergon

@@ -9,11 +9,11 @@ std::uint64_t PeArray::pass_cycles(const PassTraffic& traffic) const {
   return traffic.compute_cycles + traffic.accumulation_latency_cycles;
 }
 
-void PeArray::record(const PassTraffic& traffic) {
-  counters_.macs += traffic.macs;
-  counters_.nonzero_macs += traffic.nonzero_macs;
-  counters_.rf_accesses += traffic.rf_accesses;
-  counters_.pe_busy_cycles += traffic.active_pes * traffic.compute_cycles;
+void PeArray::record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses) {
+  counters_.macs += macs;
+  counters_.nonzero_macs += nonzero_macs;
+  counters_.rf_accesses += rf_accesses;
+  counters_.pe_busy_cycles += macs;
 }
 
 }  // namespace ergon

@@ -14,7 +14,7 @@ struct PeArrayCounters {
   std::uint64_t macs = 0;
   std::uint64_t nonzero_macs = 0;
   std::uint64_t rf_accesses = 0;
-  std::uint64_t pe_busy_cycles = 0;  // sum over passes of active PEs x compute cycles
+  std::uint64_t pe_busy_cycles = 0;  // PE-cycles spent on MACs: one MAC per PE per cycle
 };
 
 class PeArray : public sc_core::sc_module {
@@ -23,7 +23,7 @@ class PeArray : public sc_core::sc_module {
 
   std::int64_t pe_count() const { return config_.rows * config_.cols; }
   std::uint64_t pass_cycles(const PassTraffic& traffic) const;
-  void record(const PassTraffic& traffic);
+  void record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses);
   const PeArrayCounters& counters() const { return counters_; }
 
  private:

@@ -29,6 +29,19 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
+// Pairs (output, tap) whose input position lies inside the stored input rather than the padding.
+u64 valid_taps(IndexRange outputs, IndexRange taps, std::int64_t stride, std::int64_t dilation, std::int64_t pad,
+               std::int64_t extent) {
+  u64 valid = 0;
+  for (std::int64_t o = outputs.begin; o < outputs.end; ++o) {
+    for (std::int64_t k = taps.begin; k < taps.end; ++k) {
+      const std::int64_t position = o * stride + k * dilation - pad;
+      valid += (position >= 0 && position < extent) ? 1 : 0;
+    }
+  }
+  return valid;
+}
+
 }  // namespace
 
 PassTiles pass_tiles(const LoopNest& nest, const RowStationaryPass& pass) {
@@ -44,7 +57,7 @@ PassTiles pass_tiles(const LoopNest& nest, const RowStationaryPass& pass) {
 }
 
 PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass,
-                         const std::optional<PassTiles>& previous, double nonzero_fraction) {
+                         const std::optional<PassTiles>& previous, double ifmap_density) {
   const PassTiles tiles = pass_tiles(nest, pass);
   const u64 n = count(pass.images.size()), m = count(pass.filters.size()), c = count(pass.channels.size());
   const u64 e = count(pass.ofmap_rows.size()), r = count(pass.filter_rows.size()), s = count(pass.filter_cols.size());
@@ -56,7 +69,15 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
 
   PassTraffic t;
   t.macs = pass.operations(nest.ofmap_w);
-  t.nonzero_macs = static_cast<u64>(std::llround(static_cast<double>(t.macs) * nonzero_fraction));
+  if (nest.kind == LoopNestKind::kConv) {  // MACs on padding read zeros and are gated, like zero ifmap values
+    const u64 valid =
+        n * m * c *
+        valid_taps(pass.ofmap_rows, pass.filter_rows, nest.stride_h, nest.dilation_h, nest.pad_top, nest.input_h) *
+        valid_taps({0, nest.ofmap_w}, pass.filter_cols, nest.stride_w, nest.dilation_w, nest.pad_left, nest.input_w);
+    t.nonzero_macs = static_cast<u64>(std::llround(static_cast<double>(valid) * ifmap_density));
+  } else {
+    t.nonzero_macs = t.macs;  // pooling compares every value
+  }
   const u64 filter_words = weights ? m * c * r * s : 0;
   const u64 ifmap_words = n * c * count(tiles.input_rows.size()) * input_cols;
   const u64 psum_words = n * m * e * f;

@@ -29,6 +29,7 @@ void run_simulation(const RunOptions& options) {
                              config.clock.voltage_v);
   SimulationOptions simulation_options;
   if (options.batch > 0) simulation_options.batch = options.batch;
+  if (options.fidelity == "cycle") simulation_options.fidelity = Fidelity::kCycleAccurate;
   simulation_options.activity = [&activity](const ActivityInterval& interval) { activity.write(interval); };
   const SimulationResult result = Simulation(config, table, workload, simulation_options).run();
   activity.finish();
@@ -36,6 +37,12 @@ void run_simulation(const RunOptions& options) {
   write_file_atomically(options.out_dir + "/report.json",
                         run_json(result, config, workload, options.fidelity).dump(2) + "\n");
   std::cout << run_table(result) << "wrote " << options.out_dir << "/{report.json,layers.csv,activity.csv}\n";
+  for (const auto& layer : result.layers) {
+    if (layer.output_mismatches > 0) {
+      throw std::runtime_error("layer " + layer.name + ": the simulated output differs from the reference in " +
+                               std::to_string(layer.output_mismatches) + " values");
+    }
+  }
 }
 
 }  // namespace
@@ -48,8 +55,9 @@ void register_run_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   run->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
   run->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
-  run->add_option("--fidelity", options->fidelity, "Simulation fidelity (transaction level; cycle-accurate to come)")
-      ->check(CLI::IsMember({"tlm"}))
+  run->add_option("--fidelity", options->fidelity,
+                  "tlm: transaction level; cycle: cycle-accurate PE array on real values, outputs checked")
+      ->check(CLI::IsMember({"tlm", "cycle"}))
       ->capture_default_str();
   run->add_option("--batch", options->batch, "Images processed together by every layer (default: the workload's)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));

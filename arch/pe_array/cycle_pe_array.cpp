@@ -1,0 +1,264 @@
+#include "arch/pe_array/cycle_pe_array.hpp"
+
+#include <algorithm>
+
+namespace ergon {
+namespace {
+
+std::uint64_t words_per_cycle(const GlbConfig& glb, std::int64_t ports, int word_bits) {
+  return std::max<std::uint64_t>(static_cast<std::uint64_t>(glb.banks * ports * glb.bank_width_bits / word_bits), 1);
+}
+
+std::uint64_t take(std::uint64_t& left, std::uint64_t budget) {
+  const std::uint64_t taken = std::min(left, budget);
+  left -= taken;
+  return taken;
+}
+
+}  // namespace
+
+CyclePeArray::CyclePeArray(sc_core::sc_module_name name, const AcceleratorConfig& config, sc_core::sc_time clock_period)
+    : sc_core::sc_module(name),
+      array_(config.pe_array),
+      noc_(config.noc),
+      glb_read_words_per_cycle_(words_per_cycle(config.glb, config.glb.read_ports_per_bank, config.pe_array.word_bits)),
+      glb_write_words_per_cycle_(
+          words_per_cycle(config.glb, config.glb.write_ports_per_bank, config.pe_array.word_bits)),
+      clock_period_(clock_period),
+      pe_count_(static_cast<std::uint64_t>(config.pe_array.rows * config.pe_array.cols)) {
+  SC_HAS_PROCESS(CyclePeArray);
+  SC_METHOD(step);
+  sensitive << start_event_;
+  dont_initialize();
+}
+
+std::size_t CyclePeArray::pe_index(std::int64_t filter_set, std::int64_t channel_set, std::int64_t row,
+                                   std::int64_t col) const {
+  return static_cast<std::size_t>(((filter_set * tiling_.channel_sets + channel_set) * r_ + row) * e_ + col);
+}
+
+void CyclePeArray::start(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass,
+                         const StagedPass& staged, LayerTensors& tensors) {
+  nest_ = nest;
+  tiling_ = tiling;
+  pass_ = pass;
+  staged_ = staged;
+  tensors_ = &tensors;
+  prepare_pass();
+  phase_ = Phase::kFill;
+  start_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void CyclePeArray::prepare_pass() {
+  n_ = pass_.images.size();
+  m_ = pass_.filters.size();
+  c_ = pass_.channels.size();
+  e_ = pass_.ofmap_rows.size();
+  r_ = pass_.filter_rows.size();
+  s_ = pass_.filter_cols.size();
+  f_ = nest_.ofmap_w;
+  input_rows_ = (e_ - 1) * nest_.stride_h + (r_ - 1) * nest_.dilation_h + 1;
+  input_cols_ = (f_ - 1) * nest_.stride_w + (s_ - 1) * nest_.dilation_w + 1;
+  const std::int64_t q = tiling_.channels_per_pe, p = tiling_.filters_per_pe;
+  channel_sets_used_ = std::min(tiling_.channel_sets, (c_ + q - 1) / q);
+  filter_sets_used_ = std::min(tiling_.filter_sets, (m_ + p - 1) / p);
+
+  // Register files sized for the layer's largest tile, so filters can stay across passes.
+  const std::size_t pes =
+      static_cast<std::size_t>(tiling_.filter_sets * tiling_.channel_sets * tiling_.filter_rows * tiling_.ofmap_rows);
+  const std::int64_t widest_input = (f_ - 1) * nest_.stride_w + (tiling_.filter_cols - 1) * nest_.dilation_w + 1;
+  filter_stride_ = static_cast<std::size_t>(q * p * tiling_.filter_cols);
+  ifmap_stride_ = static_cast<std::size_t>(tiling_.images * q * widest_input);
+  psum_stride_ = static_cast<std::size_t>(tiling_.images * f_ * p);
+  filter_rf_.resize(pes * filter_stride_);
+  ifmap_rf_.resize(pes * ifmap_stride_);
+  psum_rf_.assign(pes * psum_stride_, accumulator_identity(nest_.kind));
+  if (pass_.first_accumulation) glb_psums_.assign(static_cast<std::size_t>(n_ * m_ * e_ * f_), 0);
+
+  // Which PEs (filter row, ofmap row) read each input row of the tile: the diagonals of row stationary.
+  ifmap_row_receivers_.assign(static_cast<std::size_t>(input_rows_), {});
+  for (std::int64_t row = 0; row < r_; ++row) {
+    for (std::int64_t col = 0; col < e_; ++col) {
+      ifmap_row_receivers_[static_cast<std::size_t>(col * nest_.stride_h + row * nest_.dilation_h)].emplace_back(row,
+                                                                                                                 col);
+    }
+  }
+  measured_ = MeasuredPass{};
+  measured_.glb_writes = staged_.deposited_words;
+  filter_words_left_ = staged_.filter_tile ? staged_.filter_tile->size() : 0;
+  ifmap_words_left_ = staged_.ifmap_tile->size();
+  deposit_words_left_ = staged_.deposited_words;
+  filter_cursor_ = ifmap_cursor_ = 0;
+}
+
+void CyclePeArray::step() {
+  ++measured_.cycles;
+  if (phase_ == Phase::kFill && fill_cycle()) {
+    // Compute starts next cycle: every set of PEs begins its MAC sequence.
+    sets_.clear();
+    const std::int64_t q = tiling_.channels_per_pe, p = tiling_.filters_per_pe;
+    for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
+      for (std::int64_t cs = 0; cs < channel_sets_used_; ++cs) {
+        SetState set;
+        set.filter_set = fs;
+        set.channel_set = cs;
+        set.channels = std::min(q, c_ - cs * q);
+        set.filters = std::min(p, m_ - fs * p);
+        set.remaining = static_cast<std::uint64_t>(n_ * f_ * set.filters * set.channels * s_);
+        sets_.push_back(set);
+      }
+    }
+    measured_.active_pes = static_cast<std::uint64_t>(r_ * channel_sets_used_ * filter_sets_used_ * e_);
+    ripple_cycles_left_ = static_cast<std::uint64_t>(r_ * channel_sets_used_ - 1);
+    const std::uint64_t psum_words = static_cast<std::uint64_t>(n_ * m_ * e_ * f_);
+    const std::uint64_t psum_reads = pass_.first_accumulation ? 0 : psum_words;
+    psum_bus_left_ = psum_reads + psum_words;
+    psum_glb_reads_left_ = psum_reads + (pass_.last_accumulation ? psum_words : 0);
+    psum_glb_writes_left_ = psum_words;
+    phase_ = Phase::kCompute;
+  } else if (phase_ == Phase::kCompute && compute_cycle()) {
+    finish_pass();
+    phase_ = Phase::kIdle;
+    done_event_.notify(clock_period_);
+    return;
+  }
+  next_trigger(clock_period_);
+}
+
+bool CyclePeArray::fill_cycle() {
+  std::uint64_t glb_budget = glb_read_words_per_cycle_;
+  take(deposit_words_left_, glb_write_words_per_cycle_);
+  // Filters: each word is multicast to the e PEs of its (filter set, channel set, filter row).
+  const std::uint64_t filters = take(filter_words_left_, std::min<std::uint64_t>(noc_.filter_bus_words, glb_budget));
+  glb_budget -= filters;
+  const std::int64_t q = tiling_.channels_per_pe, p = tiling_.filters_per_pe;
+  for (std::uint64_t w = 0; w < filters; ++w, ++filter_cursor_) {
+    const auto word = static_cast<std::int64_t>(filter_cursor_);
+    const std::int64_t tap = word % s_, row = word / s_ % r_, channel = word / (s_ * r_) % c_,
+                       filter = word / (s_ * r_ * c_);
+    const std::int16_t value = (*staged_.filter_tile)[filter_cursor_];
+    const std::size_t slot = static_cast<std::size_t>(((filter % p) * q + channel % q) * s_ + tap);
+    for (std::int64_t col = 0; col < e_; ++col) {
+      filter_rf_[pe_index(filter / p, channel / q, row, col) * filter_stride_ + slot] = value;
+    }
+    measured_.rf_accesses += static_cast<std::uint64_t>(e_);
+  }
+  measured_.filter_bus_words += filters;
+  // Ifmaps: each word goes to every PE on its diagonal, in every filter set.
+  const std::uint64_t ifmaps = take(ifmap_words_left_, std::min<std::uint64_t>(noc_.ifmap_bus_words, glb_budget));
+  for (std::uint64_t w = 0; w < ifmaps; ++w, ++ifmap_cursor_) {
+    const auto word = static_cast<std::int64_t>(ifmap_cursor_);
+    const std::int64_t x = word % input_cols_, y = word / input_cols_ % input_rows_,
+                       channel = word / (input_cols_ * input_rows_) % c_,
+                       image = word / (input_cols_ * input_rows_ * c_);
+    const std::int16_t value = (*staged_.ifmap_tile)[ifmap_cursor_];
+    const std::size_t slot = static_cast<std::size_t>((image * q + channel % q) * input_cols_ + x);
+    for (const auto& [row, col] : ifmap_row_receivers_[static_cast<std::size_t>(y)]) {
+      for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
+        ifmap_rf_[pe_index(fs, channel / q, row, col) * ifmap_stride_ + slot] = value;
+        ++measured_.rf_accesses;
+      }
+    }
+  }
+  measured_.ifmap_bus_words += ifmaps;
+  measured_.glb_reads += filters + ifmaps;
+  return filter_words_left_ == 0 && ifmap_words_left_ == 0 && deposit_words_left_ == 0;
+}
+
+bool CyclePeArray::compute_cycle() {
+  bool macs_this_cycle = false;
+  bool macs_left = false;
+  for (SetState& set : sets_) {
+    if (set.remaining == 0) continue;
+    run_set_cycle(set);
+    macs_this_cycle = true;
+    macs_left = macs_left || set.remaining > 0;
+  }
+  // Once the MACs are done, the last psums ripple up the tallest column, one PE per cycle.
+  if (!macs_this_cycle && ripple_cycles_left_ > 0) --ripple_cycles_left_;
+  take(psum_bus_left_, static_cast<std::uint64_t>(noc_.psum_bus_words));
+  take(psum_glb_reads_left_, glb_read_words_per_cycle_);
+  take(psum_glb_writes_left_, glb_write_words_per_cycle_);
+  return !macs_left && ripple_cycles_left_ == 0 && psum_bus_left_ == 0 && psum_glb_reads_left_ == 0 &&
+         psum_glb_writes_left_ == 0;
+}
+
+void CyclePeArray::run_set_cycle(SetState& set) {
+  const std::int64_t q = tiling_.channels_per_pe;
+  const std::size_t ifmap_slot = static_cast<std::size_t>((set.image * q + set.channel) * input_cols_ +
+                                                          set.column * nest_.stride_w + set.tap * nest_.dilation_w);
+  const std::size_t filter_slot = static_cast<std::size_t>((set.filter * q + set.channel) * s_ + set.tap);
+  const std::size_t psum_slot =
+      static_cast<std::size_t>((set.image * f_ + set.column) * tiling_.filters_per_pe + set.filter);
+  const bool gating = nest_.kind == LoopNestKind::kConv;
+  for (std::int64_t row = 0; row < r_; ++row) {
+    for (std::int64_t col = 0; col < e_; ++col) {
+      const std::size_t pe = pe_index(set.filter_set, set.channel_set, row, col);
+      const std::int16_t value = ifmap_rf_[pe * ifmap_stride_ + ifmap_slot];
+      ++measured_.rf_accesses;  // the ifmap operand is always read
+      if (gating && value == 0) continue;
+      std::int32_t& psum = psum_rf_[pe * psum_stride_ + psum_slot];
+      psum = accumulate(nest_.kind, psum, value, gating ? filter_rf_[pe * filter_stride_ + filter_slot] : 0);
+      ++measured_.nonzero_macs;
+      measured_.rf_accesses += 3;  // filter read, psum read and write
+    }
+  }
+  const auto pes_in_set = static_cast<std::uint64_t>(r_ * e_);
+  measured_.macs += pes_in_set;
+  measured_.pe_busy_cycles += pes_in_set;
+  --set.remaining;
+  // Next operation: tap, then channel, filter, output column, image.
+  if (++set.tap < s_) return;
+  set.tap = 0;
+  if (++set.channel < set.channels) return;
+  set.channel = 0;
+  if (++set.filter < set.filters) return;
+  set.filter = 0;
+  if (++set.column < f_) return;
+  set.column = 0;
+  ++set.image;
+}
+
+void CyclePeArray::finish_pass() {
+  const std::int64_t q = tiling_.channels_per_pe, p = tiling_.filters_per_pe;
+  const std::uint64_t column_height = static_cast<std::uint64_t>(r_ * channel_sets_used_);
+  for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
+    const std::int64_t filters = std::min(p, m_ - fs * p);
+    for (std::int64_t col = 0; col < e_; ++col) {
+      for (std::int64_t image = 0; image < n_; ++image) {
+        for (std::int64_t column = 0; column < f_; ++column) {
+          for (std::int64_t j = 0; j < filters; ++j) {
+            // Psums ripple up the PE column: every PE adds its own to what arrives from below.
+            const std::size_t slot = static_cast<std::size_t>((image * f_ + column) * p + j);
+            std::int32_t sum = accumulator_identity(nest_.kind);
+            for (std::int64_t cs = 0; cs < channel_sets_used_; ++cs) {
+              for (std::int64_t row = 0; row < r_; ++row)
+                sum = combine(nest_.kind, sum, psum_rf_[pe_index(fs, cs, row, col) * psum_stride_ + slot]);
+            }
+            measured_.inter_pe_psum_words += column_height - 1;
+            const std::int64_t filter = fs * p + j;
+            std::int32_t& stored =
+                glb_psums_[static_cast<std::size_t>(((image * m_ + filter) * e_ + col) * f_ + column)];
+            if (!pass_.first_accumulation) {
+              sum = combine(nest_.kind, stored, sum);
+              ++measured_.glb_reads;
+              ++measured_.psum_bus_words;
+            }
+            stored = sum;
+            ++measured_.glb_writes;
+            ++measured_.psum_bus_words;
+            if (pass_.last_accumulation) {  // complete: out to DRAM
+              tensors_->ofmap[ofmap_index(nest_, pass_.images.begin + image, pass_.group, pass_.filters.begin + filter,
+                                          pass_.ofmap_rows.begin + col, column)] = sum;
+              ++measured_.glb_reads;
+              ++measured_.ofmap_words;
+            }
+          }
+        }
+      }
+    }
+  }
+  (void)q;
+}
+
+}  // namespace ergon
