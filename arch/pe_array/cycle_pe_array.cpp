@@ -34,7 +34,9 @@ CyclePeArray::CyclePeArray(sc_core::sc_module_name name, const AcceleratorConfig
 
 std::size_t CyclePeArray::pe_index(std::int64_t filter_set, std::int64_t channel_set, std::int64_t row,
                                    std::int64_t col) const {
-  return static_cast<std::size_t>(((filter_set * tiling_.channel_sets + channel_set) * r_ + row) * e_ + col);
+  // Fixed by the tiling, not the pass: edge passes use fewer PEs, and resident filters must stay put.
+  return static_cast<std::size_t>(
+      ((filter_set * tiling_.channel_sets + channel_set) * tiling_.filter_rows + row) * tiling_.ofmap_rows + col);
 }
 
 void CyclePeArray::start(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass,
@@ -126,11 +128,38 @@ void CyclePeArray::step() {
 }
 
 bool CyclePeArray::fill_cycle() {
-  std::uint64_t glb_budget = glb_read_words_per_cycle_;
   take(deposit_words_left_, glb_write_words_per_cycle_);
+  // The GLB's read ports serve both buses. Each cycle sends first what cannot wait if both streams are
+  // to finish by the earliest possible cycle, then fills the ports, the longer stream first.
+  const auto filter_bus = static_cast<std::uint64_t>(noc_.filter_bus_words);
+  const auto ifmap_bus = static_cast<std::uint64_t>(noc_.ifmap_bus_words);
+  const auto cycles_for = [](std::uint64_t words, std::uint64_t per_cycle) {
+    return (words + per_cycle - 1) / per_cycle;
+  };
+  const std::uint64_t finish =
+      std::max({cycles_for(filter_words_left_, filter_bus), cycles_for(ifmap_words_left_, ifmap_bus),
+                cycles_for(filter_words_left_ + ifmap_words_left_, glb_read_words_per_cycle_)});
+  const auto due_now = [finish](std::uint64_t words, std::uint64_t per_cycle) {
+    const std::uint64_t later = per_cycle * (finish - 1);
+    return words > later ? words - later : 0;
+  };
+  std::uint64_t filter_grant = due_now(filter_words_left_, filter_bus);
+  std::uint64_t ifmap_grant = due_now(ifmap_words_left_, ifmap_bus);
+  std::uint64_t glb_budget = glb_read_words_per_cycle_ - filter_grant - ifmap_grant;
+  const auto top_up = [&glb_budget](std::uint64_t& grant, std::uint64_t left, std::uint64_t bus) {
+    const std::uint64_t extra = std::min({bus - grant, left - grant, glb_budget});
+    grant += extra;
+    glb_budget -= extra;
+  };
+  if (cycles_for(ifmap_words_left_, ifmap_bus) > cycles_for(filter_words_left_, filter_bus)) {
+    top_up(ifmap_grant, ifmap_words_left_, ifmap_bus);
+    top_up(filter_grant, filter_words_left_, filter_bus);
+  } else {
+    top_up(filter_grant, filter_words_left_, filter_bus);
+    top_up(ifmap_grant, ifmap_words_left_, ifmap_bus);
+  }
   // Filters: each word is multicast to the e PEs of its (filter set, channel set, filter row).
-  const std::uint64_t filters = take(filter_words_left_, std::min<std::uint64_t>(noc_.filter_bus_words, glb_budget));
-  glb_budget -= filters;
+  const std::uint64_t filters = take(filter_words_left_, filter_grant);
   const std::int64_t q = tiling_.channels_per_pe, p = tiling_.filters_per_pe;
   for (std::uint64_t w = 0; w < filters; ++w, ++filter_cursor_) {
     const auto word = static_cast<std::int64_t>(filter_cursor_);
@@ -145,7 +174,7 @@ bool CyclePeArray::fill_cycle() {
   }
   measured_.filter_bus_words += filters;
   // Ifmaps: each word goes to every PE on its diagonal, in every filter set.
-  const std::uint64_t ifmaps = take(ifmap_words_left_, std::min<std::uint64_t>(noc_.ifmap_bus_words, glb_budget));
+  const std::uint64_t ifmaps = take(ifmap_words_left_, ifmap_grant);
   for (std::uint64_t w = 0; w < ifmaps; ++w, ++ifmap_cursor_) {
     const auto word = static_cast<std::int64_t>(ifmap_cursor_);
     const std::int64_t x = word % input_cols_, y = word / input_cols_ % input_rows_,
