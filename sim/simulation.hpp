@@ -24,6 +24,7 @@ struct SimulationOptions {
   Fidelity fidelity = Fidelity::kTransactionLevel;
   std::optional<std::int64_t> batch;  // images per layer; default: each layer's own batch
   ActivitySink activity;              // receives activity intervals as they happen
+  bool check_outputs = true;          // cycle fidelity: compare every output with the reference
 };
 
 struct LayerResult {

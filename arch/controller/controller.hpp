@@ -30,7 +30,7 @@ class Controller : public sc_core::sc_module {
   // takes the duration the modules compute from its traffic (transaction level).
   Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, GlobalBuffer& glb, Noc& noc,
              PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, ActivitySink activity,
-             CyclePeArray* cycle_array = nullptr);
+             CyclePeArray* cycle_array = nullptr, bool check_outputs = true);
 
   const std::vector<LayerMeasurement>& measurements() const { return measurements_; }
 
@@ -67,6 +67,7 @@ class Controller : public sc_core::sc_module {
   std::vector<LayerJob> jobs_;
   ActivitySink activity_;
   CyclePeArray* cycle_array_;
+  bool check_outputs_;
   std::vector<std::shared_ptr<LayerTensors>> tensors_;  // cycle fidelity, alive while the layer runs
   std::shared_ptr<const std::vector<std::int16_t>> staged_ifmap_;
   sc_core::sc_fifo<PassWork> next_pass_{"next_pass", 1};  // the second buffer of double buffering

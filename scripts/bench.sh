@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds (Release) and runs the simulator benchmarks, printing wall time, simulated cycles per second,
+# PE-cycles per second and peak memory. Long: not part of the test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release > /dev/null
+cmake --build build-release -j2 --target ergon_bench ergon
+build-release/tests/ergon_bench --benchmark_counters_tabular=true "$@"
+echo
+echo "peak memory (maximum resident set) of single runs:"
+for job in "resnet50.yaml tlm" "alexnet.yaml cycle"; do
+  set -- $job
+  out=$(mktemp -d)
+  /usr/bin/time -f "  $1 at $2 fidelity: %M KiB, %e s wall" \
+    build-release/sim/ergon run --workload "workloads/$1" --fidelity "$2" --out "$out" > /dev/null
+  rm -rf "$out"
+done
