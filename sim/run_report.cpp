@@ -1,9 +1,7 @@
 #include "sim/run_report.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <stdexcept>
 
 namespace ergon {
@@ -133,45 +131,22 @@ std::string layers_csv(const SimulationResult& result) {
   return out;
 }
 
-ActivityCsvWriter::ActivityCsvWriter(std::string path, const Workload& workload, double frequency_mhz, double voltage_v)
-    : path_(std::move(path)),
-      temporary_path_(path_ + ".tmp." + std::to_string(::getpid())),
-      frequency_mhz_(frequency_mhz),
-      voltage_v_(voltage_v) {
+ActivityCsvWriter::ActivityCsvWriter(const std::string& path, const Workload& workload, double frequency_mhz,
+                                     double voltage_v)
+    : file_(path), frequency_mhz_(frequency_mhz), voltage_v_(voltage_v) {
   for (const auto& layer : workload.layers()) layer_names_.push_back(layer.name);
-  file_ = std::fopen(temporary_path_.c_str(), "w");
-  if (file_ == nullptr) throw std::runtime_error("cannot write " + temporary_path_);
-  std::fputs(
+  file_.write(
       "layer,start_cycle,end_cycle,active_pes,macs_per_cycle,rf_accesses_per_cycle,noc_transfers_per_cycle,"
-      "glb_accesses_per_cycle,dram_bytes_per_cycle,frequency_mhz,voltage_v,stall\n",
-      file_);
-}
-
-ActivityCsvWriter::~ActivityCsvWriter() {
-  if (file_ != nullptr) {
-    std::fclose(file_);
-    std::remove(temporary_path_.c_str());
-  }
+      "glb_accesses_per_cycle,dram_bytes_per_cycle,frequency_mhz,voltage_v,stall\n");
 }
 
 void ActivityCsvWriter::write(const ActivityInterval& a) {
   const double cycles = static_cast<double>(a.end_cycle - a.start_cycle);
   const auto rate = [cycles](std::uint64_t count) { return static_cast<double>(count) / cycles; };
-  fmt::print(file_, "\"{}\",{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{}\n", layer_names_.at(a.layer_index),
-             a.start_cycle, a.end_cycle, a.active_pes, rate(a.macs), rate(a.rf_accesses), rate(a.noc_transfers),
-             rate(a.glb_accesses), rate(a.dram_bytes), frequency_mhz_, voltage_v_, a.stall ? 1 : 0);
-}
-
-void ActivityCsvWriter::finish() {
-  const bool written = std::fflush(file_) == 0;
-  std::fclose(file_);
-  file_ = nullptr;
-  std::error_code error;
-  if (written) std::filesystem::rename(temporary_path_, path_, error);
-  if (!written || error) {
-    std::remove(temporary_path_.c_str());
-    throw std::runtime_error("cannot write " + path_);
-  }
+  fmt::print(file_.handle(), "\"{}\",{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{}\n",
+             layer_names_.at(a.layer_index), a.start_cycle, a.end_cycle, a.active_pes, rate(a.macs),
+             rate(a.rf_accesses), rate(a.noc_transfers), rate(a.glb_accesses), rate(a.dram_bytes), frequency_mhz_,
+             voltage_v_, a.stall ? 1 : 0);
 }
 
 }  // namespace ergon

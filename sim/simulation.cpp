@@ -145,7 +145,7 @@ SimulationResult Simulation::run() {
     cycle_array = std::make_unique<CyclePeArray>("cycle_pe_array", config_, clock_period);
   }
   auto controller = std::make_unique<Controller>("controller", clock_period, *glb, *noc, *pe_array, *dram, jobs,
-                                                 options_.activity, cycle_array.get(), options_.check_outputs);
+                                                 options_.observers, cycle_array.get(), options_.check_outputs);
   controller->dram_socket.bind(dram->socket);
   sc_core::sc_start();
 

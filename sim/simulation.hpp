@@ -23,7 +23,7 @@ enum class Fidelity { kTransactionLevel, kCycleAccurate };
 struct SimulationOptions {
   Fidelity fidelity = Fidelity::kTransactionLevel;
   std::optional<std::int64_t> batch;  // images per layer; default: each layer's own batch
-  ActivitySink activity;              // receives activity intervals as they happen
+  RunObservers observers;             // receive activity intervals and trace events as they happen
   bool check_outputs = true;          // cycle fidelity: compare every output with the reference
 };
 

@@ -22,4 +22,22 @@ struct ActivityInterval {
 
 using ActivitySink = std::function<void(const ActivityInterval&)>;
 
+// Timeline events for trace viewers: layers, passes, stalls and DRAM transfers, in picoseconds.
+struct TraceEvent {
+  enum class Kind { kLayer, kPass, kStall, kDramRead, kDramWrite };
+  Kind kind = Kind::kPass;
+  std::size_t layer_index = 0;
+  std::uint64_t start_ps = 0;
+  std::uint64_t end_ps = 0;
+  std::uint64_t bytes = 0;  // DRAM transfers
+};
+
+using TraceSink = std::function<void(const TraceEvent&)>;
+
+// Who watches a run; either may be empty.
+struct RunObservers {
+  ActivitySink activity;
+  TraceSink trace;
+};
+
 }  // namespace ergon

@@ -13,7 +13,7 @@ std::uint64_t bytes_of(std::uint64_t words, double bytes_per_word) {
 }  // namespace
 
 Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, GlobalBuffer& glb, Noc& noc,
-                       PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, ActivitySink activity,
+                       PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, RunObservers observers,
                        CyclePeArray* cycle_array, bool check_outputs)
     : sc_core::sc_module(name),
       dram_socket("dram_socket"),
@@ -23,7 +23,7 @@ Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_peri
       pe_array_(pe_array),
       dram_(dram),
       jobs_(std::move(jobs)),
-      activity_(std::move(activity)),
+      observers_(std::move(observers)),
       cycle_array_(cycle_array),
       check_outputs_(check_outputs),
       tensors_(jobs_.size()),
@@ -33,7 +33,7 @@ Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_peri
   SC_THREAD(compute_thread);
 }
 
-sc_core::sc_time Controller::dram_transfer(tlm::tlm_command command, std::uint64_t bytes) {
+sc_core::sc_time Controller::dram_transfer(tlm::tlm_command command, std::uint64_t bytes, std::size_t job) {
   // Transaction-level traffic carries sizes, not values: the burst streams through a 64-byte window.
   tlm::tlm_generic_payload payload;
   payload.set_command(command);
@@ -44,6 +44,9 @@ sc_core::sc_time Controller::dram_transfer(tlm::tlm_command command, std::uint64
   payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   dram_socket->b_transport(payload, delay);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  trace(command == tlm::TLM_READ_COMMAND ? TraceEvent::Kind::kDramRead : TraceEvent::Kind::kDramWrite, job, now,
+        now + delay, bytes);
   return delay;
 }
 
@@ -62,7 +65,7 @@ void Controller::load_thread() {
       work.dram_read_bytes = bytes_of(work.traffic.filter_dram_words, job.filter_dram_bytes_per_word) +
                              bytes_of(work.traffic.ifmap_dram_words, job.ifmap_dram_bytes_per_word);
       if (cycle_array_ != nullptr) stage_values(work);
-      if (work.dram_read_bytes > 0) wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes));
+      if (work.dram_read_bytes > 0) wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes, job_index));
       next_pass_.write(work);
     });
   }
@@ -72,6 +75,7 @@ void Controller::compute_thread() {
   for (std::size_t job_index = 0; job_index < jobs_.size(); ++job_index) {
     LayerMeasurement& layer = measurements_[job_index];
     layer.start_cycle = cycle_at(sc_core::sc_time_stamp());
+    const sc_core::sc_time layer_start = sc_core::sc_time_stamp();
     const DramCounters dram_before = dram_.counters();
     const GlbCounters glb_before = glb_.counters();
     const NocCounters noc_before = noc_.counters();
@@ -86,6 +90,7 @@ void Controller::compute_thread() {
         stall.stall = true;
         stall.dram_bytes = work.dram_read_bytes;
         emit(job_index, wait_start, stall);
+        trace(TraceEvent::Kind::kStall, job_index, wait_start, sc_core::sc_time_stamp());
       }
       if (cycle_array_ != nullptr) {
         run_pass_cycle_accurate(work, layer);
@@ -101,8 +106,10 @@ void Controller::compute_thread() {
       ActivityInterval drain;
       drain.stall = true;
       emit(job_index, drain_start, drain);
+      trace(TraceEvent::Kind::kStall, job_index, drain_start, sc_core::sc_time_stamp());
     }
     layer.end_cycle = cycle_at(sc_core::sc_time_stamp());
+    trace(TraceEvent::Kind::kLayer, job_index, layer_start, sc_core::sc_time_stamp());
     layer.dram_read_bytes = dram_.counters().read_bytes - dram_before.read_bytes;
     layer.dram_write_bytes = dram_.counters().write_bytes - dram_before.write_bytes;
     layer.glb_reads = glb_.counters().reads - glb_before.reads;
@@ -145,15 +152,16 @@ void Controller::run_pass(const PassWork& work, LayerMeasurement& layer) {
   busy.rf_accesses = t.rf_accesses;
   busy.noc_transfers = t.filter_bus_words + t.ifmap_bus_words + t.psum_bus_words + t.inter_pe_psum_words;
   busy.glb_accesses = t.glb_reads + t.glb_writes;
-  post_ofmap(t.ofmap_dram_words, jobs_[work.job], busy);
+  post_ofmap(t.ofmap_dram_words, work.job, busy);
   emit(work.job, start, busy);
+  trace(TraceEvent::Kind::kPass, work.job, start, sc_core::sc_time_stamp());
 }
 
-void Controller::post_ofmap(std::uint64_t words, const LayerJob& job, ActivityInterval& activity) {
+void Controller::post_ofmap(std::uint64_t words, std::size_t job, ActivityInterval& activity) {
   if (words == 0) return;
   // A posted write: the DRAM serialises it with the reads that follow.
-  activity.dram_bytes = bytes_of(words, job.ofmap_dram_bytes_per_word);
-  dram_transfer(tlm::TLM_WRITE_COMMAND, activity.dram_bytes);
+  activity.dram_bytes = bytes_of(words, jobs_[job].ofmap_dram_bytes_per_word);
+  dram_transfer(tlm::TLM_WRITE_COMMAND, activity.dram_bytes, job);
 }
 
 void Controller::stage_values(PassWork& work) {
@@ -196,8 +204,9 @@ void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement&
   busy.noc_transfers =
       measured.filter_bus_words + measured.ifmap_bus_words + measured.psum_bus_words + measured.inter_pe_psum_words;
   busy.glb_accesses = measured.glb_reads + measured.glb_writes;
-  post_ofmap(measured.ofmap_words, job, busy);
+  post_ofmap(measured.ofmap_words, work.job, busy);
   emit(work.job, start, busy);
+  trace(TraceEvent::Kind::kPass, work.job, start, sc_core::sc_time_stamp());
 }
 
 void Controller::check_output(std::size_t job, LayerMeasurement& layer) {
@@ -211,13 +220,22 @@ std::uint64_t Controller::cycle_at(const sc_core::sc_time& time) const {
   return static_cast<std::uint64_t>(std::ceil(time / clock_period_ - 1e-9));
 }
 
+void Controller::trace(TraceEvent::Kind kind, std::size_t job, const sc_core::sc_time& start,
+                       const sc_core::sc_time& end, std::uint64_t bytes) {
+  if (!observers_.trace) return;
+  const auto picoseconds = [](const sc_core::sc_time& time) {
+    return static_cast<std::uint64_t>(time.to_seconds() * 1e12 + 0.5);
+  };
+  observers_.trace({kind, jobs_[job].layer_index, picoseconds(start), picoseconds(end), bytes});
+}
+
 void Controller::emit(std::size_t job, const sc_core::sc_time& start, const ActivityInterval& counts) {
-  if (!activity_) return;
+  if (!observers_.activity) return;
   ActivityInterval interval = counts;
   interval.layer_index = jobs_[job].layer_index;
   interval.start_cycle = cycle_at(start);
   interval.end_cycle = cycle_at(sc_core::sc_time_stamp());
-  if (interval.end_cycle > interval.start_cycle) activity_(interval);
+  if (interval.end_cycle > interval.start_cycle) observers_.activity(interval);
 }
 
 }  // namespace ergon

@@ -29,7 +29,7 @@ class Controller : public sc_core::sc_module {
   // With `cycle_array`, passes run cycle by cycle on real values (cycle fidelity); without, each pass
   // takes the duration the modules compute from its traffic (transaction level).
   Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, GlobalBuffer& glb, Noc& noc,
-             PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, ActivitySink activity,
+             PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, RunObservers observers,
              CyclePeArray* cycle_array = nullptr, bool check_outputs = true);
 
   const std::vector<LayerMeasurement>& measurements() const { return measurements_; }
@@ -53,11 +53,13 @@ class Controller : public sc_core::sc_module {
   void run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer);
   void stage_values(PassWork& work);
   void check_output(std::size_t job, LayerMeasurement& layer);
-  void post_ofmap(std::uint64_t words, const LayerJob& job, ActivityInterval& activity);
+  void post_ofmap(std::uint64_t words, std::size_t job, ActivityInterval& activity);
   void finish_layer(std::size_t job);
-  sc_core::sc_time dram_transfer(tlm::tlm_command command, std::uint64_t bytes);
+  sc_core::sc_time dram_transfer(tlm::tlm_command command, std::uint64_t bytes, std::size_t job);
   std::uint64_t cycle_at(const sc_core::sc_time& time) const;
   void emit(std::size_t job, const sc_core::sc_time& start, const ActivityInterval& counts);
+  void trace(TraceEvent::Kind kind, std::size_t job, const sc_core::sc_time& start, const sc_core::sc_time& end,
+             std::uint64_t bytes = 0);
 
   sc_core::sc_time clock_period_;
   GlobalBuffer& glb_;
@@ -65,7 +67,7 @@ class Controller : public sc_core::sc_module {
   PeArray& pe_array_;
   const Dram& dram_;
   std::vector<LayerJob> jobs_;
-  ActivitySink activity_;
+  RunObservers observers_;
   CyclePeArray* cycle_array_;
   bool check_outputs_;
   std::vector<std::shared_ptr<LayerTensors>> tensors_;  // cycle fidelity, alive while the layer runs

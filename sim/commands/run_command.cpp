@@ -1,12 +1,15 @@
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "common/atomic_file.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/run_report.hpp"
 #include "sim/simulation.hpp"
+#include "sim/traces.hpp"
 
 namespace ergon {
 namespace {
@@ -18,6 +21,7 @@ struct RunOptions {
   std::string fidelity = "tlm";
   std::int64_t batch = 0;  // 0: each layer's own batch
   std::string out_dir;
+  std::vector<std::string> traces;
 };
 
 void run_simulation(const RunOptions& options) {
@@ -27,12 +31,25 @@ void run_simulation(const RunOptions& options) {
   std::filesystem::create_directories(options.out_dir);
   ActivityCsvWriter activity(options.out_dir + "/activity.csv", workload, config.clock.frequency_mhz,
                              config.clock.voltage_v);
+  const auto wants = [&](const char* trace) {
+    return std::find(options.traces.begin(), options.traces.end(), trace) != options.traces.end();
+  };
+  std::optional<VcdWriter> vcd;
+  if (wants("vcd")) vcd.emplace(options.out_dir + "/trace.vcd", config.clock.frequency_mhz, config.clock.voltage_v);
+  std::optional<PerfettoWriter> perfetto;
+  if (wants("perfetto")) perfetto.emplace(options.out_dir + "/trace.json", workload);
   SimulationOptions simulation_options;
   if (options.batch > 0) simulation_options.batch = options.batch;
   if (options.fidelity == "cycle") simulation_options.fidelity = Fidelity::kCycleAccurate;
-  simulation_options.activity = [&activity](const ActivityInterval& interval) { activity.write(interval); };
+  simulation_options.observers.activity = [&](const ActivityInterval& interval) {
+    activity.write(interval);
+    if (vcd) vcd->write(interval);
+  };
+  if (perfetto) simulation_options.observers.trace = [&](const TraceEvent& event) { perfetto->write(event); };
   const SimulationResult result = Simulation(config, table, workload, simulation_options).run();
   activity.finish();
+  if (vcd) vcd->finish();
+  if (perfetto) perfetto->finish();
   write_file_atomically(options.out_dir + "/layers.csv", layers_csv(result));
   write_file_atomically(options.out_dir + "/report.json",
                         run_json(result, config, workload, options.fidelity).dump(2) + "\n");
@@ -62,6 +79,9 @@ void register_run_command(CLI::App& app) {
   run->add_option("--batch", options->batch, "Images processed together by every layer (default: the workload's)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
   run->add_option("--out,-o", options->out_dir, "Output folder")->required();
+  run->add_option("--trace", options->traces,
+                  "Also write trace.vcd (GTKWave) and/or trace.json (Chrome/Perfetto timeline); repeatable")
+      ->check(CLI::IsMember({"vcd", "perfetto"}));
   run->callback([options] { run_simulation(*options); });
 }
 

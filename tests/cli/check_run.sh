@@ -17,4 +17,12 @@ if ls "$out/run" | grep -q tmp; then echo "temporary file left behind" >&2; exit
 "$ergon" run --config "$source_dir/configs/eyeriss.yaml" --workload "$source_dir/workloads/alexnet.yaml" \
   --batch 4 --out "$out/again" > /dev/null
 for file in report.json layers.csv activity.csv; do cmp "$out/run/$file" "$out/again/$file"; done
+# Traces: a VCD with increasing timestamps, and a Chrome/Perfetto JSON timeline that parses.
+"$ergon" run --config "$source_dir/configs/eyeriss.yaml" --workload "$source_dir/workloads/resnet18.yaml" \
+  --fidelity cycle --trace vcd --trace perfetto --out "$out/traced" > /dev/null
+grep -q '^\$enddefinitions \$end' "$out/traced/trace.vcd"
+awk '/^#/ { t = substr($0, 2) + 0; if (t < last) { print "time goes back at " t; exit 1 } last = t }' \
+  "$out/traced/trace.vcd"
+python3 -c 'import json, sys; events = json.load(open(sys.argv[1]))["traceEvents"]; assert len(events) > 100' \
+  "$out/traced/trace.json"
 echo "run ok"

@@ -1,0 +1,27 @@
+#pragma once
+// A text output written while a run goes on: lines go to a temporary file beside the target, renamed
+// into place by finish(). If the run fails first, the temporary file is removed and any earlier file
+// at the target is left untouched.
+#include <cstdio>
+#include <string>
+
+namespace ergon {
+
+class StreamingFile {
+ public:
+  explicit StreamingFile(std::string path);
+  ~StreamingFile();
+  StreamingFile(const StreamingFile&) = delete;
+  StreamingFile& operator=(const StreamingFile&) = delete;
+
+  std::FILE* handle() { return file_; }
+  void write(const std::string& text);
+  void finish();
+
+ private:
+  std::string path_;
+  std::string temporary_path_;
+  std::FILE* file_ = nullptr;
+};
+
+}  // namespace ergon

@@ -1,0 +1,153 @@
+#include "sim/traces.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace ergon {
+namespace {
+
+// VCD identifiers and declarations of the traced signals, in order.
+struct VcdSignal {
+  const char* code;
+  const char* declaration;
+};
+const VcdSignal kSignals[] = {
+    {"!", "integer 32 ! layer"},
+    {"\"", "wire 1 \" stall"},
+    {"#", "integer 32 # active_pes"},
+    {"$", "real 64 $ macs_per_cycle"},
+    {"%", "real 64 % rf_accesses_per_cycle"},
+    {"&", "real 64 & noc_transfers_per_cycle"},
+    {"'", "real 64 ' glb_accesses_per_cycle"},
+    {"(", "real 64 ( dram_bytes_per_cycle"},
+    {")", "real 64 ) frequency_mhz"},
+    {"*", "real 64 * voltage_v"},
+};
+constexpr std::size_t kSignalCount = sizeof(kSignals) / sizeof(kSignals[0]);
+
+std::string binary(std::uint64_t value) {
+  if (value == 0) return "b0";
+  std::string digits;
+  for (; value > 0; value >>= 1) digits.insert(digits.begin(), static_cast<char>('0' + (value & 1)));
+  return "b" + digits;
+}
+
+std::string real(double value) {
+  return fmt::format("r{:.6g}", value);
+}
+
+std::string escape(const std::string& text) {
+  std::string escaped;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  return escaped;
+}
+
+double microseconds(std::uint64_t picoseconds) {
+  return static_cast<double>(picoseconds) / 1e6;
+}
+
+}  // namespace
+
+VcdWriter::VcdWriter(const std::string& path, double frequency_mhz, double voltage_v)
+    : file_(path), period_ps_(1e6 / frequency_mhz), last_values_(kSignalCount) {
+  file_.write("$version Ergon $end\n$timescale 1 ps $end\n$scope module accelerator $end\n");
+  for (const auto& signal : kSignals) file_.write(fmt::format("$var {} $end\n", signal.declaration));
+  file_.write("$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n");
+  const std::string initial[] = {"b0", "0", "b0", "r0", "r0", "r0", "r0", "r0", real(frequency_mhz), real(voltage_v)};
+  for (std::size_t i = 0; i < kSignalCount; ++i) {
+    const bool scalar = kSignals[i].declaration[0] == 'w';
+    file_.write(initial[i] + (scalar ? "" : " ") + kSignals[i].code + "\n");
+    last_values_[i] = initial[i];
+  }
+  file_.write("$end\n");
+}
+
+std::uint64_t VcdWriter::picoseconds(std::uint64_t cycle) const {
+  return static_cast<std::uint64_t>(std::llround(static_cast<double>(cycle) * period_ps_));
+}
+
+void VcdWriter::change(const std::string& code, const std::string& value, std::string& last) {
+  if (value == last) return;
+  const bool scalar = value.size() == 1;
+  file_.write(value + (scalar ? "" : " ") + code + "\n");
+  last = value;
+}
+
+void VcdWriter::write(const ActivityInterval& a) {
+  if (a.start_cycle > last_end_cycle_) {  // idle gap: the rates drop to zero
+    file_.write(fmt::format("#{}\n", picoseconds(last_end_cycle_)));
+    for (std::size_t i = 2; i <= 7; ++i) change(kSignals[i].code, i == 2 ? "b0" : "r0", last_values_[i]);
+  }
+  const double cycles = static_cast<double>(a.end_cycle - a.start_cycle);
+  const auto rate = [cycles](std::uint64_t count) { return real(static_cast<double>(count) / cycles); };
+  file_.write(fmt::format("#{}\n", picoseconds(a.start_cycle)));
+  const std::string values[] = {binary(a.layer_index), a.stall ? "1" : "0",   binary(a.active_pes), rate(a.macs),
+                                rate(a.rf_accesses),   rate(a.noc_transfers), rate(a.glb_accesses), rate(a.dram_bytes)};
+  for (std::size_t i = 0; i < 8; ++i) change(kSignals[i].code, values[i], last_values_[i]);
+  last_end_cycle_ = a.end_cycle;
+}
+
+void VcdWriter::finish() {
+  file_.write(fmt::format("#{}\n", picoseconds(last_end_cycle_)));
+  for (std::size_t i = 2; i <= 7; ++i) change(kSignals[i].code, i == 2 ? "b0" : "r0", last_values_[i]);
+  file_.finish();
+}
+
+PerfettoWriter::PerfettoWriter(const std::string& path, const Workload& workload) : file_(path) {
+  for (const auto& layer : workload.layers()) layer_names_.push_back(layer.name);
+  file_.write("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
+  const char* threads[] = {"layers", "passes", "stalls", "DRAM reads", "DRAM writes"};
+  for (int tid = 1; tid <= 5; ++tid) {
+    file_.write(fmt::format(R"({{"name": "thread_name", "ph": "M", "pid": 1, "tid": {}, "args": {{"name": "{}"}}}},)",
+                            tid, threads[tid - 1]) +
+                "\n");
+  }
+}
+
+void PerfettoWriter::write(const TraceEvent& event) {
+  const std::string layer = escape(layer_names_.at(event.layer_index));
+  const double start = microseconds(event.start_ps), duration = microseconds(event.end_ps - event.start_ps);
+  switch (event.kind) {
+    case TraceEvent::Kind::kLayer:
+    case TraceEvent::Kind::kPass:
+    case TraceEvent::Kind::kStall: {
+      const int tid = event.kind == TraceEvent::Kind::kLayer ? 1 : event.kind == TraceEvent::Kind::kPass ? 2 : 3;
+      const char* name = event.kind == TraceEvent::Kind::kStall ? "stall" : "pass";
+      file_.write(fmt::format(R"({{"name": "{}", "cat": "{}", "ph": "X", "pid": 1, "tid": {}, "ts": {:.6f}, )"
+                              R"("dur": {:.6f}, "args": {{"layer": "{}"}}}},)",
+                              event.kind == TraceEvent::Kind::kLayer ? layer : name, name, tid, start, duration,
+                              layer) +
+                  "\n");
+      break;
+    }
+    case TraceEvent::Kind::kDramRead:
+    case TraceEvent::Kind::kDramWrite: {
+      // Async events: posted writes may overlap each other.
+      const bool read = event.kind == TraceEvent::Kind::kDramRead;
+      const std::uint64_t id = next_id_++;
+      const int tid = read ? 4 : 5;
+      const char* name = read ? "read" : "write";
+      file_.write(fmt::format(R"({{"name": "{}", "cat": "dram", "ph": "b", "id": {}, "pid": 1, "tid": {}, )"
+                              R"("ts": {:.6f}, "args": {{"layer": "{}", "bytes": {}}}}},)",
+                              name, id, tid, start, layer, event.bytes) +
+                  "\n");
+      file_.write(fmt::format(R"({{"name": "{}", "cat": "dram", "ph": "e", "id": {}, "pid": 1, "tid": {}, )"
+                              R"("ts": {:.6f}}},)",
+                              name, id, tid, start + duration) +
+                  "\n");
+      break;
+    }
+  }
+}
+
+void PerfettoWriter::finish() {
+  file_.write(R"({"name": "end", "ph": "i", "s": "g", "pid": 1, "tid": 1, "ts": 0})"
+              "\n]}\n");
+  file_.finish();
+}
+
+}  // namespace ergon
