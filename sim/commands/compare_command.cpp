@@ -1,0 +1,177 @@
+// `ergon compare`: the simulation and the CNNergy analytical estimate side by side, per layer and per
+// image. Two separate computations: neither feeds the other.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "power/estimators/cnnergy.hpp"
+#include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/simulation.hpp"
+
+namespace ergon {
+namespace {
+
+struct CompareOptions {
+  std::string config_path = default_config_path();
+  std::string workload_path;
+  std::vector<std::string> overrides;
+  std::string format = "table";
+};
+
+struct ComparedLayer {
+  std::string name;
+  double sim_energy_mj = 0, cnnergy_energy_mj = 0;
+  EnergyBreakdown sim_energy_pj;  // per image
+  CnnergyEnergy cnnergy_energy_pj;
+  double sim_dram_words = 0, cnnergy_dram_words = 0;
+  double sim_glb_accesses = 0, cnnergy_glb_accesses = 0;
+  double sim_latency_us = 0, cnnergy_latency_us = 0;
+};
+
+EnergyBreakdown per_image(EnergyBreakdown energy, double batch) {
+  for (double* part : {&energy.mac_pj, &energy.rf_pj, &energy.noc_pj, &energy.glb_pj, &energy.dram_pj, &energy.clock_pj,
+                       &energy.control_pj, &energy.leakage_pj}) {
+    *part /= batch;
+  }
+  return energy;
+}
+
+std::vector<ComparedLayer> compare(const AcceleratorConfig& config, const EnergyTable& table,
+                                   const Workload& workload) {
+  const SimulationResult simulated = Simulation(config, table, workload, {}).run();
+  CnnergyOptions cnnergy_options;
+  cnnergy_options.word_bits = config.pe_array.word_bits;
+  const auto& rf = config.pe_array.rf;
+  const std::int64_t bits = config.pe_array.word_bits;
+  const CnnergyHardware hardware{config.pe_array.rows,          config.pe_array.cols,
+                                 rf.filter_entries * bits / 16, rf.ifmap_entries * bits / 16,
+                                 rf.psum_entries * bits / 16,   config.glb.size_kib};
+  const CnnergyEstimate estimate = estimate_cnnergy(workload, table, hardware, cnnergy_options);
+  std::map<std::string, const CnnergyLayerEstimate*> estimates;
+  for (const auto& layer : estimate.layers) estimates[layer.name] = &layer;
+
+  const double word_bytes = config.pe_array.word_bits / 8.0;
+  std::vector<ComparedLayer> rows;
+  for (const LayerResult& sim : simulated.layers) {
+    const auto found = estimates.find(sim.name);
+    if (!sim.executed || found == estimates.end() || !found->second->modelled) continue;
+    const CnnergyLayerEstimate& est = *found->second;
+    const double batch = static_cast<double>(sim.batch);
+    ComparedLayer row;
+    row.name = sim.name;
+    row.sim_energy_pj = per_image(sim.energy, batch);
+    row.cnnergy_energy_pj = est.energy;
+    row.sim_energy_mj = row.sim_energy_pj.total_pj() / 1e9;
+    row.cnnergy_energy_mj = est.energy.total_pj() / 1e9;
+    row.sim_dram_words = static_cast<double>(sim.dram_read_bytes + sim.dram_write_bytes) / word_bytes / batch;
+    row.cnnergy_dram_words = est.accesses.dram_words;
+    row.sim_glb_accesses = static_cast<double>(sim.glb_reads + sim.glb_writes) / batch;
+    row.cnnergy_glb_accesses = est.accesses.glb;
+    row.sim_latency_us = static_cast<double>(sim.cycles) / config.clock.frequency_mhz / batch;
+    row.cnnergy_latency_us = static_cast<double>(est.macs) / cnnergy_options.throughput_macs_per_s * 1e6;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string ratio(double simulated, double estimated) {
+  return estimated > 0 ? fmt::format("{:.2f}x", simulated / estimated) : "-";
+}
+
+std::string compare_table(const std::vector<ComparedLayer>& rows, const std::string& workload) {
+  std::string out = fmt::format(
+      "{}: simulation (transaction level) vs CNNergy estimate, per image\n"
+      "{:<24} {:>10} {:>10} {:>7} {:>12} {:>12} {:>7} {:>12} {:>12} {:>7} {:>10} {:>10} {:>7}\n",
+      workload, "layer", "sim mJ", "CNNergy", "ratio", "sim DRAM w", "CNNergy", "ratio", "sim GLB acc", "CNNergy",
+      "ratio", "sim us", "CNNergy", "ratio");
+  ComparedLayer total;
+  total.name = "total";
+  for (const auto& r : rows) {
+    total.sim_energy_mj += r.sim_energy_mj;
+    total.cnnergy_energy_mj += r.cnnergy_energy_mj;
+    total.sim_dram_words += r.sim_dram_words;
+    total.cnnergy_dram_words += r.cnnergy_dram_words;
+    total.sim_glb_accesses += r.sim_glb_accesses;
+    total.cnnergy_glb_accesses += r.cnnergy_glb_accesses;
+    total.sim_latency_us += r.sim_latency_us;
+    total.cnnergy_latency_us += r.cnnergy_latency_us;
+    total.sim_energy_pj += r.sim_energy_pj;
+    total.cnnergy_energy_pj += r.cnnergy_energy_pj;
+  }
+  const auto line = [](const ComparedLayer& r) {
+    return fmt::format(
+        "{:<24} {:>10.4f} {:>10.4f} {:>7} {:>12.0f} {:>12.0f} {:>7} {:>12.0f} {:>12.0f} {:>7} {:>10.1f} "
+        "{:>10.1f} {:>7}\n",
+        r.name, r.sim_energy_mj, r.cnnergy_energy_mj, ratio(r.sim_energy_mj, r.cnnergy_energy_mj), r.sim_dram_words,
+        r.cnnergy_dram_words, ratio(r.sim_dram_words, r.cnnergy_dram_words), r.sim_glb_accesses, r.cnnergy_glb_accesses,
+        ratio(r.sim_glb_accesses, r.cnnergy_glb_accesses), r.sim_latency_us, r.cnnergy_latency_us,
+        ratio(r.sim_latency_us, r.cnnergy_latency_us));
+  };
+  for (const auto& r : rows) out += line(r);
+  out += line(total);
+  const EnergyBreakdown& s = total.sim_energy_pj;
+  const CnnergyEnergy& c = total.cnnergy_energy_pj;
+  out += "\nenergy by component, mJ per image (layers both model):\n";
+  out += fmt::format("{:<10} {:>10} {:>10} {:>7}\n", "component", "sim", "CNNergy", "ratio");
+  const std::pair<const char*, std::pair<double, double>> parts[] = {{"MAC", {s.mac_pj, c.mac_pj}},
+                                                                     {"RF", {s.rf_pj, c.rf_pj}},
+                                                                     {"inter-PE", {s.noc_pj, c.inter_pe_pj}},
+                                                                     {"GLB", {s.glb_pj, c.glb_pj}},
+                                                                     {"DRAM", {s.dram_pj, c.dram_pj}},
+                                                                     {"clock", {s.clock_pj, c.clock_pj}},
+                                                                     {"control", {s.control_pj, c.control_pj}}};
+  for (const auto& [name, values] : parts) {
+    out += fmt::format("{:<10} {:>10.4f} {:>10.4f} {:>7}\n", name, values.first / 1e9, values.second / 1e9,
+                       ratio(values.first, values.second));
+  }
+  return out;
+}
+
+std::string compare_json(const std::vector<ComparedLayer>& rows, const std::string& workload) {
+  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+  for (const auto& r : rows) {
+    layers.push_back({{"name", r.name},
+                      {"sim_energy_mj", r.sim_energy_mj},
+                      {"cnnergy_energy_mj", r.cnnergy_energy_mj},
+                      {"sim_dram_words", r.sim_dram_words},
+                      {"cnnergy_dram_words", r.cnnergy_dram_words},
+                      {"sim_glb_accesses", r.sim_glb_accesses},
+                      {"cnnergy_glb_accesses", r.cnnergy_glb_accesses},
+                      {"sim_latency_us", r.sim_latency_us},
+                      {"cnnergy_latency_us", r.cnnergy_latency_us}});
+  }
+  const nlohmann::ordered_json json = {
+      {"schema_version", 1}, {"workload", workload}, {"unit_note", "per image"}, {"layers", layers}};
+  return json.dump(2) + "\n";
+}
+
+}  // namespace
+
+void register_compare_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand(
+      "compare", "Simulation vs the CNNergy analytical estimate, per layer (energy, traffic, latency)");
+  auto options = std::make_shared<CompareOptions>();
+  command->add_option("--config,-c", options->config_path, "Accelerator config YAML")
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
+  command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+  command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
+  command->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  command->callback([options] {
+    const AcceleratorConfig config = load_accelerator_config(options->config_path, options->overrides);
+    const EnergyTable table = load_energy_table(energy_table_path(config));
+    const Workload workload = load_workload(options->workload_path);
+    const std::vector<ComparedLayer> rows = compare(config, table, workload);
+    emit_output(options->format == "json" ? compare_json(rows, workload.name()) : compare_table(rows, workload.name()),
+                "");
+  });
+}
+
+}  // namespace ergon
