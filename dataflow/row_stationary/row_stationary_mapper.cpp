@@ -37,7 +37,10 @@ RowStationaryTiling array_tiling(const LoopNest& nest, const ArrayResources& hw)
   // Stack sets: channels first (their psums are summed in the array, saving GLB traffic), then filters.
   const std::int64_t stackable = hw.pe_rows / t.filter_rows;
   t.channel_sets = std::clamp<std::int64_t>(ceil_div(nest.channels, t.channels_per_pe), 1, stackable);
-  t.filter_sets = std::clamp<std::int64_t>(ceil_div(nest.filters, t.filters_per_pe), 1, stackable / t.channel_sets);
+  // Spare columns (ofmap rows fewer than PE columns, as in FC layers) hold more filter sets side by side.
+  t.filter_set_columns = std::max<std::int64_t>(hw.pe_cols / t.ofmap_rows, 1);
+  t.filter_sets = std::clamp<std::int64_t>(ceil_div(nest.filters, t.filters_per_pe), 1,
+                                           stackable / t.channel_sets * t.filter_set_columns);
   t.images = nest.images;
   return t;
 }

@@ -23,18 +23,22 @@ struct ArrayResources {
 
 // Tile sizes: upper bounds; the passes at the edges of a dimension are smaller.
 struct RowStationaryTiling {
-  std::int64_t filter_rows = 1;      // PE rows of one set: filter rows per fold
-  std::int64_t filter_cols = 1;      // filter columns per fold, held in the RFs
-  std::int64_t ofmap_rows = 1;       // PE columns of one set (e)
-  std::int64_t channels_per_pe = 1;  // q, interleaved in each PE's RFs
-  std::int64_t filters_per_pe = 1;   // p, one psum each
-  std::int64_t channel_sets = 1;     // r: sets stacked for more channels
-  std::int64_t filter_sets = 1;      // t: sets stacked for more filters
-  std::int64_t images = 1;           // n: images per pass
+  std::int64_t filter_rows = 1;         // PE rows of one set: filter rows per fold
+  std::int64_t filter_cols = 1;         // filter columns per fold, held in the RFs
+  std::int64_t ofmap_rows = 1;          // PE columns of one set (e)
+  std::int64_t channels_per_pe = 1;     // q, interleaved in each PE's RFs
+  std::int64_t filters_per_pe = 1;      // p, one psum each
+  std::int64_t channel_sets = 1;        // r: sets stacked for more channels
+  std::int64_t filter_sets = 1;         // t: sets for more filters, stacked in spare rows and replicated
+  std::int64_t filter_set_columns = 1;  //    side by side in spare columns (when e < PE columns)
+  std::int64_t images = 1;              // n: images per pass
 
   std::int64_t channels_per_pass() const { return channels_per_pe * channel_sets; }
   std::int64_t filters_per_pass() const { return filters_per_pe * filter_sets; }
-  std::int64_t pe_rows_used() const { return filter_rows * channel_sets * filter_sets; }
+  std::int64_t pe_rows_used() const {
+    return filter_rows * channel_sets * ((filter_sets + filter_set_columns - 1) / filter_set_columns);
+  }
+  std::int64_t pe_cols_used() const { return ofmap_rows * std::min(filter_sets, filter_set_columns); }
 };
 
 struct IndexRange {

@@ -44,8 +44,11 @@ ArrayResources random_resources(std::mt19937_64& random) {
 void expect_pass_within_capacity(const RowStationarySchedule& schedule, const ArrayResources& hw,
                                  const RowStationaryPass& pass) {
   const RowStationaryTiling& t = schedule.tiling();
-  EXPECT_LE(pass.filter_rows.size() * t.channel_sets * t.filter_sets, hw.pe_rows);
-  EXPECT_LE(pass.ofmap_rows.size(), hw.pe_cols);
+  const std::int64_t filter_set_rows = (t.filter_sets + t.filter_set_columns - 1) / t.filter_set_columns;
+  EXPECT_LE(pass.filter_rows.size() * t.channel_sets * filter_set_rows, hw.pe_rows);
+  EXPECT_LE(pass.ofmap_rows.size() * std::min(t.filter_sets, t.filter_set_columns), hw.pe_cols);
+  EXPECT_LE(t.pe_rows_used(), hw.pe_rows);
+  EXPECT_LE(t.pe_cols_used(), hw.pe_cols);
   EXPECT_LE(t.channels_per_pe * pass.filter_cols.size(), hw.ifmap_rf_words);
   EXPECT_LE(t.channels_per_pe * t.filters_per_pe * pass.filter_cols.size(), hw.filter_rf_words);
   EXPECT_LE(t.filters_per_pe, hw.psum_rf_words);
