@@ -27,15 +27,19 @@ void run_workload(benchmark::State& state, const std::string& workload_file, Fid
   options.fidelity = fidelity;
   options.check_outputs = false;  // time the simulation, not the reference computation
   std::uint64_t cycles = 0;
+  std::uint64_t macs = 0;
   for (auto _ : state) {
     const SimulationResult result = Simulation(inputs().config, inputs().table, workload, options).run();
     cycles = result.total.cycles;
+    macs = result.total.macs;
     benchmark::DoNotOptimize(cycles);
   }
   const double pes = static_cast<double>(inputs().config.pe_array.rows * inputs().config.pe_array.cols);
   state.counters["simulated_cycles"] = static_cast<double>(cycles);
   state.counters["cycles_per_second"] =
       benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["macs_per_second"] =
+      benchmark::Counter(static_cast<double>(macs), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["pe_cycles_per_second"] =
       benchmark::Counter(static_cast<double>(cycles) * pes, benchmark::Counter::kIsIterationInvariantRate);
 }
