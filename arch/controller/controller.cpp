@@ -76,7 +76,9 @@ void Controller::compute_thread() {
     LayerMeasurement& layer = measurements_[job_index];
     layer.start_cycle = cycle_at(sc_core::sc_time_stamp());
     const sc_core::sc_time layer_start = sc_core::sc_time_stamp();
-    const DramCounters dram_before = dram_.counters();
+    // The loader may already have read this layer's first tiles: a layer's DRAM traffic is everything
+    // since the previous layer ended.
+    const DramCounters dram_before = dram_at_last_layer_end_;
     const GlbCounters glb_before = glb_.counters();
     const NocCounters noc_before = noc_.counters();
     const PeArrayCounters pe_before = pe_array_.counters();
@@ -84,18 +86,20 @@ void Controller::compute_thread() {
       const sc_core::sc_time wait_start = sc_core::sc_time_stamp();
       const PassWork work = next_pass_.read();
       const sc_core::sc_time waited = sc_core::sc_time_stamp() - wait_start;
+      // The pass's DRAM reads are shown in the stall that waited for them, else in the pass itself.
+      std::uint64_t reads_to_show = work.dram_read_bytes;
       if (waited > sc_core::SC_ZERO_TIME) {
         layer.stall_cycles += cycle_at(sc_core::sc_time_stamp()) - cycle_at(wait_start);
         ActivityInterval stall;
         stall.stall = true;
         stall.dram_bytes = work.dram_read_bytes;
-        emit(job_index, wait_start, stall);
+        if (emit(job_index, wait_start, stall)) reads_to_show = 0;
         trace(TraceEvent::Kind::kStall, job_index, wait_start, sc_core::sc_time_stamp());
       }
       if (cycle_array_ != nullptr) {
-        run_pass_cycle_accurate(work, layer);
+        run_pass_cycle_accurate(work, layer, reads_to_show);
       } else {
-        run_pass(work, layer);
+        run_pass(work, layer, reads_to_show);
       }
       last = work.last_of_layer;
     }
@@ -112,6 +116,7 @@ void Controller::compute_thread() {
     trace(TraceEvent::Kind::kLayer, job_index, layer_start, sc_core::sc_time_stamp());
     layer.dram_read_bytes = dram_.counters().read_bytes - dram_before.read_bytes;
     layer.dram_write_bytes = dram_.counters().write_bytes - dram_before.write_bytes;
+    dram_at_last_layer_end_ = dram_.counters();
     layer.glb_reads = glb_.counters().reads - glb_before.reads;
     layer.glb_writes = glb_.counters().writes - glb_before.writes;
     layer.noc_transfers = noc_.counters().transfers() - noc_before.transfers();
@@ -128,7 +133,7 @@ void Controller::compute_thread() {
   }
 }
 
-void Controller::run_pass(const PassWork& work, LayerMeasurement& layer) {
+void Controller::run_pass(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show) {
   const PassTraffic& t = work.traffic;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   // Fill: filters and ifmaps leave the GLB through its read ports and cross the NoC into the RFs.
@@ -153,6 +158,7 @@ void Controller::run_pass(const PassWork& work, LayerMeasurement& layer) {
   busy.noc_transfers = t.filter_bus_words + t.ifmap_bus_words + t.psum_bus_words + t.inter_pe_psum_words;
   busy.glb_accesses = t.glb_reads + t.glb_writes;
   post_ofmap(t.ofmap_dram_words, work.job, busy);
+  busy.dram_bytes += read_bytes_to_show;
   emit(work.job, start, busy);
   trace(TraceEvent::Kind::kPass, work.job, start, sc_core::sc_time_stamp());
 }
@@ -185,10 +191,20 @@ void Controller::stage_values(PassWork& work) {
   work.staged = std::move(staged);
 }
 
-void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer) {
+void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer,
+                                         std::uint64_t read_bytes_to_show) {
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   const LayerJob& job = jobs_[work.job];
-  cycle_array_->start(job.schedule.nest(), job.schedule.tiling(), work.pass, *work.staged, *tensors_[work.job]);
+  const std::uint64_t write_bytes = bytes_of(work.traffic.ofmap_dram_words, job.ofmap_dram_bytes_per_word);
+  // The array records its own activity cycle by cycle; the controller adds the stalls.
+  const ActivitySink per_cycle = observers_.activity ? ActivitySink([this](const ActivityInterval& interval) {
+    if (interval.end_cycle <= interval.start_cycle) return false;  // shorter than a cycle
+    observers_.activity(interval);
+    return true;
+  })
+                                                     : ActivitySink();
+  cycle_array_->start(job.schedule.nest(), job.schedule.tiling(), work.pass, *work.staged, *tensors_[work.job],
+                      per_cycle, job.layer_index, write_bytes + read_bytes_to_show);
   wait(cycle_array_->done_event());
   const MeasuredPass& measured = cycle_array_->measured();
   glb_.record(measured.glb_reads, measured.glb_writes);
@@ -197,15 +213,9 @@ void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement&
   pe_array_.record(measured.macs, measured.nonzero_macs, measured.rf_accesses);
   ++layer.passes;
   layer.peak_active_pes = std::max(layer.peak_active_pes, measured.active_pes);
-  ActivityInterval busy;
-  busy.active_pes = measured.active_pes;
-  busy.macs = measured.nonzero_macs;
-  busy.rf_accesses = measured.rf_accesses;
-  busy.noc_transfers =
-      measured.filter_bus_words + measured.ifmap_bus_words + measured.psum_bus_words + measured.inter_pe_psum_words;
-  busy.glb_accesses = measured.glb_reads + measured.glb_writes;
-  post_ofmap(measured.ofmap_words, work.job, busy);
-  emit(work.job, start, busy);
+  if (measured.ofmap_words > 0) {  // posted write, as at transaction level
+    dram_transfer(tlm::TLM_WRITE_COMMAND, bytes_of(measured.ofmap_words, job.ofmap_dram_bytes_per_word), work.job);
+  }
   trace(TraceEvent::Kind::kPass, work.job, start, sc_core::sc_time_stamp());
 }
 
@@ -229,13 +239,15 @@ void Controller::trace(TraceEvent::Kind kind, std::size_t job, const sc_core::sc
   observers_.trace({kind, jobs_[job].layer_index, picoseconds(start), picoseconds(end), bytes});
 }
 
-void Controller::emit(std::size_t job, const sc_core::sc_time& start, const ActivityInterval& counts) {
-  if (!observers_.activity) return;
+bool Controller::emit(std::size_t job, const sc_core::sc_time& start, const ActivityInterval& counts) {
+  if (!observers_.activity) return false;
   ActivityInterval interval = counts;
   interval.layer_index = jobs_[job].layer_index;
   interval.start_cycle = cycle_at(start);
   interval.end_cycle = cycle_at(sc_core::sc_time_stamp());
-  if (interval.end_cycle > interval.start_cycle) observers_.activity(interval);
+  if (interval.end_cycle <= interval.start_cycle) return false;  // shorter than a cycle
+  observers_.activity(interval);
+  return true;
 }
 
 }  // namespace ergon

@@ -49,15 +49,15 @@ class Controller : public sc_core::sc_module {
 
   void load_thread();
   void compute_thread();
-  void run_pass(const PassWork& work, LayerMeasurement& layer);
-  void run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer);
+  void run_pass(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
+  void run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
   void stage_values(PassWork& work);
   void check_output(std::size_t job, LayerMeasurement& layer);
   void post_ofmap(std::uint64_t words, std::size_t job, ActivityInterval& activity);
   void finish_layer(std::size_t job);
   sc_core::sc_time dram_transfer(tlm::tlm_command command, std::uint64_t bytes, std::size_t job);
   std::uint64_t cycle_at(const sc_core::sc_time& time) const;
-  void emit(std::size_t job, const sc_core::sc_time& start, const ActivityInterval& counts);
+  bool emit(std::size_t job, const sc_core::sc_time& start, const ActivityInterval& counts);  // false: not shown
   void trace(TraceEvent::Kind kind, std::size_t job, const sc_core::sc_time& start, const sc_core::sc_time& end,
              std::uint64_t bytes = 0);
 
@@ -76,6 +76,7 @@ class Controller : public sc_core::sc_module {
   std::size_t layers_done_ = 0;
   sc_core::sc_event layer_done_event_;
   std::vector<LayerMeasurement> measurements_;
+  DramCounters dram_at_last_layer_end_;
   unsigned char stream_window_[64] = {};
 };
 

@@ -1,6 +1,7 @@
 #include "arch/pe_array/cycle_pe_array.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ergon {
 namespace {
@@ -40,7 +41,12 @@ std::size_t CyclePeArray::pe_index(std::int64_t filter_set, std::int64_t channel
 }
 
 void CyclePeArray::start(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass,
-                         const StagedPass& staged, LayerTensors& tensors) {
+                         const StagedPass& staged, LayerTensors& tensors, const ActivitySink& activity,
+                         std::size_t layer_index, std::uint64_t dram_bytes) {
+  activity_ = activity ? &activity : nullptr;
+  layer_index_ = layer_index;
+  dram_bytes_ = dram_bytes;
+  run_cycles_ = 0;
   nest_ = nest;
   tiling_ = tiling;
   pass_ = pass;
@@ -86,7 +92,6 @@ void CyclePeArray::prepare_pass() {
     }
   }
   measured_ = MeasuredPass{};
-  measured_.glb_writes = staged_.deposited_words;
   filter_words_left_ = staged_.filter_tile ? staged_.filter_tile->size() : 0;
   ifmap_words_left_ = staged_.ifmap_tile->size();
   deposit_words_left_ = staged_.deposited_words;
@@ -95,6 +100,11 @@ void CyclePeArray::prepare_pass() {
 
 void CyclePeArray::step() {
   ++measured_.cycles;
+  const MeasuredPass before = measured_;
+  std::uint64_t active_pes = 0;
+  if (phase_ == Phase::kCompute) {
+    for (const SetState& set : sets_) active_pes += set.remaining > 0 ? static_cast<std::uint64_t>(r_ * e_) : 0;
+  }
   if (phase_ == Phase::kFill && fill_cycle()) {
     // Compute starts next cycle: every set of PEs begins its MAC sequence.
     sets_.clear();
@@ -120,15 +130,57 @@ void CyclePeArray::step() {
     phase_ = Phase::kCompute;
   } else if (phase_ == Phase::kCompute && compute_cycle()) {
     finish_pass();
+    record_cycle(before, active_pes, true);
     phase_ = Phase::kIdle;
     done_event_.notify(clock_period_);
     return;
   }
+  record_cycle(before, active_pes, false);
   next_trigger(clock_period_);
 }
 
+void CyclePeArray::record_cycle(const MeasuredPass& before, std::uint64_t active_pes, bool last) {
+  if (activity_ == nullptr) return;
+  ActivityInterval cycle;
+  cycle.layer_index = layer_index_;
+  cycle.active_pes = active_pes;
+  cycle.macs = measured_.nonzero_macs - before.nonzero_macs;
+  cycle.rf_accesses = measured_.rf_accesses - before.rf_accesses;
+  cycle.noc_transfers =
+      (measured_.filter_bus_words + measured_.ifmap_bus_words + measured_.psum_bus_words +
+       measured_.inter_pe_psum_words) -
+      (before.filter_bus_words + before.ifmap_bus_words + before.psum_bus_words + before.inter_pe_psum_words);
+  cycle.glb_accesses = (measured_.glb_reads + measured_.glb_writes) - (before.glb_reads + before.glb_writes);
+  cycle.dram_bytes = last ? dram_bytes_ : 0;
+  const bool same = run_cycles_ > 0 && cycle.active_pes == run_.active_pes && cycle.macs == run_.macs &&
+                    cycle.rf_accesses == run_.rf_accesses && cycle.noc_transfers == run_.noc_transfers &&
+                    cycle.glb_accesses == run_.glb_accesses && cycle.dram_bytes == run_.dram_bytes;
+  if (same) {
+    ++run_cycles_;
+  } else {
+    flush_activity();
+    run_ = cycle;
+    run_.start_cycle = static_cast<std::uint64_t>(std::ceil(sc_core::sc_time_stamp() / clock_period_ - 1e-9));
+    run_cycles_ = 1;
+  }
+  if (last) flush_activity();
+}
+
+void CyclePeArray::flush_activity() {
+  if (run_cycles_ == 0) return;
+  ActivityInterval interval = run_;  // per-cycle values times the run's length
+  interval.end_cycle = run_.start_cycle + run_cycles_;
+  interval.macs *= run_cycles_;
+  interval.rf_accesses *= run_cycles_;
+  interval.noc_transfers *= run_cycles_;
+  interval.glb_accesses *= run_cycles_;
+  interval.dram_bytes *= run_cycles_;
+  (*activity_)(interval);
+  run_cycles_ = 0;
+}
+
 bool CyclePeArray::fill_cycle() {
-  take(deposit_words_left_, glb_write_words_per_cycle_);
+  measured_.glb_writes += take(deposit_words_left_, glb_write_words_per_cycle_);
   // The GLB's read ports serve both buses. Each cycle sends first what cannot wait if both streams are
   // to finish by the earliest possible cycle, then fills the ports, the longer stream first.
   const auto filter_bus = static_cast<std::uint64_t>(noc_.filter_bus_words);
@@ -205,9 +257,9 @@ bool CyclePeArray::compute_cycle() {
   }
   // Once the MACs are done, the last psums ripple up the tallest column, one PE per cycle.
   if (!macs_this_cycle && ripple_cycles_left_ > 0) --ripple_cycles_left_;
-  take(psum_bus_left_, static_cast<std::uint64_t>(noc_.psum_bus_words));
-  take(psum_glb_reads_left_, glb_read_words_per_cycle_);
-  take(psum_glb_writes_left_, glb_write_words_per_cycle_);
+  measured_.psum_bus_words += take(psum_bus_left_, static_cast<std::uint64_t>(noc_.psum_bus_words));
+  measured_.glb_reads += take(psum_glb_reads_left_, glb_read_words_per_cycle_);
+  measured_.glb_writes += take(psum_glb_writes_left_, glb_write_words_per_cycle_);
   return !macs_left && ripple_cycles_left_ == 0 && psum_bus_left_ == 0 && psum_glb_reads_left_ == 0 &&
          psum_glb_writes_left_ == 0;
 }
@@ -241,6 +293,9 @@ void CyclePeArray::run_set_cycle(SetState& set) {
   set.tap = 0;
   if (++set.channel < set.channels) return;
   set.channel = 0;
+  // This output's psums are complete in the set: each PE passes its psum up, except the column's top PE.
+  const bool top_set = set.channel_set == channel_sets_used_ - 1;
+  measured_.inter_pe_psum_words += static_cast<std::uint64_t>(e_ * (top_set ? r_ - 1 : r_));
   if (++set.filter < set.filters) return;
   set.filter = 0;
   if (++set.column < f_) return;
@@ -249,8 +304,7 @@ void CyclePeArray::run_set_cycle(SetState& set) {
 }
 
 void CyclePeArray::finish_pass() {
-  const std::int64_t q = tiling_.channels_per_pe, p = tiling_.filters_per_pe;
-  const std::uint64_t column_height = static_cast<std::uint64_t>(r_ * channel_sets_used_);
+  const std::int64_t p = tiling_.filters_per_pe;
   for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
     const std::int64_t filters = std::min(p, m_ - fs * p);
     for (std::int64_t col = 0; col < e_; ++col) {
@@ -264,22 +318,14 @@ void CyclePeArray::finish_pass() {
               for (std::int64_t row = 0; row < r_; ++row)
                 sum = combine(nest_.kind, sum, psum_rf_[pe_index(fs, cs, row, col) * psum_stride_ + slot]);
             }
-            measured_.inter_pe_psum_words += column_height - 1;
             const std::int64_t filter = fs * p + j;
             std::int32_t& stored =
                 glb_psums_[static_cast<std::size_t>(((image * m_ + filter) * e_ + col) * f_ + column)];
-            if (!pass_.first_accumulation) {
-              sum = combine(nest_.kind, stored, sum);
-              ++measured_.glb_reads;
-              ++measured_.psum_bus_words;
-            }
+            if (!pass_.first_accumulation) sum = combine(nest_.kind, stored, sum);
             stored = sum;
-            ++measured_.glb_writes;
-            ++measured_.psum_bus_words;
             if (pass_.last_accumulation) {  // complete: out to DRAM
               tensors_->ofmap[ofmap_index(nest_, pass_.images.begin + image, pass_.group, pass_.filters.begin + filter,
                                           pass_.ofmap_rows.begin + col, column)] = sum;
-              ++measured_.glb_reads;
               ++measured_.ofmap_words;
             }
           }
@@ -287,7 +333,6 @@ void CyclePeArray::finish_pass() {
       }
     }
   }
-  (void)q;
 }
 
 }  // namespace ergon

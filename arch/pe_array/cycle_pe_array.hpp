@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "arch/accelerator_config.hpp"
+#include "arch/controller/activity.hpp"
 #include "dataflow/layer_tensors.hpp"
 #include "dataflow/row_stationary/pass_traffic.hpp"
 
@@ -43,8 +44,11 @@ class CyclePeArray : public sc_core::sc_module {
   CyclePeArray(sc_core::sc_module_name name, const AcceleratorConfig& config, sc_core::sc_time clock_period);
 
   // Runs one pass from the current time; done_event() fires when its psums are back in the GLB.
+  // `activity` receives the pass's per-cycle activity (runs of identical cycles merged), attributed to
+  // `layer_index`; `dram_bytes` (the pass's DRAM traffic still to be shown) goes to its last cycle.
   void start(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass,
-             const StagedPass& staged, LayerTensors& tensors);
+             const StagedPass& staged, LayerTensors& tensors, const ActivitySink& activity, std::size_t layer_index,
+             std::uint64_t dram_bytes);
   const sc_core::sc_event& done_event() const { return done_event_; }
   const MeasuredPass& measured() const { return measured_; }
   std::uint64_t pe_count() const { return pe_count_; }
@@ -58,6 +62,8 @@ class CyclePeArray : public sc_core::sc_module {
   };
 
   void step();
+  void record_cycle(const MeasuredPass& before, std::uint64_t active_pes, bool last);
+  void flush_activity();
   bool fill_cycle();
   bool compute_cycle();
   void run_set_cycle(SetState& set);
@@ -90,6 +96,11 @@ class CyclePeArray : public sc_core::sc_module {
   std::uint64_t ripple_cycles_left_ = 0;
   std::uint64_t psum_bus_left_ = 0, psum_glb_reads_left_ = 0, psum_glb_writes_left_ = 0;
   MeasuredPass measured_;
+  const ActivitySink* activity_ = nullptr;
+  std::size_t layer_index_ = 0;
+  std::uint64_t dram_bytes_ = 0;
+  ActivityInterval run_;  // the current run of identical cycles, as per-cycle values
+  std::uint64_t run_cycles_ = 0;
 
   // Register files, one slice per PE (flat arrays), and the GLB's psum tile.
   std::size_t filter_stride_ = 0, ifmap_stride_ = 0, psum_stride_ = 0;

@@ -102,3 +102,40 @@ TEST(Simulation, ReportsAGlobalBufferTooSmallForALayer) {
 
 }  // namespace
 }  // namespace ergon
+
+namespace ergon {
+namespace {
+
+// The activity stream accounts for every MAC and DRAM byte, in time order, in both fidelities.
+void expect_consistent_activity(Fidelity fidelity, const std::string& workload_file) {
+  const Workload workload = load_workload(test::source_dir() + "/workloads/" + workload_file);
+  std::vector<ActivityInterval> intervals;
+  SimulationOptions options;
+  options.fidelity = fidelity;
+  options.observers.activity = [&](const ActivityInterval& interval) { intervals.push_back(interval); };
+  const SimulationResult result = Simulation(eyeriss(), table(), workload, options).run();
+  std::uint64_t macs = 0, dram_bytes = 0, end = 0, busy_cycles = 0;
+  for (const auto& interval : intervals) {
+    EXPECT_GE(interval.start_cycle, end) << "intervals overlap or go back in time";
+    EXPECT_GT(interval.end_cycle, interval.start_cycle);
+    EXPECT_LE(interval.active_pes, 168u);
+    end = interval.end_cycle;
+    macs += interval.macs;
+    dram_bytes += interval.dram_bytes;
+    busy_cycles += interval.stall ? 0 : interval.end_cycle - interval.start_cycle;
+  }
+  EXPECT_EQ(macs, result.total.nonzero_macs);
+  EXPECT_EQ(dram_bytes, result.total.dram_read_bytes + result.total.dram_write_bytes);
+  EXPECT_LE(end, result.total.cycles);
+  EXPECT_GT(busy_cycles, result.total.cycles / 2);
+}
+
+TEST(Activity, AccountsForAllWorkAtTransactionLevel) {
+  expect_consistent_activity(Fidelity::kTransactionLevel, "cnnergy/squeezenet_v1_1.yaml");
+}
+TEST(Activity, AccountsForAllWorkCycleByCycle) {
+  expect_consistent_activity(Fidelity::kCycleAccurate, "resnet8.yaml");
+}
+
+}  // namespace
+}  // namespace ergon
