@@ -70,7 +70,9 @@ std::vector<std::int16_t> filter_tile(const LoopNest& nest, const LayerTensors& 
   return tile;
 }
 
-std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass) {
+std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass,
+                                     std::uint64_t& stored_nonzeros) {
+  stored_nonzeros = 0;
   const PassTiles tiles = pass_tiles(nest, pass);
   std::vector<std::int16_t> tile;
   tile.reserve(static_cast<std::size_t>(pass.images.size() * pass.channels.size() * tiles.input_rows.size() *
@@ -81,7 +83,10 @@ std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& t
         for (std::int64_t col = tiles.input_cols.begin; col < tiles.input_cols.end; ++col) {
           const std::int64_t y = row - nest.pad_top, x = col - nest.pad_left;
           const bool inside = y >= 0 && y < nest.input_h && x >= 0 && x < nest.input_w;
-          tile.push_back(inside ? tensors.ifmap[ifmap_index(nest, n, pass.group, c, y, x)] : padding_value(nest.kind));
+          const std::int16_t value =
+              inside ? tensors.ifmap[ifmap_index(nest, n, pass.group, c, y, x)] : padding_value(nest.kind);
+          stored_nonzeros += inside && value != 0 ? 1 : 0;
+          tile.push_back(value);
         }
   return tile;
 }

@@ -53,7 +53,9 @@ inline std::int32_t combine(LoopNestKind kind, std::int32_t a, std::int32_t b) {
 // and the ifmap [n][c][input_rows][input_cols] with the padding materialised.
 struct RowStationaryPass;
 std::vector<std::int16_t> filter_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass);
-std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass);
+// `stored_nonzeros` receives the number of non-zero values among the stored (non-padding) positions.
+std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass,
+                                     std::uint64_t& stored_nonzeros);
 
 // The accumulator's starting value, and the value padding contributes.
 std::int32_t accumulator_identity(LoopNestKind kind);

@@ -11,11 +11,6 @@
 namespace ergon {
 namespace {
 
-// Run-length compression of activations in DRAM: non-zero values per 64-bit word (Eyeriss / CNNergy).
-double rlc_values_per_64_bits(int word_bits) {
-  return word_bits == 8 ? 5.0 : 3.0;
-}
-
 bool reads_network_input(const Workload& workload, const Layer& layer) {
   for (const auto& name : layer.input_names) {
     const Layer* producer = workload.find_layer(name);
@@ -46,18 +41,12 @@ LayerJob make_job(const AcceleratorConfig& config, const Workload& workload, con
   } catch (const MappingError& error) {
     fail_at_layer(layer, "", error.what());
   }
-  const int word_bits = config.pe_array.word_bits;
-  const double word_bytes = word_bits / 8.0;
-  const TensorShape& in = layer.input_shapes.at(0);
-  // The tiles include padding, which is not stored: scale by the real share of the padded ifmap.
-  const double real_share =
-      std::min(1.0, static_cast<double>(in.height * in.width) / static_cast<double>(nest.ifmap_h() * nest.ifmap_w()));
-  const double nonzero = (1 - layer.sparsity.ifmap) * real_share;
-  const double rlc_bytes_per_nonzero = 8.0 / rlc_values_per_64_bits(word_bits);
-  LayerJob job{index, *schedule, 1 - layer.sparsity.ifmap, 0, 0, word_bytes, word_bits};
-  job.ifmap_dram_bytes_per_word =
-      reads_network_input(workload, layer) ? word_bytes * real_share : nonzero * rlc_bytes_per_nonzero;
-  job.ofmap_dram_bytes_per_word = (1 - layer.sparsity.ofmap) * rlc_bytes_per_nonzero;
+  DramEncoding encoding;
+  encoding.word_bits = config.pe_array.word_bits;
+  encoding.ifmap_raw = reads_network_input(workload, layer);
+  encoding.ifmap_density = 1 - layer.sparsity.ifmap;
+  encoding.ofmap_density = 1 - layer.sparsity.ofmap;
+  LayerJob job{index, *schedule, encoding};
   return job;
 }
 

@@ -4,13 +4,7 @@
 #include <cmath>
 
 namespace ergon {
-namespace {
-
-std::uint64_t bytes_of(std::uint64_t words, double bytes_per_word) {
-  return static_cast<std::uint64_t>(std::ceil(static_cast<double>(words) * bytes_per_word));
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, GlobalBuffer& glb, Noc& noc,
                        PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, RunObservers observers,
@@ -58,13 +52,20 @@ void Controller::load_thread() {
     std::optional<PassTiles> previous;
     std::uint64_t remaining = job.schedule.pass_count();
     job.schedule.for_each_pass([&](const RowStationaryPass& pass) {
-      PassWork work{
-          job_index,        pass,   pass_traffic(nest, job.schedule.tiling(), pass, previous, job.ifmap_density), 0,
-          --remaining == 0, nullptr};
+      const DramEncoding& encoding = job.encoding;
+      PassWork work{job_index,
+                    pass,
+                    pass_traffic(nest, job.schedule.tiling(), pass, previous, encoding.ifmap_density),
+                    0,
+                    --remaining == 0,
+                    nullptr};
       previous = pass_tiles(nest, pass);
-      work.dram_read_bytes = bytes_of(work.traffic.filter_dram_words, job.filter_dram_bytes_per_word) +
-                             bytes_of(work.traffic.ifmap_dram_words, job.ifmap_dram_bytes_per_word);
-      if (cycle_array_ != nullptr) stage_values(work);
+      // Transaction level: the expected share of zeros; cycle fidelity: the zeros actually staged.
+      const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
+      std::uint64_t nonzeros = DramEncoding::expected(stored, encoding.ifmap_density);
+      if (cycle_array_ != nullptr) nonzeros = stage_values(work);
+      work.dram_read_bytes = encoding.raw_bytes(work.traffic.filter_dram_words) +
+                             (stored > 0 ? encoding.ifmap_bytes(stored, nonzeros) : 0);
       if (work.dram_read_bytes > 0) wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes, job_index));
       next_pass_.write(work);
     });
@@ -166,36 +167,39 @@ void Controller::run_pass(const PassWork& work, LayerMeasurement& layer, std::ui
 void Controller::post_ofmap(std::uint64_t words, std::size_t job, ActivityInterval& activity) {
   if (words == 0) return;
   // A posted write: the DRAM serialises it with the reads that follow.
-  activity.dram_bytes = bytes_of(words, jobs_[job].ofmap_dram_bytes_per_word);
+  activity.dram_bytes = jobs_[job].encoding.ofmap_bytes(words);
   dram_transfer(tlm::TLM_WRITE_COMMAND, activity.dram_bytes, job);
 }
 
-void Controller::stage_values(PassWork& work) {
+std::uint64_t Controller::stage_values(PassWork& work) {
   const LayerJob& job = jobs_[work.job];
   const LoopNest& nest = job.schedule.nest();
   auto& tensors = tensors_[work.job];
   if (!tensors) {  // synthetic values at the layer's sparsity, seeded by the layer's position
     tensors = std::make_shared<LayerTensors>(
-        synthetic_tensors(nest, 1 - job.ifmap_density, job.word_bits, 0x5eed0000 + job.layer_index));
+        synthetic_tensors(nest, 1 - job.encoding.ifmap_density, job.encoding.word_bits, 0x5eed0000 + job.layer_index));
   }
   auto staged = std::make_shared<StagedPass>();
   if (work.traffic.filter_dram_words > 0) {
     staged->filter_tile = std::make_shared<const std::vector<std::int16_t>>(filter_tile(nest, *tensors, work.pass));
     staged->deposited_words += staged->filter_tile->size();
   }
+  std::uint64_t stored_nonzeros = 0;
   if (work.traffic.ifmap_dram_words > 0 || !staged_ifmap_) {
-    staged_ifmap_ = std::make_shared<const std::vector<std::int16_t>>(ifmap_tile(nest, *tensors, work.pass));
+    staged_ifmap_ =
+        std::make_shared<const std::vector<std::int16_t>>(ifmap_tile(nest, *tensors, work.pass, stored_nonzeros));
     staged->deposited_words += staged_ifmap_->size();
   }
   staged->ifmap_tile = staged_ifmap_;
   work.staged = std::move(staged);
+  return stored_nonzeros;
 }
 
 void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer,
                                          std::uint64_t read_bytes_to_show) {
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   const LayerJob& job = jobs_[work.job];
-  const std::uint64_t write_bytes = bytes_of(work.traffic.ofmap_dram_words, job.ofmap_dram_bytes_per_word);
+  const std::uint64_t write_bytes = job.encoding.ofmap_bytes(work.traffic.ofmap_dram_words);
   // The array records its own activity cycle by cycle; the controller adds the stalls.
   const ActivitySink per_cycle = observers_.activity ? ActivitySink([this](const ActivityInterval& interval) {
     if (interval.end_cycle <= interval.start_cycle) return false;  // shorter than a cycle
@@ -214,7 +218,7 @@ void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement&
   ++layer.passes;
   layer.peak_active_pes = std::max(layer.peak_active_pes, measured.active_pes);
   if (measured.ofmap_words > 0) {  // posted write, as at transaction level
-    dram_transfer(tlm::TLM_WRITE_COMMAND, bytes_of(measured.ofmap_words, job.ofmap_dram_bytes_per_word), work.job);
+    dram_transfer(tlm::TLM_WRITE_COMMAND, job.encoding.ofmap_bytes(measured.ofmap_words), work.job);
   }
   trace(TraceEvent::Kind::kPass, work.job, start, sc_core::sc_time_stamp());
 }

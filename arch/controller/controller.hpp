@@ -51,7 +51,7 @@ class Controller : public sc_core::sc_module {
   void compute_thread();
   void run_pass(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
   void run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
-  void stage_values(PassWork& work);
+  std::uint64_t stage_values(PassWork& work);  // returns the staged ifmap's stored non-zero values
   void check_output(std::size_t job, LayerMeasurement& layer);
   void post_ofmap(std::uint64_t words, std::size_t job, ActivityInterval& activity);
   void finish_layer(std::size_t job);

@@ -84,6 +84,13 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
 
   t.filter_dram_words = filters_resident ? 0 : filter_words;
   t.ifmap_dram_words = ifmap_resident ? 0 : ifmap_words;
+  if (!ifmap_resident) {
+    const auto stored = [](IndexRange range, std::int64_t pad, std::int64_t extent) {
+      return count(std::max<std::int64_t>(0, std::min(range.end, pad + extent) - std::max(range.begin, pad)));
+    };
+    t.ifmap_dram_stored_words = n * c * stored(tiles.input_rows, nest.pad_top, nest.input_h) *
+                                stored(tiles.input_cols, nest.pad_left, nest.input_w);
+  }
   t.ofmap_dram_words = pass.last_accumulation ? psum_words : 0;
 
   // Filters stay in the PEs' RFs while the filter tile is unchanged; ifmaps are streamed every pass.

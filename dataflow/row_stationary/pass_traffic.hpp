@@ -14,8 +14,9 @@ struct PassTraffic {
   std::uint64_t nonzero_macs = 0;  // MACs whose ifmap operand is non-zero (the others are gated)
   // Words fetched from DRAM into the on-chip buffers (0 when the tile is still resident).
   std::uint64_t filter_dram_words = 0;
-  std::uint64_t ifmap_dram_words = 0;
-  std::uint64_t ofmap_dram_words = 0;  // written back when the psums are complete
+  std::uint64_t ifmap_dram_words = 0;         // the tile, padding positions included
+  std::uint64_t ifmap_dram_stored_words = 0;  // of which stored in DRAM (not padding)
+  std::uint64_t ofmap_dram_words = 0;         // written back when the psums are complete
   // Global buffer (filter store included) accesses.
   std::uint64_t glb_writes = 0;
   std::uint64_t glb_reads = 0;
