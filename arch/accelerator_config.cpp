@@ -5,17 +5,13 @@
 #include <algorithm>
 #include <memory>
 
+#include "arch/components.hpp"
 #include "arch/dram_presets.hpp"
 #include "common/text.hpp"
 #include "common/yaml_view.hpp"
 
 namespace ergon {
 namespace {
-
-// Implementations selectable with `impl:`; later modules register theirs here.
-const std::vector<std::string> kPeArrayImpls = {"row_stationary"};
-const std::vector<std::string> kGlbImpls = {"banked"};
-const std::vector<std::string> kDramImpls = {"simple"};
 
 std::string get_choice(YamlMap& map, const std::string& key, const std::string& fallback,
                        const std::vector<std::string>& choices) {
@@ -57,7 +53,7 @@ RegisterFileConfig parse_rf(YamlMap map) {
 PeArrayConfig parse_pe_array(YamlMap map) {
   PeArrayConfig array;
   const IntRule dimension{1, 1 << 16};
-  array.impl = get_choice(map, "impl", array.impl, kPeArrayImpls);
+  array.impl = get_choice(map, "impl", array.impl, pe_array_impl_names());
   array.rows = map.get_int("rows", dimension);
   array.cols = map.get_int("cols", dimension);
   array.word_bits = get_word_bits(map, "word_bits", array.word_bits);
@@ -68,7 +64,7 @@ PeArrayConfig parse_pe_array(YamlMap map) {
 
 GlbConfig parse_glb(YamlMap map) {
   GlbConfig glb;
-  glb.impl = get_choice(map, "impl", glb.impl, kGlbImpls);
+  glb.impl = get_choice(map, "impl", glb.impl, glb_impl_names());
   glb.size_kib = map.get_number("size_kib", NumberRule{0.0, 1 << 30, true});
   glb.filter_size_kib = map.get_number("filter_size_kib", glb.filter_size_kib, NumberRule{0.0, 1 << 30, false});
   glb.banks = map.get_int("banks", glb.banks, IntRule{1, 1 << 16});
@@ -82,6 +78,7 @@ GlbConfig parse_glb(YamlMap map) {
 NocConfig parse_noc(YamlMap map) {
   NocConfig noc;
   const IntRule words{1, 1 << 16};
+  noc.impl = get_choice(map, "impl", noc.impl, noc_impl_names());
   noc.filter_bus_words = map.get_int("filter_bus_words", noc.filter_bus_words, words);
   noc.ifmap_bus_words = map.get_int("ifmap_bus_words", noc.ifmap_bus_words, words);
   noc.psum_bus_words = map.get_int("psum_bus_words", noc.psum_bus_words, words);
@@ -102,7 +99,7 @@ DramConfig parse_dram(YamlMap map) {
         "unknown DRAM preset '" + dram.preset + "'; " +
         (suggestion.empty() ? "known: " + join_alternatives(names) : "did you mean '" + suggestion + "'?"));
   }
-  dram.impl = get_choice(map, "impl", dram.impl, kDramImpls);
+  dram.impl = get_choice(map, "impl", dram.impl, dram_impl_names());
   dram.word_bits = get_word_bits(map, "word_bits", dram.word_bits);
   const auto preset_or_required = [&](const std::string& key, const std::optional<double>& value, NumberRule rule) {
     if (value && !map.has(key)) return *value;

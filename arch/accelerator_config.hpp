@@ -37,6 +37,7 @@ struct GlbConfig {
 };
 
 struct NocConfig {  // words per cycle on each GLB <-> PE-array bus
+  std::string impl = "multicast_bus";
   std::int64_t filter_bus_words = 4;
   std::int64_t ifmap_bus_words = 4;
   std::int64_t psum_bus_words = 4;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "arch/components.hpp"
 #include "arch/controller/controller.hpp"
 #include "sim/systemc_kernel.hpp"
 
@@ -125,17 +126,17 @@ SimulationResult Simulation::run() {
 
   start_fresh_systemc_kernel();
   const sc_core::sc_time clock_period(1e6 / config_.clock.frequency_mhz, sc_core::SC_PS);
-  auto dram = std::make_unique<Dram>("dram", config_.dram);
-  auto glb = std::make_unique<GlobalBuffer>("glb", config_.glb, config_.pe_array.word_bits);
-  auto noc = std::make_unique<Noc>("noc", config_.noc);
-  auto pe_array = std::make_unique<PeArray>("pe_array", config_.pe_array);
-  std::unique_ptr<CyclePeArray> cycle_array;
+  const auto dram = make_dram(config_.dram);
+  const auto glb = make_global_buffer(config_.glb, config_.pe_array.word_bits);
+  const auto noc = make_noc(config_.noc);
+  const auto pe_array = make_pe_array(config_.pe_array);
+  std::unique_ptr<ICyclePeArray> cycle_array;
   if (options_.fidelity == Fidelity::kCycleAccurate) {
-    cycle_array = std::make_unique<CyclePeArray>("cycle_pe_array", config_, clock_period);
+    cycle_array = make_cycle_pe_array(config_.pe_array, *noc, *glb, clock_period);
   }
   auto controller = std::make_unique<Controller>("controller", clock_period, *glb, *noc, *pe_array, *dram, jobs,
                                                  options_.observers, cycle_array.get(), options_.check_outputs);
-  controller->dram_socket.bind(dram->socket);
+  controller->dram_socket.bind(dram->target_socket());
   sc_core::sc_start();
 
   const OperatingPoint point{config_.pe_array.word_bits, config_.clock.frequency_mhz, config_.clock.voltage_v,

@@ -6,9 +6,9 @@
 namespace ergon {
 namespace {}  // namespace
 
-Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, GlobalBuffer& glb, Noc& noc,
-                       PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, RunObservers observers,
-                       CyclePeArray* cycle_array, bool check_outputs)
+Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, IGlobalBuffer& glb, INoc& noc,
+                       IPeArray& pe_array, const IDram& dram, std::vector<LayerJob> jobs, RunObservers observers,
+                       ICyclePeArray* cycle_array, bool check_outputs)
     : sc_core::sc_module(name),
       dram_socket("dram_socket"),
       clock_period_(clock_period),

@@ -28,9 +28,9 @@ class Controller : public sc_core::sc_module {
 
   // With `cycle_array`, passes run cycle by cycle on real values (cycle fidelity); without, each pass
   // takes the duration the modules compute from its traffic (transaction level).
-  Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, GlobalBuffer& glb, Noc& noc,
-             PeArray& pe_array, const Dram& dram, std::vector<LayerJob> jobs, RunObservers observers,
-             CyclePeArray* cycle_array = nullptr, bool check_outputs = true);
+  Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, IGlobalBuffer& glb, INoc& noc,
+             IPeArray& pe_array, const IDram& dram, std::vector<LayerJob> jobs, RunObservers observers,
+             ICyclePeArray* cycle_array = nullptr, bool check_outputs = true);
 
   const std::vector<LayerMeasurement>& measurements() const { return measurements_; }
 
@@ -62,13 +62,13 @@ class Controller : public sc_core::sc_module {
              std::uint64_t bytes = 0);
 
   sc_core::sc_time clock_period_;
-  GlobalBuffer& glb_;
-  Noc& noc_;
-  PeArray& pe_array_;
-  const Dram& dram_;
+  IGlobalBuffer& glb_;
+  INoc& noc_;
+  IPeArray& pe_array_;
+  const IDram& dram_;
   std::vector<LayerJob> jobs_;
   RunObservers observers_;
-  CyclePeArray* cycle_array_;
+  ICyclePeArray* cycle_array_;
   bool check_outputs_;
   std::vector<std::shared_ptr<LayerTensors>> tensors_;  // cycle fidelity, alive while the layer runs
   std::shared_ptr<const std::vector<std::int16_t>> staged_ifmap_;

@@ -1,4 +1,4 @@
-#include "arch/glb/global_buffer.hpp"
+#include "arch/glb/impl/banked_global_buffer.hpp"
 
 #include <algorithm>
 
@@ -9,8 +9,8 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
 }
 }  // namespace
 
-GlobalBuffer::GlobalBuffer(sc_core::sc_module_name name, const GlbConfig& config, int word_bits)
-    : sc_core::sc_module(name),
+BankedGlobalBuffer::BankedGlobalBuffer(sc_core::sc_module_name name, const GlbConfig& config, int word_bits)
+    : IGlobalBuffer(name),
       capacity_words_(static_cast<std::int64_t>(config.size_kib * 1024.0 * 8.0 / word_bits)),
       read_words_per_cycle_(std::max<std::uint64_t>(
           static_cast<std::uint64_t>(config.banks * config.read_ports_per_bank * config.bank_width_bits / word_bits),
@@ -19,11 +19,11 @@ GlobalBuffer::GlobalBuffer(sc_core::sc_module_name name, const GlbConfig& config
           static_cast<std::uint64_t>(config.banks * config.write_ports_per_bank * config.bank_width_bits / word_bits),
           1)) {}
 
-std::uint64_t GlobalBuffer::access_cycles(std::uint64_t reads, std::uint64_t writes) const {
+std::uint64_t BankedGlobalBuffer::access_cycles(std::uint64_t reads, std::uint64_t writes) const {
   return std::max(ceil_div(reads, read_words_per_cycle_), ceil_div(writes, write_words_per_cycle_));
 }
 
-void GlobalBuffer::record(std::uint64_t reads, std::uint64_t writes) {
+void BankedGlobalBuffer::record(std::uint64_t reads, std::uint64_t writes) {
   counters_.reads += reads;
   counters_.writes += writes;
 }

@@ -1,20 +1,20 @@
-#include "arch/dram/dram.hpp"
+#include "arch/dram/impl/simple_dram.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace ergon {
 
-Dram::Dram(sc_core::sc_module_name name, const DramConfig& config)
-    : sc_core::sc_module(name),
-      socket("socket"),
+SimpleDram::SimpleDram(sc_core::sc_module_name name, const DramConfig& config)
+    : IDram(name),
+      socket_("socket"),
       picoseconds_per_byte_(1e3 / config.bandwidth_gbps),  // 1 GB/s = 1 byte per ns
       latency_(config.latency_ns, sc_core::SC_NS),
       queue_depth_(static_cast<std::size_t>(config.request_queue_depth)) {
-  socket.register_b_transport(this, &Dram::b_transport);
+  socket_.register_b_transport(this, &SimpleDram::b_transport);
 }
 
-void Dram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+void SimpleDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
   while (!completions_.empty() && completions_.front() <= arrival) completions_.pop_front();
   if (completions_.size() >= queue_depth_) {  // wait for a slot

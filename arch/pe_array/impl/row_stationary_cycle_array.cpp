@@ -1,14 +1,10 @@
-#include "arch/pe_array/cycle_pe_array.hpp"
+#include "arch/pe_array/impl/row_stationary_cycle_array.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace ergon {
 namespace {
-
-std::uint64_t words_per_cycle(const GlbConfig& glb, std::int64_t ports, int word_bits) {
-  return std::max<std::uint64_t>(static_cast<std::uint64_t>(glb.banks * ports * glb.bank_width_bits / word_bits), 1);
-}
 
 std::uint64_t take(std::uint64_t& left, std::uint64_t budget) {
   const std::uint64_t taken = std::min(left, budget);
@@ -18,31 +14,31 @@ std::uint64_t take(std::uint64_t& left, std::uint64_t budget) {
 
 }  // namespace
 
-CyclePeArray::CyclePeArray(sc_core::sc_module_name name, const AcceleratorConfig& config, sc_core::sc_time clock_period)
-    : sc_core::sc_module(name),
-      array_(config.pe_array),
-      noc_(config.noc),
-      glb_read_words_per_cycle_(words_per_cycle(config.glb, config.glb.read_ports_per_bank, config.pe_array.word_bits)),
-      glb_write_words_per_cycle_(
-          words_per_cycle(config.glb, config.glb.write_ports_per_bank, config.pe_array.word_bits)),
-      clock_period_(clock_period),
-      pe_count_(static_cast<std::uint64_t>(config.pe_array.rows * config.pe_array.cols)) {
-  SC_HAS_PROCESS(CyclePeArray);
+RowStationaryCycleArray::RowStationaryCycleArray(sc_core::sc_module_name name, const INoc& noc,
+                                                 const IGlobalBuffer& glb, sc_core::sc_time clock_period)
+    : ICyclePeArray(name),
+      filter_bus_words_(noc.filter_words_per_cycle()),
+      ifmap_bus_words_(noc.ifmap_words_per_cycle()),
+      psum_bus_words_(noc.psum_words_per_cycle()),
+      glb_read_words_per_cycle_(glb.read_words_per_cycle()),
+      glb_write_words_per_cycle_(glb.write_words_per_cycle()),
+      clock_period_(clock_period) {
+  SC_HAS_PROCESS(RowStationaryCycleArray);
   SC_METHOD(step);
   sensitive << start_event_;
   dont_initialize();
 }
 
-std::size_t CyclePeArray::pe_index(std::int64_t filter_set, std::int64_t channel_set, std::int64_t row,
-                                   std::int64_t col) const {
+std::size_t RowStationaryCycleArray::pe_index(std::int64_t filter_set, std::int64_t channel_set, std::int64_t row,
+                                              std::int64_t col) const {
   // Fixed by the tiling, not the pass: edge passes use fewer PEs, and resident filters must stay put.
   return static_cast<std::size_t>(
       ((filter_set * tiling_.channel_sets + channel_set) * tiling_.filter_rows + row) * tiling_.ofmap_rows + col);
 }
 
-void CyclePeArray::start(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass,
-                         const StagedPass& staged, LayerTensors& tensors, const ActivitySink& activity,
-                         std::size_t layer_index, std::uint64_t dram_bytes) {
+void RowStationaryCycleArray::start(const LoopNest& nest, const RowStationaryTiling& tiling,
+                                    const RowStationaryPass& pass, const StagedPass& staged, LayerTensors& tensors,
+                                    const ActivitySink& activity, std::size_t layer_index, std::uint64_t dram_bytes) {
   activity_ = activity ? &activity : nullptr;
   layer_index_ = layer_index;
   dram_bytes_ = dram_bytes;
@@ -57,7 +53,7 @@ void CyclePeArray::start(const LoopNest& nest, const RowStationaryTiling& tiling
   start_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void CyclePeArray::prepare_pass() {
+void RowStationaryCycleArray::prepare_pass() {
   n_ = pass_.images.size();
   m_ = pass_.filters.size();
   c_ = pass_.channels.size();
@@ -98,7 +94,7 @@ void CyclePeArray::prepare_pass() {
   filter_cursor_ = ifmap_cursor_ = 0;
 }
 
-void CyclePeArray::step() {
+void RowStationaryCycleArray::step() {
   ++measured_.cycles;
   const MeasuredPass before = measured_;
   std::uint64_t active_pes = 0;
@@ -139,7 +135,7 @@ void CyclePeArray::step() {
   next_trigger(clock_period_);
 }
 
-void CyclePeArray::record_cycle(const MeasuredPass& before, std::uint64_t active_pes, bool last) {
+void RowStationaryCycleArray::record_cycle(const MeasuredPass& before, std::uint64_t active_pes, bool last) {
   if (activity_ == nullptr) return;
   ActivityInterval cycle;
   cycle.layer_index = layer_index_;
@@ -166,7 +162,7 @@ void CyclePeArray::record_cycle(const MeasuredPass& before, std::uint64_t active
   if (last) flush_activity();
 }
 
-void CyclePeArray::flush_activity() {
+void RowStationaryCycleArray::flush_activity() {
   if (run_cycles_ == 0) return;
   ActivityInterval interval = run_;  // per-cycle values times the run's length
   interval.end_cycle = run_.start_cycle + run_cycles_;
@@ -179,12 +175,12 @@ void CyclePeArray::flush_activity() {
   run_cycles_ = 0;
 }
 
-bool CyclePeArray::fill_cycle() {
+bool RowStationaryCycleArray::fill_cycle() {
   measured_.glb_writes += take(deposit_words_left_, glb_write_words_per_cycle_);
   // The GLB's read ports serve both buses. Each cycle sends first what cannot wait if both streams are
   // to finish by the earliest possible cycle, then fills the ports, the longer stream first.
-  const auto filter_bus = static_cast<std::uint64_t>(noc_.filter_bus_words);
-  const auto ifmap_bus = static_cast<std::uint64_t>(noc_.ifmap_bus_words);
+  const std::uint64_t filter_bus = filter_bus_words_;
+  const std::uint64_t ifmap_bus = ifmap_bus_words_;
   const auto cycles_for = [](std::uint64_t words, std::uint64_t per_cycle) {
     return (words + per_cycle - 1) / per_cycle;
   };
@@ -246,7 +242,7 @@ bool CyclePeArray::fill_cycle() {
   return filter_words_left_ == 0 && ifmap_words_left_ == 0 && deposit_words_left_ == 0;
 }
 
-bool CyclePeArray::compute_cycle() {
+bool RowStationaryCycleArray::compute_cycle() {
   bool macs_this_cycle = false;
   bool macs_left = false;
   for (SetState& set : sets_) {
@@ -257,14 +253,14 @@ bool CyclePeArray::compute_cycle() {
   }
   // Once the MACs are done, the last psums ripple up the tallest column, one PE per cycle.
   if (!macs_this_cycle && ripple_cycles_left_ > 0) --ripple_cycles_left_;
-  measured_.psum_bus_words += take(psum_bus_left_, static_cast<std::uint64_t>(noc_.psum_bus_words));
+  measured_.psum_bus_words += take(psum_bus_left_, psum_bus_words_);
   measured_.glb_reads += take(psum_glb_reads_left_, glb_read_words_per_cycle_);
   measured_.glb_writes += take(psum_glb_writes_left_, glb_write_words_per_cycle_);
   return !macs_left && ripple_cycles_left_ == 0 && psum_bus_left_ == 0 && psum_glb_reads_left_ == 0 &&
          psum_glb_writes_left_ == 0;
 }
 
-void CyclePeArray::run_set_cycle(SetState& set) {
+void RowStationaryCycleArray::run_set_cycle(SetState& set) {
   const std::int64_t q = tiling_.channels_per_pe;
   const std::size_t ifmap_slot = static_cast<std::size_t>((set.image * q + set.channel) * input_cols_ +
                                                           set.column * nest_.stride_w + set.tap * nest_.dilation_w);
@@ -303,7 +299,7 @@ void CyclePeArray::run_set_cycle(SetState& set) {
   ++set.image;
 }
 
-void CyclePeArray::finish_pass() {
+void RowStationaryCycleArray::finish_pass() {
   const std::int64_t p = tiling_.filters_per_pe;
   for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
     const std::int64_t filters = std::min(p, m_ - fs * p);

@@ -1,0 +1,35 @@
+#pragma once
+// `dram.impl: simple`: bandwidth, access latency and a bounded request queue. Requests are served in
+// arrival order over one shared bus: a burst of B bytes occupies it for B / bandwidth and completes
+// `latency_ns` after its last byte; a request that finds `request_queue_depth` requests outstanding
+// waits for the oldest to complete.
+#include <tlm_utils/simple_target_socket.h>
+
+#include <deque>
+
+#include "arch/accelerator_config.hpp"
+#include "arch/dram/dram.hpp"
+
+namespace ergon {
+
+class SimpleDram : public IDram {
+ public:
+  SimpleDram(sc_core::sc_module_name name, const DramConfig& config);
+  tlm::tlm_target_socket<>& target_socket() override { return socket_; }
+  const DramCounters& counters() const override { return counters_; }
+  sc_core::sc_time idle_from() const override { return last_completion_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+
+  tlm_utils::simple_target_socket<SimpleDram> socket_;
+  double picoseconds_per_byte_;
+  sc_core::sc_time latency_;
+  std::size_t queue_depth_;
+  sc_core::sc_time bus_free_at_ = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time last_completion_ = sc_core::SC_ZERO_TIME;
+  std::deque<sc_core::sc_time> completions_;  // of the requests in the queue, ascending
+  DramCounters counters_;
+};
+
+}  // namespace ergon

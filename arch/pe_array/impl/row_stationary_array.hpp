@@ -1,0 +1,23 @@
+#pragma once
+// `pe_array.impl: row_stationary` at transaction level: rows x cols PEs with filter, ifmap and psum
+// register files and one MAC unit each; a pass takes the busiest PE's MAC cycles plus the psum ripple
+// up the tallest column.
+#include "arch/accelerator_config.hpp"
+#include "arch/pe_array/pe_array.hpp"
+
+namespace ergon {
+
+class RowStationaryArray : public IPeArray {
+ public:
+  RowStationaryArray(sc_core::sc_module_name name, const PeArrayConfig& config);
+  std::int64_t pe_count() const override { return config_.rows * config_.cols; }
+  std::uint64_t pass_cycles(const PassTraffic& traffic) const override;
+  void record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses) override;
+  const PeArrayCounters& counters() const override { return counters_; }
+
+ private:
+  PeArrayConfig config_;
+  PeArrayCounters counters_;
+};
+
+}  // namespace ergon

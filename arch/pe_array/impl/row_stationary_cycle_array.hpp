@@ -1,0 +1,86 @@
+#pragma once
+// `pe_array.impl: row_stationary` at cycle fidelity. One clocked process steps every PE each cycle over plain
+// arrays (never a process per PE): first the fill, where filter and ifmap words cross the NoC buses
+// from the GLB into the PEs' register files, then the compute, where every active PE performs one
+// MAC per cycle on real 16/8-bit values, psums ripple up the columns and stream back to the GLB.
+// Every count is taken as the values move; they must equal the transaction-level formulas.
+#include <cstdint>
+#include <vector>
+
+#include "arch/accelerator_config.hpp"
+#include "arch/glb/global_buffer.hpp"
+#include "arch/noc/noc.hpp"
+#include "arch/pe_array/cycle_pe_array.hpp"
+
+namespace ergon {
+
+class RowStationaryCycleArray : public ICyclePeArray {
+ public:
+  // Bus widths and GLB ports come from the NoC and GLB modules.
+  RowStationaryCycleArray(sc_core::sc_module_name name, const INoc& noc, const IGlobalBuffer& glb,
+                          sc_core::sc_time clock_period);
+
+  void start(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass,
+             const StagedPass& staged, LayerTensors& tensors, const ActivitySink& activity, std::size_t layer_index,
+             std::uint64_t dram_bytes) override;
+  const sc_core::sc_event& done_event() const override { return done_event_; }
+  const MeasuredPass& measured() const override { return measured_; }
+
+ private:
+  enum class Phase { kIdle, kFill, kCompute, kDone };
+  struct SetState {  // the PEs of one set step in lockstep through (image, column, filter, channel, tap)
+    std::int64_t channel_set = 0, filter_set = 0, channels = 0, filters = 0;
+    std::int64_t image = 0, column = 0, filter = 0, channel = 0, tap = 0;
+    std::uint64_t remaining = 0;
+  };
+
+  void step();
+  void record_cycle(const MeasuredPass& before, std::uint64_t active_pes, bool last);
+  void flush_activity();
+  bool fill_cycle();
+  bool compute_cycle();
+  void run_set_cycle(SetState& set);
+  void finish_pass();
+  void prepare_pass();
+  std::size_t pe_index(std::int64_t filter_set, std::int64_t channel_set, std::int64_t row, std::int64_t col) const;
+
+  std::uint64_t filter_bus_words_;
+  std::uint64_t ifmap_bus_words_;
+  std::uint64_t psum_bus_words_;
+  std::uint64_t glb_read_words_per_cycle_;
+  std::uint64_t glb_write_words_per_cycle_;
+  sc_core::sc_time clock_period_;
+  sc_core::sc_event start_event_;
+  sc_core::sc_event done_event_;
+
+  // The pass in flight.
+  Phase phase_ = Phase::kIdle;
+  LoopNest nest_;
+  RowStationaryTiling tiling_;
+  RowStationaryPass pass_;
+  StagedPass staged_;
+  LayerTensors* tensors_ = nullptr;
+  std::int64_t n_ = 0, m_ = 0, c_ = 0, e_ = 0, r_ = 0, s_ = 0, f_ = 0, input_rows_ = 0, input_cols_ = 0;
+  std::int64_t channel_sets_used_ = 0, filter_sets_used_ = 0;
+  std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> ifmap_row_receivers_;  // (row, col) per input row
+  std::uint64_t filter_words_left_ = 0, ifmap_words_left_ = 0, deposit_words_left_ = 0;
+  std::uint64_t filter_cursor_ = 0, ifmap_cursor_ = 0;
+  std::vector<SetState> sets_;
+  std::uint64_t ripple_cycles_left_ = 0;
+  std::uint64_t psum_bus_left_ = 0, psum_glb_reads_left_ = 0, psum_glb_writes_left_ = 0;
+  MeasuredPass measured_;
+  const ActivitySink* activity_ = nullptr;
+  std::size_t layer_index_ = 0;
+  std::uint64_t dram_bytes_ = 0;
+  ActivityInterval run_;  // the current run of identical cycles, as per-cycle values
+  std::uint64_t run_cycles_ = 0;
+
+  // Register files, one slice per PE (flat arrays), and the GLB's psum tile.
+  std::size_t filter_stride_ = 0, ifmap_stride_ = 0, psum_stride_ = 0;
+  std::vector<std::int16_t> filter_rf_;
+  std::vector<std::int16_t> ifmap_rf_;
+  std::vector<std::int32_t> psum_rf_;
+  std::vector<std::int32_t> glb_psums_;  // [n][m][e][F]
+};
+
+}  // namespace ergon
