@@ -7,6 +7,7 @@
 
 #include "arch/components.hpp"
 #include "arch/controller/controller.hpp"
+#include "dataflow/elementwise.hpp"
 #include "sim/systemc_kernel.hpp"
 
 namespace ergon {
@@ -33,22 +34,48 @@ ArrayResources array_resources(const AcceleratorConfig& config) {
           static_cast<std::int64_t>(config.glb.size_kib * 1024.0 * 8.0 / array.word_bits)};
 }
 
-LayerJob make_job(const AcceleratorConfig& config, const Workload& workload, const Layer& layer, std::size_t index,
-                  std::int64_t batch) {
-  const LoopNest nest = loop_nest_of(layer, batch);
-  std::optional<RowStationarySchedule> schedule;
-  try {
-    schedule = map_row_stationary(nest, array_resources(config));
-  } catch (const MappingError& error) {
-    fail_at_layer(layer, "", error.what());
-  }
+DramEncoding dram_encoding(const AcceleratorConfig& config, const Workload& workload, const Layer& layer) {
   DramEncoding encoding;
   encoding.word_bits = config.pe_array.word_bits;
   encoding.ifmap_raw = reads_network_input(workload, layer);
   encoding.ifmap_density = 1 - layer.sparsity.ifmap;
   encoding.ofmap_density = 1 - layer.sparsity.ofmap;
-  LayerJob job{index, *schedule, encoding};
+  return encoding;
+}
+
+// A conv, fc or pooling layer mapped row-stationary onto the array.
+LayerJob schedule_job(const AcceleratorConfig& config, const Workload& workload, const Layer& layer, std::size_t index,
+                      std::int64_t batch) {
+  LayerJob job;
+  job.layer_index = index;
+  try {
+    job.schedule = map_row_stationary(loop_nest_of(layer, batch), array_resources(config));
+  } catch (const MappingError& error) {
+    fail_at_layer(layer, "", error.what());
+  }
+  job.encoding = dram_encoding(config, workload, layer);
   return job;
+}
+
+// An element-wise layer streamed through the GLB and the array.
+LayerJob elementwise_job(const AcceleratorConfig& config, const Workload& workload, const Layer& layer,
+                         std::size_t index, const ElementwiseWork& work) {
+  LayerJob job;
+  job.layer_index = index;
+  const auto pes = static_cast<std::uint64_t>(config.pe_array.rows * config.pe_array.cols);
+  job.elementwise_passes = elementwise_passes(work, static_cast<std::uint64_t>(array_resources(config).glb_words), pes);
+  job.encoding = dram_encoding(config, workload, layer);
+  return job;
+}
+
+std::string not_executed_note(const Layer& layer) {
+  switch (layer.op) {
+    case OpKind::kInput: return "network input";
+    case OpKind::kConcat:
+    case OpKind::kSlice: return "layout only: producers write into, consumers read from, the shared tensor";
+    case OpKind::kActivation: return "applied as the producer's results are written back";
+    default: return "not executed on the PE array";
+  }
 }
 
 void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64_t pe_count) {
@@ -115,11 +142,15 @@ SimulationResult Simulation::run() {
     entry.name = layer.name;
     entry.op = op_name(layer.op);
     entry.batch = options_.batch.value_or(layer.batch);
+    ElementwiseWork work;
     if (has_loop_nest(layer)) {
-      jobs.push_back(make_job(config_, workload_, layer, i, entry.batch));
-      entry.tiling = jobs.back().schedule.tiling();
+      jobs.push_back(schedule_job(config_, workload_, layer, i, entry.batch));
+      entry.tiling = jobs.back().schedule->tiling();
+    } else if (elementwise_work(layer, entry.batch, work)) {
+      jobs.push_back(elementwise_job(config_, workload_, layer, i, work));
+      entry.note = "element-wise, streamed through the GLB (timed at transaction level in both fidelities)";
     } else {
-      entry.note = layer.op == OpKind::kInput ? "network input" : "not executed on the PE array (not modelled yet)";
+      entry.note = not_executed_note(layer);
     }
     result.layers.push_back(entry);
   }

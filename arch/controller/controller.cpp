@@ -48,27 +48,45 @@ void Controller::load_thread() {
   for (std::size_t job_index = 0; job_index < jobs_.size(); ++job_index) {
     while (layers_done_ < job_index) wait(layer_done_event_);  // the previous ofmap must be written first
     const LayerJob& job = jobs_[job_index];
-    const LoopNest& nest = job.schedule.nest();
-    std::optional<PassTiles> previous;
-    std::uint64_t remaining = job.schedule.pass_count();
-    job.schedule.for_each_pass([&](const RowStationaryPass& pass) {
-      const DramEncoding& encoding = job.encoding;
-      PassWork work{job_index,
-                    pass,
-                    pass_traffic(nest, job.schedule.tiling(), pass, previous, encoding.ifmap_density),
-                    0,
-                    --remaining == 0,
-                    nullptr};
-      previous = pass_tiles(nest, pass);
-      // Transaction level: the expected share of zeros; cycle fidelity: the zeros actually staged.
-      const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
-      std::uint64_t nonzeros = DramEncoding::expected(stored, encoding.ifmap_density);
-      if (cycle_array_ != nullptr) nonzeros = stage_values(work);
-      work.dram_read_bytes = encoding.raw_bytes(work.traffic.filter_dram_words) +
-                             (stored > 0 ? encoding.ifmap_bytes(stored, nonzeros) : 0);
-      if (work.dram_read_bytes > 0) wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes, job_index));
-      next_pass_.write(work);
-    });
+    if (job.schedule) {
+      load_schedule(job_index);
+    } else {
+      load_elementwise(job_index);
+    }
+  }
+}
+
+void Controller::load_schedule(std::size_t job_index) {
+  const LayerJob& job = jobs_[job_index];
+  const RowStationarySchedule& schedule = *job.schedule;
+  const LoopNest& nest = schedule.nest();
+  const DramEncoding& encoding = job.encoding;
+  std::optional<PassTiles> previous;
+  std::uint64_t remaining = schedule.pass_count();
+  schedule.for_each_pass([&](const RowStationaryPass& pass) {
+    PassWork work{
+        job_index,        pass,   pass_traffic(nest, schedule.tiling(), pass, previous, encoding.ifmap_density), 0,
+        --remaining == 0, nullptr};
+    previous = pass_tiles(nest, pass);
+    // Transaction level: the expected share of zeros; cycle fidelity: the zeros actually staged.
+    const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
+    std::uint64_t nonzeros = DramEncoding::expected(stored, encoding.ifmap_density);
+    if (cycle_array_ != nullptr) nonzeros = stage_values(work);
+    work.dram_read_bytes =
+        encoding.raw_bytes(work.traffic.filter_dram_words) + (stored > 0 ? encoding.ifmap_bytes(stored, nonzeros) : 0);
+    if (work.dram_read_bytes > 0) wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes, job_index));
+    next_pass_.write(work);
+  });
+}
+
+void Controller::load_elementwise(std::size_t job_index) {
+  const LayerJob& job = jobs_[job_index];
+  for (std::size_t i = 0; i < job.elementwise_passes.size(); ++i) {
+    PassWork work{job_index, {}, job.elementwise_passes[i], 0, i + 1 == job.elementwise_passes.size(), nullptr};
+    const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
+    work.dram_read_bytes = job.encoding.ifmap_bytes(stored, DramEncoding::expected(stored, job.encoding.ifmap_density));
+    if (work.dram_read_bytes > 0) wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes, job_index));
+    next_pass_.write(work);
   }
 }
 
@@ -97,7 +115,7 @@ void Controller::compute_thread() {
         if (emit(job_index, wait_start, stall)) reads_to_show = 0;
         trace(TraceEvent::Kind::kStall, job_index, wait_start, sc_core::sc_time_stamp());
       }
-      if (cycle_array_ != nullptr) {
+      if (cycle_array_ != nullptr && jobs_[work.job].schedule) {
         run_pass_cycle_accurate(work, layer, reads_to_show);
       } else {
         run_pass(work, layer, reads_to_show);
@@ -126,7 +144,7 @@ void Controller::compute_thread() {
     layer.nonzero_macs = pe_array_.counters().nonzero_macs - pe_before.nonzero_macs;
     layer.rf_accesses = pe_array_.counters().rf_accesses - pe_before.rf_accesses;
     layer.pe_busy_cycles = pe_array_.counters().pe_busy_cycles - pe_before.pe_busy_cycles;
-    if (cycle_array_ != nullptr && check_outputs_) check_output(job_index, layer);
+    if (cycle_array_ != nullptr && check_outputs_ && jobs_[job_index].schedule) check_output(job_index, layer);
     tensors_[job_index].reset();
     staged_ifmap_.reset();
     ++layers_done_;
@@ -173,7 +191,7 @@ void Controller::post_ofmap(std::uint64_t words, std::size_t job, ActivityInterv
 
 std::uint64_t Controller::stage_values(PassWork& work) {
   const LayerJob& job = jobs_[work.job];
-  const LoopNest& nest = job.schedule.nest();
+  const LoopNest& nest = job.schedule->nest();
   auto& tensors = tensors_[work.job];
   if (!tensors) {  // synthetic values at the layer's sparsity, seeded by the layer's position
     tensors = std::make_shared<LayerTensors>(
@@ -207,7 +225,7 @@ void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement&
     return true;
   })
                                                      : ActivitySink();
-  cycle_array_->start(job.schedule.nest(), job.schedule.tiling(), work.pass, *work.staged, *tensors_[work.job],
+  cycle_array_->start(job.schedule->nest(), job.schedule->tiling(), work.pass, *work.staged, *tensors_[work.job],
                       per_cycle, job.layer_index, write_bytes + read_bytes_to_show);
   wait(cycle_array_->done_event());
   const MeasuredPass& measured = cycle_array_->measured();
@@ -224,7 +242,7 @@ void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement&
 }
 
 void Controller::check_output(std::size_t job, LayerMeasurement& layer) {
-  const std::vector<std::int32_t> expected = reference_output(jobs_[job].schedule.nest(), *tensors_[job]);
+  const std::vector<std::int32_t> expected = reference_output(jobs_[job].schedule->nest(), *tensors_[job]);
   const std::vector<std::int32_t>& simulated = tensors_[job]->ofmap;
   layer.output_checked = true;
   for (std::size_t i = 0; i < expected.size(); ++i) layer.output_mismatches += expected[i] != simulated[i] ? 1 : 0;

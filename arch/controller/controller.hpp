@@ -48,6 +48,8 @@ class Controller : public sc_core::sc_module {
   };
 
   void load_thread();
+  void load_schedule(std::size_t job_index);
+  void load_elementwise(std::size_t job_index);
   void compute_thread();
   void run_pass(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
   void run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);

@@ -3,7 +3,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <vector>
 
+#include "dataflow/row_stationary/pass_traffic.hpp"
 #include "dataflow/row_stationary/row_stationary_mapper.hpp"
 
 namespace ergon {
@@ -32,9 +35,11 @@ struct DramEncoding {
   std::uint64_t ofmap_bytes(std::uint64_t words) const { return rlc_bytes(expected(words, ofmap_density)); }
 };
 
+// A layer is either a row-stationary schedule on the array or a stream of element-wise passes.
 struct LayerJob {
   std::size_t layer_index = 0;
-  RowStationarySchedule schedule;
+  std::optional<RowStationarySchedule> schedule;
+  std::vector<PassTraffic> elementwise_passes;
   DramEncoding encoding;
 };
 

@@ -90,6 +90,28 @@ TEST(Simulation, SparsityGatesMacsAndCompressesDramTraffic) {
   EXPECT_NEAR(static_cast<double>(conv3.nonzero_macs) / static_cast<double>(conv3.macs), 1 - 0.725, 0.01);
 }
 
+TEST(Simulation, StreamsElementWiseLayersThroughTheMemories) {
+  const Workload resnet = load_workload(test::source_dir() + "/workloads/resnet18.yaml");
+  const SimulationResult result = simulate(eyeriss(), resnet);
+  std::size_t adds = 0;
+  for (std::size_t i = 0; i < resnet.layers().size(); ++i) {
+    const Layer& layer = resnet.layers()[i];
+    const LayerResult& simulated = result.layers[i];
+    if (layer.op == OpKind::kAdd) {
+      ++adds;
+      ASSERT_TRUE(simulated.executed) << layer.name;
+      const auto words = static_cast<std::uint64_t>(layer.output_shape.elements());
+      EXPECT_GE(simulated.dram_read_bytes, 2 * words * 2 * 4 / 3) << "both inputs, compressed";
+      EXPECT_GT(simulated.dram_write_bytes, 0u);
+      EXPECT_GT(simulated.cycles, simulated.dram_read_bytes / 8) << "bounded by a 1.6 GB/s DRAM at 200 MHz";
+    } else if (layer.op == OpKind::kActivation) {
+      EXPECT_FALSE(simulated.executed);
+      EXPECT_EQ(simulated.cycles, 0u);
+    }
+  }
+  EXPECT_EQ(adds, 8u);
+}
+
 TEST(Simulation, ReportsAGlobalBufferTooSmallForALayer) {
   try {
     simulate(eyeriss({"glb.size_kib=0.01"}), alexnet());

@@ -1,0 +1,45 @@
+#include "dataflow/elementwise.hpp"
+
+#include <algorithm>
+
+namespace ergon {
+
+bool elementwise_work(const Layer& layer, std::int64_t images, ElementwiseWork& work) {
+  if (layer.op != OpKind::kAdd && layer.op != OpKind::kMul && layer.op != OpKind::kUpsample) return false;
+  const auto n = static_cast<std::uint64_t>(images);
+  work = ElementwiseWork{};
+  for (const auto& shape : layer.input_shapes) work.input_words += n * static_cast<std::uint64_t>(shape.elements());
+  work.output_words = n * static_cast<std::uint64_t>(layer.output_shape.elements());
+  // add: one addition per extra input; mul: one product per output; upsample: one copy per output.
+  const std::uint64_t per_output = layer.op == OpKind::kAdd ? layer.input_shapes.size() - 1 : 1;
+  work.operations = work.output_words * per_output;
+  return true;
+}
+
+std::vector<PassTraffic> elementwise_passes(const ElementwiseWork& work, std::uint64_t glb_words,
+                                            std::uint64_t pe_count) {
+  const std::uint64_t words = work.input_words + work.output_words;
+  const std::uint64_t chunk_budget = std::max<std::uint64_t>(glb_words / 2, 1);
+  const std::uint64_t chunks = std::max<std::uint64_t>((words + chunk_budget - 1) / chunk_budget, 1);
+  std::vector<PassTraffic> passes;
+  const auto share = [chunks](std::uint64_t total, std::uint64_t chunk) {  // even split, remainder first
+    return total / chunks + (chunk < total % chunks ? 1 : 0);
+  };
+  for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
+    PassTraffic t;
+    const std::uint64_t inputs = share(work.input_words, chunk), outputs = share(work.output_words, chunk);
+    const std::uint64_t operations = share(work.operations, chunk);
+    t.ifmap_dram_words = t.ifmap_dram_stored_words = inputs;
+    t.ofmap_dram_words = outputs;
+    t.ifmap_bus_words = inputs;
+    t.psum_bus_words = outputs;
+    t.glb_writes = inputs + outputs;
+    t.glb_reads = inputs + outputs;
+    t.active_pes = std::min(operations, pe_count);
+    t.compute_cycles = (operations + pe_count - 1) / pe_count;
+    passes.push_back(t);
+  }
+  return passes;
+}
+
+}  // namespace ergon
