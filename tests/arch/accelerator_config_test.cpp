@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
+#include "arch/dram_presets.hpp"
 #include "common/input_error.hpp"
 #include "power/energy_table.hpp"
 #include "sim/data_paths.hpp"
@@ -43,6 +47,29 @@ TEST(AcceleratorConfig, OverriddenBadValuePointsAtCommandLine) {
   } catch (const InputError& error) {
     EXPECT_EQ(std::string(error.what()).rfind("--set pe_array.rows=0: pe_array.rows: must be between 1", 0), 0u)
         << error.what();
+  }
+}
+
+TEST(AcceleratorConfig, DramPresetsFillBandwidthLatencyAndEnergy) {
+  const auto path = std::filesystem::temp_directory_path() / "ergon_preset_only.yaml";
+  std::ofstream(path) << "name: t\nclock: {frequency_mhz: 500, voltage_v: 0.8}\n"
+                         "pe_array: {rows: 4, cols: 4, rf: {filter_entries: 8, ifmap_entries: 4, psum_entries: 4}}\n"
+                         "glb: {size_kib: 64}\ndram: {preset: lpddr4}\n";
+  const AcceleratorConfig hbm2 = load_accelerator_config(path.string(), {"dram.preset=hbm2"});
+  EXPECT_DOUBLE_EQ(hbm2.dram.bandwidth_gbps, 256.0);
+  EXPECT_DOUBLE_EQ(hbm2.dram.latency_ns, 28.0);
+  EXPECT_DOUBLE_EQ(hbm2.dram.energy_pj_per_bit, 3.9);
+  // A value written in the config wins over the preset.
+  const AcceleratorConfig slow = load_accelerator_config(kEyeriss, {"dram.preset=lpddr4"});
+  EXPECT_DOUBLE_EQ(slow.dram.bandwidth_gbps, 1.6);
+  EXPECT_DOUBLE_EQ(slow.dram.energy_pj_per_bit, 8.0);
+  for (const char* name :
+       {"lpddr4", "lpddr5", "ddr4-4000", "ddr4-4400", "ddr5-4800", "ddr5-6800", "ddr5-7800", "hbm1", "hbm2"}) {
+    const DramPreset* preset = find_dram_preset(name);
+    ASSERT_NE(preset, nullptr) << name;
+    EXPECT_GT(preset->bandwidth_gbps.value_or(0), 0.0) << name;
+    EXPECT_GT(preset->latency_ns.value_or(0), 0.0) << name;
+    EXPECT_GT(preset->energy_pj_per_bit.value_or(0), 0.0) << name;
   }
 }
 
