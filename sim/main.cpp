@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "ergon 0.1.0");
   ergon::register_run_command(app);
   ergon::register_compare_command(app);
+  ergon::register_import_command(app);
   ergon::register_estimate_command(app);
   ergon::register_workload_command(app);
   ergon::register_config_command(app);

@@ -9,5 +9,6 @@ void register_workload_command(CLI::App& app);
 void register_config_command(CLI::App& app);
 void register_run_command(CLI::App& app);
 void register_compare_command(CLI::App& app);
+void register_import_command(CLI::App& app);
 
 }  // namespace ergon

@@ -1,0 +1,168 @@
+#include "network/importers/scalesim_topology.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "common/input_error.hpp"
+
+namespace ergon {
+namespace {
+
+std::string trim(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  const auto last = text.find_last_not_of(" \t\r");
+  return text.substr(first, last - first + 1);
+}
+
+struct Field {
+  std::string text;
+  int column = 0;  // 1-based
+};
+
+std::vector<Field> split_row(const std::string& line) {
+  std::vector<Field> fields;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = line.find(',', start);
+    const std::string raw = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::size_t lead = raw.find_first_not_of(" \t");
+    fields.push_back({trim(raw), static_cast<int>(start + (lead == std::string::npos ? 0 : lead)) + 1});
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (!fields.empty() && fields.back().text.empty()) fields.pop_back();  // SCALE-Sim's trailing comma
+  return fields;
+}
+
+std::int64_t parse_positive(const Field& field, const std::string& path, int line, const std::string& what) {
+  std::int64_t value = 0;
+  std::size_t used = 0;
+  try {
+    value = std::stoll(field.text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != field.text.size()) {
+    throw InputError({path, line, field.column, {}}, what, "expected a whole number, got '" + field.text + "'");
+  }
+  if (value < 1 || value > (std::int64_t{1} << 31)) {
+    throw InputError({path, line, field.column, {}}, what, fmt::format("must be between 1 and 2^31 (got {})", value));
+  }
+  return value;
+}
+
+const std::vector<std::string> kConvColumns = {"IFMAP Height", "IFMAP Width", "Filter Height", "Filter Width",
+                                               "Channels",     "Num Filter",  "Strides"};
+const std::vector<std::string> kGemmColumns = {"M", "N", "K"};
+
+ScaleSimLayer conv_row(const std::vector<Field>& fields, const std::string& path, int line) {
+  ScaleSimLayer layer;
+  std::int64_t* targets[] = {&layer.ifmap_h,  &layer.ifmap_w, &layer.filter_h, &layer.filter_w,
+                             &layer.channels, &layer.filters, &layer.stride};
+  for (std::size_t i = 0; i < kConvColumns.size(); ++i) {
+    *targets[i] = parse_positive(fields[i + 1], path, line, kConvColumns[i]);
+  }
+  if (layer.filter_h > layer.ifmap_h || layer.filter_w > layer.ifmap_w) {
+    throw InputError({path, line, fields[3].column, {}}, "Filter Height",
+                     fmt::format("the {}x{} filter is larger than the {}x{} (pre-padded) ifmap", layer.filter_h,
+                                 layer.filter_w, layer.ifmap_h, layer.ifmap_w));
+  }
+  if (fields.size() > 8 && fields[8].text != "1:1" && !fields[8].text.empty()) {
+    throw InputError({path, line, fields[8].column, {}}, "Sparsity",
+                     "N:M structured sparsity '" + fields[8].text + "' is not supported; use 1:1");
+  }
+  return layer;
+}
+
+ScaleSimLayer gemm_row(const std::vector<Field>& fields, const std::string& path, int line) {
+  // GEMM M x K times K x N, as SCALE-Sim maps it: M output pixels, a window of K, N filters.
+  ScaleSimLayer layer;
+  const std::int64_t m = parse_positive(fields[1], path, line, "M");
+  const std::int64_t n = parse_positive(fields[2], path, line, "N");
+  const std::int64_t k = parse_positive(fields[3], path, line, "K");
+  layer.ifmap_h = 1;
+  layer.ifmap_w = m;
+  layer.filter_h = layer.filter_w = 1;
+  layer.channels = k;
+  layer.filters = n;
+  return layer;
+}
+
+}  // namespace
+
+std::vector<ScaleSimLayer> read_scalesim_topology(const std::string& path, ScaleSimTopologyKind kind) {
+  std::ifstream stream(path);
+  if (!stream) throw InputError({path, 0, 0, {}}, "", "cannot open the file (does it exist?)");
+  const std::size_t columns = kind == ScaleSimTopologyKind::kConv ? 8 : 4;
+  std::vector<ScaleSimLayer> layers;
+  std::string text;
+  int line = 0;
+  bool header_seen = false;
+  while (std::getline(stream, text)) {
+    ++line;
+    if (trim(text).empty() || trim(text)[0] == '#') continue;
+    if (!header_seen) {  // SCALE-Sim skips the first line: the column names
+      header_seen = true;
+      continue;
+    }
+    const std::vector<Field> fields = split_row(text);
+    if (fields.size() < columns) {
+      throw InputError(
+          {path, line, 1, {}}, "",
+          fmt::format("expected {} fields ({}), got {}", columns,
+                      kind == ScaleSimTopologyKind::kConv ? "name, 7 sizes" : "name, M, N, K", fields.size()));
+    }
+    ScaleSimLayer layer =
+        kind == ScaleSimTopologyKind::kConv ? conv_row(fields, path, line) : gemm_row(fields, path, line);
+    layer.name = fields[0].text;
+    layer.line = line;
+    if (layer.name.empty()) throw InputError({path, line, 1, {}}, "Layer name", "a layer needs a name");
+    layer.depthwise = kind == ScaleSimTopologyKind::kConv && layer.name.find("DP") != std::string::npos;
+    layers.push_back(layer);
+  }
+  if (layers.empty()) throw InputError({path, 0, 0, {}}, "", "no layers (a header line and at least one row expected)");
+  return layers;
+}
+
+namespace {
+std::string quoted(const std::string& text) {
+  std::string escaped;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  return escaped;
+}
+}  // namespace
+
+std::string scalesim_workload_yaml(const std::vector<ScaleSimLayer>& layers, const std::string& name,
+                                   const std::string& source_path) {
+  std::ostringstream out;
+  out << "# Imported from the SCALE-Sim topology " << source_path << " by `ergon import scalesim`.\n"
+      << "# Pre-padded ifmaps; the bottom/right padding reproduces SCALE-Sim's ceil((H - R + s) / s) output size.\n"
+      << "name: " << name << "\nsource: \"SCALE-Sim topology " << source_path << "\"\nindependent_layers: true\n"
+      << "layers:\n";
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const ScaleSimLayer& l = layers[i];
+    const auto out_size = [&](std::int64_t in, std::int64_t k) {
+      return (in - k + l.stride + l.stride - 1) / l.stride;
+    };
+    const std::int64_t pad_bottom = (out_size(l.ifmap_h, l.filter_h) - 1) * l.stride + l.filter_h - l.ifmap_h;
+    const std::int64_t pad_right = (out_size(l.ifmap_w, l.filter_w) - 1) * l.stride + l.filter_w - l.ifmap_w;
+    const std::string layer_name = quoted(l.name);
+    out << fmt::format("  - {{name: \"{}.ifmap\", op: input, shape: [{}, {}, {}]{}}}\n", layer_name, l.channels,
+                       l.ifmap_h, l.ifmap_w, i == 0 ? "" : ", intermediate: true");
+    out << fmt::format(
+        "  - {{name: \"{}\", op: conv, inputs: [\"{}.ifmap\"], filters: {}, kernel: [{}, {}], stride: {}, "
+        "padding: [0, {}, 0, {}]{}, bias: false, comment: \"line {}\"}}\n",
+        layer_name, layer_name, l.depthwise ? l.filters * l.channels : l.filters, l.filter_h, l.filter_w, l.stride,
+        std::max<std::int64_t>(pad_bottom, 0), std::max<std::int64_t>(pad_right, 0),
+        l.depthwise ? fmt::format(", groups: {}", l.channels) : "", l.line);
+  }
+  return out.str();
+}
+
+}  // namespace ergon
