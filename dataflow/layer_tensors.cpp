@@ -60,13 +60,14 @@ LayerTensors synthetic_tensors(const LoopNest& nest, double ifmap_sparsity, int 
 std::vector<std::int16_t> filter_tile(const LoopNest& nest, const LayerTensors& tensors,
                                       const RowStationaryPass& pass) {
   std::vector<std::int16_t> tile;
-  tile.reserve(static_cast<std::size_t>(pass.filters.size() * pass.channels.size() * pass.filter_rows.size() *
-                                        pass.filter_cols.size()));
-  for (std::int64_t m = pass.filters.begin; m < pass.filters.end; ++m)
-    for (std::int64_t c = pass.channels.begin; c < pass.channels.end; ++c)
-      for (std::int64_t r = pass.filter_rows.begin; r < pass.filter_rows.end; ++r)
-        for (std::int64_t s = pass.filter_cols.begin; s < pass.filter_cols.end; ++s)
-          tile.push_back(tensors.weights[weight_index(nest, pass.group, m, c, r, s)]);
+  tile.reserve(static_cast<std::size_t>(pass.groups.size() * pass.filters.size() * pass.channels.size() *
+                                        pass.filter_rows.size() * pass.filter_cols.size()));
+  for (std::int64_t g = pass.groups.begin; g < pass.groups.end; ++g)
+    for (std::int64_t m = pass.filters.begin; m < pass.filters.end; ++m)
+      for (std::int64_t c = pass.channels.begin; c < pass.channels.end; ++c)
+        for (std::int64_t r = pass.filter_rows.begin; r < pass.filter_rows.end; ++r)
+          for (std::int64_t s = pass.filter_cols.begin; s < pass.filter_cols.end; ++s)
+            tile.push_back(tensors.weights[weight_index(nest, g, m, c, r, s)]);
   return tile;
 }
 
@@ -75,19 +76,20 @@ std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& t
   stored_nonzeros = 0;
   const PassTiles tiles = pass_tiles(nest, pass);
   std::vector<std::int16_t> tile;
-  tile.reserve(static_cast<std::size_t>(pass.images.size() * pass.channels.size() * tiles.input_rows.size() *
-                                        tiles.input_cols.size()));
-  for (std::int64_t n = pass.images.begin; n < pass.images.end; ++n)
-    for (std::int64_t c = pass.channels.begin; c < pass.channels.end; ++c)
-      for (std::int64_t row = tiles.input_rows.begin; row < tiles.input_rows.end; ++row)
-        for (std::int64_t col = tiles.input_cols.begin; col < tiles.input_cols.end; ++col) {
-          const std::int64_t y = row - nest.pad_top, x = col - nest.pad_left;
-          const bool inside = y >= 0 && y < nest.input_h && x >= 0 && x < nest.input_w;
-          const std::int16_t value =
-              inside ? tensors.ifmap[ifmap_index(nest, n, pass.group, c, y, x)] : padding_value(nest.kind);
-          stored_nonzeros += inside && value != 0 ? 1 : 0;
-          tile.push_back(value);
-        }
+  tile.reserve(static_cast<std::size_t>(pass.groups.size() * pass.images.size() * pass.channels.size() *
+                                        tiles.input_rows.size() * tiles.input_cols.size()));
+  for (std::int64_t g = pass.groups.begin; g < pass.groups.end; ++g)
+    for (std::int64_t n = pass.images.begin; n < pass.images.end; ++n)
+      for (std::int64_t c = pass.channels.begin; c < pass.channels.end; ++c)
+        for (std::int64_t row = tiles.input_rows.begin; row < tiles.input_rows.end; ++row)
+          for (std::int64_t col = tiles.input_cols.begin; col < tiles.input_cols.end; ++col) {
+            const std::int64_t y = row - nest.pad_top, x = col - nest.pad_left;
+            const bool inside = y >= 0 && y < nest.input_h && x >= 0 && x < nest.input_w;
+            const std::int16_t value =
+                inside ? tensors.ifmap[ifmap_index(nest, n, g, c, y, x)] : padding_value(nest.kind);
+            stored_nonzeros += inside && value != 0 ? 1 : 0;
+            tile.push_back(value);
+          }
   return tile;
 }
 

@@ -49,8 +49,8 @@ inline std::int32_t combine(LoopNestKind kind, std::int32_t a, std::int32_t b) {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
 }
 
-// The tiles a row-stationary pass reads, as the loader stages them in the GLB: filters [m][c][r][s]
-// and the ifmap [n][c][input_rows][input_cols] with the padding materialised.
+// The tiles a row-stationary pass reads, as the loader stages them in the GLB: filters [g][m][c][r][s]
+// and the ifmap [g][n][c][input_rows][input_cols] with the padding materialised.
 struct RowStationaryPass;
 std::vector<std::int16_t> filter_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass);
 // `stored_nonzeros` receives the number of non-zero values among the stored (non-padding) positions.

@@ -36,15 +36,11 @@ nlohmann::ordered_json layer_json(const LayerResult& l) {
   if (l.output_checked) json["output_matches_reference"] = l.output_mismatches == 0;
   if (l.executed) {
     const RowStationaryTiling& t = l.tiling;
-    json["mapping"] = {{"filter_rows", t.filter_rows},
-                       {"filter_cols", t.filter_cols},
-                       {"ofmap_rows", t.ofmap_rows},
-                       {"channels_per_pe", t.channels_per_pe},
-                       {"filters_per_pe", t.filters_per_pe},
-                       {"channel_sets", t.channel_sets},
-                       {"filter_sets", t.filter_sets},
-                       {"filter_set_columns", t.filter_set_columns},
-                       {"images", t.images}};
+    json["mapping"] = {{"filter_rows", t.filter_rows},       {"filter_cols", t.filter_cols},
+                       {"ofmap_rows", t.ofmap_rows},         {"channels_per_pe", t.channels_per_pe},
+                       {"filters_per_pe", t.filters_per_pe}, {"channel_sets", t.channel_sets},
+                       {"filter_sets", t.filter_sets},       {"filter_set_columns", t.filter_set_columns},
+                       {"group_sets", t.group_sets},         {"images", t.images}};
   }
   return json;
 }

@@ -34,7 +34,7 @@ struct PassTraffic {
 
 // Identifies the data a pass needs, so a tile still on chip is not fetched again.
 struct PassTiles {
-  std::int64_t group = -1;
+  IndexRange groups{-1, -1};
   IndexRange images, filters, channels, filter_rows, filter_cols, input_rows, input_cols;
 };
 

@@ -21,7 +21,15 @@ std::int64_t tile_words(const LoopNest& nest, const RowStationaryTiling& t) {
                              input_extent(t.ofmap_rows, nest.stride_h, t.filter_rows, nest.dilation_h) *
                              input_extent(nest.ofmap_w, nest.stride_w, t.filter_cols, nest.dilation_w);
   const std::int64_t psum = t.images * std::min(t.filters_per_pass(), nest.filters) * t.ofmap_rows * nest.ofmap_w;
-  return ifmap + psum;
+  return (ifmap + psum) * std::min(t.group_sets, nest.groups);
+}
+
+// Groups (depthwise convolutions and pooling have one channel each) side by side in the PEs one group's
+// sets leave free.
+void place_group_sets(const LoopNest& nest, const ArrayResources& hw, RowStationaryTiling& t) {
+  t.group_set_columns = std::max<std::int64_t>(hw.pe_cols / t.group_cols(), 1);
+  const std::int64_t group_set_rows = std::max<std::int64_t>(hw.pe_rows / t.group_rows(), 1);
+  t.group_sets = std::clamp<std::int64_t>(nest.groups, 1, group_set_rows * t.group_set_columns);
 }
 
 // The largest tiles the PE array and its register files allow (the GLB is not yet considered).
@@ -42,13 +50,14 @@ RowStationaryTiling array_tiling(const LoopNest& nest, const ArrayResources& hw)
   t.filter_sets = std::clamp<std::int64_t>(ceil_div(nest.filters, t.filters_per_pe), 1,
                                            stackable / t.channel_sets * t.filter_set_columns);
   t.images = nest.images;
+  place_group_sets(nest, hw, t);
   return t;
 }
 
 // Halves one tile dimension, in the order that costs the least reuse; false when all are 1.
 bool shrink(RowStationaryTiling& t) {
-  for (std::int64_t* dimension : {&t.images, &t.filter_sets, &t.channel_sets, &t.ofmap_rows, &t.channels_per_pe,
-                                  &t.filters_per_pe, &t.filter_rows, &t.filter_cols}) {
+  for (std::int64_t* dimension : {&t.images, &t.group_sets, &t.filter_sets, &t.channel_sets, &t.ofmap_rows,
+                                  &t.channels_per_pe, &t.filters_per_pe, &t.filter_rows, &t.filter_cols}) {
     if (*dimension > 1) {
       *dimension = ceil_div(*dimension, 2);
       return true;
@@ -61,7 +70,7 @@ bool shrink(RowStationaryTiling& t) {
 
 std::uint64_t RowStationaryPass::operations(std::int64_t ofmap_w) const {
   std::uint64_t total = static_cast<std::uint64_t>(ofmap_w);
-  for (const IndexRange& range : {images, filters, channels, ofmap_rows, filter_rows, filter_cols}) {
+  for (const IndexRange& range : {groups, images, filters, channels, ofmap_rows, filter_rows, filter_cols}) {
     total *= static_cast<std::uint64_t>(range.size());
   }
   return total;
@@ -72,7 +81,8 @@ std::int64_t glb_tile_words(const LoopNest& nest, const RowStationaryPass& pass)
       pass.images.size() * pass.channels.size() *
       input_extent(pass.ofmap_rows.size(), nest.stride_h, pass.filter_rows.size(), nest.dilation_h) *
       input_extent(nest.ofmap_w, nest.stride_w, pass.filter_cols.size(), nest.dilation_w);
-  return ifmap + pass.images.size() * pass.filters.size() * pass.ofmap_rows.size() * nest.ofmap_w;
+  return (ifmap + pass.images.size() * pass.filters.size() * pass.ofmap_rows.size() * nest.ofmap_w) *
+         pass.groups.size();
 }
 
 RowStationarySchedule::RowStationarySchedule(LoopNest nest, RowStationaryTiling tiling)
@@ -82,7 +92,7 @@ std::uint64_t RowStationarySchedule::pass_count() const {
   const auto blocks = [](std::int64_t extent, std::int64_t tile) {
     return static_cast<std::uint64_t>(ceil_div(extent, tile));
   };
-  return static_cast<std::uint64_t>(nest_.groups) * blocks(nest_.images, tiling_.images) *
+  return blocks(nest_.groups, tiling_.group_sets) * blocks(nest_.images, tiling_.images) *
          blocks(nest_.filters, tiling_.filters_per_pass()) * blocks(nest_.ofmap_h, tiling_.ofmap_rows) *
          blocks(nest_.channels, tiling_.channels_per_pass()) * blocks(nest_.filter_h, tiling_.filter_rows) *
          blocks(nest_.filter_w, tiling_.filter_cols);

@@ -31,14 +31,21 @@ struct RowStationaryTiling {
   std::int64_t channel_sets = 1;        // r: sets stacked for more channels
   std::int64_t filter_sets = 1;         // t: sets for more filters, stacked in spare rows and replicated
   std::int64_t filter_set_columns = 1;  //    side by side in spare columns (when e < PE columns)
+  std::int64_t group_sets = 1;          // groups mapped side by side (depthwise, pooling: one channel each)
+  std::int64_t group_set_columns = 1;   //    of which next to each other horizontally
   std::int64_t images = 1;              // n: images per pass
 
   std::int64_t channels_per_pass() const { return channels_per_pe * channel_sets; }
   std::int64_t filters_per_pass() const { return filters_per_pe * filter_sets; }
-  std::int64_t pe_rows_used() const {
+  // One group's PEs, and the whole pass's.
+  std::int64_t group_rows() const {
     return filter_rows * channel_sets * ((filter_sets + filter_set_columns - 1) / filter_set_columns);
   }
-  std::int64_t pe_cols_used() const { return ofmap_rows * std::min(filter_sets, filter_set_columns); }
+  std::int64_t group_cols() const { return ofmap_rows * std::min(filter_sets, filter_set_columns); }
+  std::int64_t pe_rows_used() const {
+    return group_rows() * ((group_sets + group_set_columns - 1) / group_set_columns);
+  }
+  std::int64_t pe_cols_used() const { return group_cols() * std::min(group_sets, group_set_columns); }
 };
 
 struct IndexRange {
@@ -48,8 +55,7 @@ struct IndexRange {
 };
 
 struct RowStationaryPass {
-  std::int64_t group = 0;
-  IndexRange images, filters, channels, ofmap_rows, filter_rows, filter_cols;
+  IndexRange groups, images, filters, channels, ofmap_rows, filter_rows, filter_cols;
   bool first_accumulation = false;  // psums of this ofmap tile start from zero
   bool last_accumulation = false;   // psums complete after this pass: the ofmap tile is written back
   std::uint64_t operations(std::int64_t ofmap_w) const;
@@ -70,7 +76,7 @@ class RowStationarySchedule {
   const RowStationaryTiling& tiling() const { return tiling_; }
   std::uint64_t pass_count() const;
 
-  // Visits the passes in execution order (outer to inner: group, images, filters, ofmap rows, then the
+  // Visits the passes in execution order (outer to inner: groups, images, filters, ofmap rows, then the
   // accumulation loops channels, filter rows, filter columns), without storing them.
   template <typename Visitor>
   void for_each_pass(Visitor&& visit) const;
@@ -90,14 +96,14 @@ void RowStationarySchedule::for_each_pass(Visitor&& visit) const {
   };
   const RowStationaryTiling& t = tiling_;
   const LoopNest& n = nest_;
-  for (std::int64_t group = 0; group < n.groups; ++group) {
+  blocks(n.groups, t.group_sets, [&](IndexRange groups) {
     blocks(n.images, t.images, [&](IndexRange images) {
       blocks(n.filters, t.filters_per_pass(), [&](IndexRange filters) {
         blocks(n.ofmap_h, t.ofmap_rows, [&](IndexRange ofmap_rows) {
           blocks(n.channels, t.channels_per_pass(), [&](IndexRange channels) {
             blocks(n.filter_h, t.filter_rows, [&](IndexRange filter_rows) {
               blocks(n.filter_w, t.filter_cols, [&](IndexRange filter_cols) {
-                RowStationaryPass pass{group, images, filters, channels, ofmap_rows, filter_rows, filter_cols};
+                RowStationaryPass pass{groups, images, filters, channels, ofmap_rows, filter_rows, filter_cols};
                 pass.first_accumulation = channels.begin == 0 && filter_rows.begin == 0 && filter_cols.begin == 0;
                 pass.last_accumulation =
                     channels.end == n.channels && filter_rows.end == n.filter_h && filter_cols.end == n.filter_w;
@@ -108,7 +114,7 @@ void RowStationarySchedule::for_each_pass(Visitor&& visit) const {
         });
       });
     });
-  }
+  });
 }
 
 }  // namespace ergon

@@ -45,8 +45,12 @@ void expect_pass_within_capacity(const RowStationarySchedule& schedule, const Ar
                                  const RowStationaryPass& pass) {
   const RowStationaryTiling& t = schedule.tiling();
   const std::int64_t filter_set_rows = (t.filter_sets + t.filter_set_columns - 1) / t.filter_set_columns;
-  EXPECT_LE(pass.filter_rows.size() * t.channel_sets * filter_set_rows, hw.pe_rows);
-  EXPECT_LE(pass.ofmap_rows.size() * std::min(t.filter_sets, t.filter_set_columns), hw.pe_cols);
+  const std::int64_t group_set_rows = (t.group_sets + t.group_set_columns - 1) / t.group_set_columns;
+  EXPECT_LE(pass.filter_rows.size() * t.channel_sets * filter_set_rows * group_set_rows, hw.pe_rows);
+  EXPECT_LE(pass.ofmap_rows.size() * std::min(t.filter_sets, t.filter_set_columns) *
+                std::min(t.group_sets, t.group_set_columns),
+            hw.pe_cols);
+  EXPECT_LE(pass.groups.size(), t.group_sets);
   EXPECT_LE(t.pe_rows_used(), hw.pe_rows);
   EXPECT_LE(t.pe_cols_used(), hw.pe_cols);
   EXPECT_LE(t.channels_per_pe * pass.filter_cols.size(), hw.ifmap_rf_words);
@@ -85,20 +89,21 @@ TEST(RowStationaryMapper, CoversEveryMacExactlyOnceOnRandomLayers) {
       if (pass.first_accumulation) open_accumulation = true;
       EXPECT_TRUE(open_accumulation) << "a pass accumulates into psums that were never started";
       if (pass.last_accumulation) open_accumulation = false;
-      for (auto n = pass.images.begin; n < pass.images.end; ++n)
-        for (auto m = pass.filters.begin; m < pass.filters.end; ++m)
-          for (auto c = pass.channels.begin; c < pass.channels.end; ++c)
-            for (auto e = pass.ofmap_rows.begin; e < pass.ofmap_rows.end; ++e)
-              for (auto r = pass.filter_rows.begin; r < pass.filter_rows.end; ++r)
-                for (auto s = pass.filter_cols.begin; s < pass.filter_cols.end; ++s) {
-                  const auto index =
-                      ((((((pass.group * nest.images + n) * nest.filters + m) * nest.channels + c) * nest.ofmap_h + e) *
-                            nest.filter_h +
-                        r) *
-                           nest.filter_w +
-                       s);
-                  ++visits[static_cast<std::size_t>(index)];
-                }
+      for (auto g = pass.groups.begin; g < pass.groups.end; ++g)
+        for (auto n = pass.images.begin; n < pass.images.end; ++n)
+          for (auto m = pass.filters.begin; m < pass.filters.end; ++m)
+            for (auto c = pass.channels.begin; c < pass.channels.end; ++c)
+              for (auto e = pass.ofmap_rows.begin; e < pass.ofmap_rows.end; ++e)
+                for (auto r = pass.filter_rows.begin; r < pass.filter_rows.end; ++r)
+                  for (auto s = pass.filter_cols.begin; s < pass.filter_cols.end; ++s) {
+                    const auto index =
+                        ((((((g * nest.images + n) * nest.filters + m) * nest.channels + c) * nest.ofmap_h + e) *
+                              nest.filter_h +
+                          r) *
+                             nest.filter_w +
+                         s);
+                    ++visits[static_cast<std::size_t>(index)];
+                  }
     });
     EXPECT_FALSE(open_accumulation);
     EXPECT_EQ(operations, nest.operations()) << "trial " << trial;

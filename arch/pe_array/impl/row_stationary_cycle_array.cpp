@@ -29,11 +29,11 @@ RowStationaryCycleArray::RowStationaryCycleArray(sc_core::sc_module_name name, c
   dont_initialize();
 }
 
-std::size_t RowStationaryCycleArray::pe_index(std::int64_t filter_set, std::int64_t channel_set, std::int64_t row,
-                                              std::int64_t col) const {
+std::size_t RowStationaryCycleArray::pe_index(std::int64_t group, std::int64_t filter_set, std::int64_t channel_set,
+                                              std::int64_t row, std::int64_t col) const {
   // Fixed by the tiling, not the pass: edge passes use fewer PEs, and resident filters must stay put.
-  return static_cast<std::size_t>(
-      ((filter_set * tiling_.channel_sets + channel_set) * tiling_.filter_rows + row) * tiling_.ofmap_rows + col);
+  const std::int64_t set = (group * tiling_.filter_sets + filter_set) * tiling_.channel_sets + channel_set;
+  return static_cast<std::size_t>((set * tiling_.filter_rows + row) * tiling_.ofmap_rows + col);
 }
 
 void RowStationaryCycleArray::start(const LoopNest& nest, const RowStationaryTiling& tiling,
@@ -57,6 +57,7 @@ void RowStationaryCycleArray::prepare_pass() {
   n_ = pass_.images.size();
   m_ = pass_.filters.size();
   c_ = pass_.channels.size();
+  g_ = pass_.groups.size();
   e_ = pass_.ofmap_rows.size();
   r_ = pass_.filter_rows.size();
   s_ = pass_.filter_cols.size();
@@ -68,8 +69,8 @@ void RowStationaryCycleArray::prepare_pass() {
   filter_sets_used_ = std::min(tiling_.filter_sets, (m_ + p - 1) / p);
 
   // Register files sized for the layer's largest tile, so filters can stay across passes.
-  const std::size_t pes =
-      static_cast<std::size_t>(tiling_.filter_sets * tiling_.channel_sets * tiling_.filter_rows * tiling_.ofmap_rows);
+  const std::size_t pes = static_cast<std::size_t>(tiling_.group_sets * tiling_.filter_sets * tiling_.channel_sets *
+                                                   tiling_.filter_rows * tiling_.ofmap_rows);
   const std::int64_t widest_input = (f_ - 1) * nest_.stride_w + (tiling_.filter_cols - 1) * nest_.dilation_w + 1;
   filter_stride_ = static_cast<std::size_t>(q * p * tiling_.filter_cols);
   ifmap_stride_ = static_cast<std::size_t>(tiling_.images * q * widest_input);
@@ -77,7 +78,7 @@ void RowStationaryCycleArray::prepare_pass() {
   filter_rf_.resize(pes * filter_stride_);
   ifmap_rf_.resize(pes * ifmap_stride_);
   psum_rf_.assign(pes * psum_stride_, accumulator_identity(nest_.kind));
-  if (pass_.first_accumulation) glb_psums_.assign(static_cast<std::size_t>(n_ * m_ * e_ * f_), 0);
+  if (pass_.first_accumulation) glb_psums_.assign(static_cast<std::size_t>(g_ * n_ * m_ * e_ * f_), 0);
 
   // Which PEs (filter row, ofmap row) read each input row of the tile: the diagonals of row stationary.
   ifmap_row_receivers_.assign(static_cast<std::size_t>(input_rows_), {});
@@ -105,20 +106,23 @@ void RowStationaryCycleArray::step() {
     // Compute starts next cycle: every set of PEs begins its MAC sequence.
     sets_.clear();
     const std::int64_t q = tiling_.channels_per_pe, p = tiling_.filters_per_pe;
-    for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
-      for (std::int64_t cs = 0; cs < channel_sets_used_; ++cs) {
-        SetState set;
-        set.filter_set = fs;
-        set.channel_set = cs;
-        set.channels = std::min(q, c_ - cs * q);
-        set.filters = std::min(p, m_ - fs * p);
-        set.remaining = static_cast<std::uint64_t>(n_ * f_ * set.filters * set.channels * s_);
-        sets_.push_back(set);
+    for (std::int64_t group = 0; group < g_; ++group) {
+      for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
+        for (std::int64_t cs = 0; cs < channel_sets_used_; ++cs) {
+          SetState set;
+          set.group = group;
+          set.filter_set = fs;
+          set.channel_set = cs;
+          set.channels = std::min(q, c_ - cs * q);
+          set.filters = std::min(p, m_ - fs * p);
+          set.remaining = static_cast<std::uint64_t>(n_ * f_ * set.filters * set.channels * s_);
+          sets_.push_back(set);
+        }
       }
     }
-    measured_.active_pes = static_cast<std::uint64_t>(r_ * channel_sets_used_ * filter_sets_used_ * e_);
+    measured_.active_pes = static_cast<std::uint64_t>(g_ * r_ * channel_sets_used_ * filter_sets_used_ * e_);
     ripple_cycles_left_ = static_cast<std::uint64_t>(r_ * channel_sets_used_ - 1);
-    const std::uint64_t psum_words = static_cast<std::uint64_t>(n_ * m_ * e_ * f_);
+    const std::uint64_t psum_words = static_cast<std::uint64_t>(g_ * n_ * m_ * e_ * f_);
     const std::uint64_t psum_reads = pass_.first_accumulation ? 0 : psum_words;
     psum_bus_left_ = psum_reads + psum_words;
     psum_glb_reads_left_ = psum_reads + (pass_.last_accumulation ? psum_words : 0);
@@ -212,11 +216,11 @@ bool RowStationaryCycleArray::fill_cycle() {
   for (std::uint64_t w = 0; w < filters; ++w, ++filter_cursor_) {
     const auto word = static_cast<std::int64_t>(filter_cursor_);
     const std::int64_t tap = word % s_, row = word / s_ % r_, channel = word / (s_ * r_) % c_,
-                       filter = word / (s_ * r_ * c_);
+                       filter = word / (s_ * r_ * c_) % m_, group = word / (s_ * r_ * c_ * m_);
     const std::int16_t value = (*staged_.filter_tile)[filter_cursor_];
     const std::size_t slot = static_cast<std::size_t>(((filter % p) * q + channel % q) * s_ + tap);
     for (std::int64_t col = 0; col < e_; ++col) {
-      filter_rf_[pe_index(filter / p, channel / q, row, col) * filter_stride_ + slot] = value;
+      filter_rf_[pe_index(group, filter / p, channel / q, row, col) * filter_stride_ + slot] = value;
     }
     measured_.rf_accesses += static_cast<std::uint64_t>(e_);
   }
@@ -227,12 +231,13 @@ bool RowStationaryCycleArray::fill_cycle() {
     const auto word = static_cast<std::int64_t>(ifmap_cursor_);
     const std::int64_t x = word % input_cols_, y = word / input_cols_ % input_rows_,
                        channel = word / (input_cols_ * input_rows_) % c_,
-                       image = word / (input_cols_ * input_rows_ * c_);
+                       image = word / (input_cols_ * input_rows_ * c_) % n_,
+                       group = word / (input_cols_ * input_rows_ * c_ * n_);
     const std::int16_t value = (*staged_.ifmap_tile)[ifmap_cursor_];
     const std::size_t slot = static_cast<std::size_t>((image * q + channel % q) * input_cols_ + x);
     for (const auto& [row, col] : ifmap_row_receivers_[static_cast<std::size_t>(y)]) {
       for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
-        ifmap_rf_[pe_index(fs, channel / q, row, col) * ifmap_stride_ + slot] = value;
+        ifmap_rf_[pe_index(group, fs, channel / q, row, col) * ifmap_stride_ + slot] = value;
         ++measured_.rf_accesses;
       }
     }
@@ -270,7 +275,7 @@ void RowStationaryCycleArray::run_set_cycle(SetState& set) {
   const bool gating = nest_.kind == LoopNestKind::kConv;
   for (std::int64_t row = 0; row < r_; ++row) {
     for (std::int64_t col = 0; col < e_; ++col) {
-      const std::size_t pe = pe_index(set.filter_set, set.channel_set, row, col);
+      const std::size_t pe = pe_index(set.group, set.filter_set, set.channel_set, row, col);
       const std::int16_t value = ifmap_rf_[pe * ifmap_stride_ + ifmap_slot];
       ++measured_.rf_accesses;  // the ifmap operand is always read
       if (gating && value == 0) continue;
@@ -301,33 +306,41 @@ void RowStationaryCycleArray::run_set_cycle(SetState& set) {
 
 void RowStationaryCycleArray::finish_pass() {
   const std::int64_t p = tiling_.filters_per_pe;
-  for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
-    const std::int64_t filters = std::min(p, m_ - fs * p);
-    for (std::int64_t col = 0; col < e_; ++col) {
-      for (std::int64_t image = 0; image < n_; ++image) {
-        for (std::int64_t column = 0; column < f_; ++column) {
-          for (std::int64_t j = 0; j < filters; ++j) {
-            // Psums ripple up the PE column: every PE adds its own to what arrives from below.
-            const std::size_t slot = static_cast<std::size_t>((image * f_ + column) * p + j);
-            std::int32_t sum = accumulator_identity(nest_.kind);
-            for (std::int64_t cs = 0; cs < channel_sets_used_; ++cs) {
-              for (std::int64_t row = 0; row < r_; ++row)
-                sum = combine(nest_.kind, sum, psum_rf_[pe_index(fs, cs, row, col) * psum_stride_ + slot]);
-            }
-            const std::int64_t filter = fs * p + j;
-            std::int32_t& stored =
-                glb_psums_[static_cast<std::size_t>(((image * m_ + filter) * e_ + col) * f_ + column)];
-            if (!pass_.first_accumulation) sum = combine(nest_.kind, stored, sum);
-            stored = sum;
-            if (pass_.last_accumulation) {  // complete: out to DRAM
-              tensors_->ofmap[ofmap_index(nest_, pass_.images.begin + image, pass_.group, pass_.filters.begin + filter,
-                                          pass_.ofmap_rows.begin + col, column)] = sum;
-              ++measured_.ofmap_words;
-            }
+  for (std::int64_t group = 0; group < g_; ++group) {
+    for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
+      const std::int64_t filters = std::min(p, m_ - fs * p);
+      for (std::int64_t col = 0; col < e_; ++col) {
+        for (std::int64_t image = 0; image < n_; ++image) {
+          for (std::int64_t column = 0; column < f_; ++column) {
+            for (std::int64_t j = 0; j < filters; ++j) finish_output(group, fs, col, image, column, j);
           }
         }
       }
     }
+  }
+}
+
+// One output of the pass: psums ripple up its PE column (every PE adds its own to what arrives from
+// below), then join the GLB's partial sum; complete outputs go to DRAM.
+void RowStationaryCycleArray::finish_output(std::int64_t group, std::int64_t filter_set, std::int64_t col,
+                                            std::int64_t image, std::int64_t column, std::int64_t j) {
+  const std::int64_t p = tiling_.filters_per_pe;
+  const std::size_t slot = static_cast<std::size_t>((image * f_ + column) * p + j);
+  std::int32_t sum = accumulator_identity(nest_.kind);
+  for (std::int64_t cs = 0; cs < channel_sets_used_; ++cs) {
+    for (std::int64_t row = 0; row < r_; ++row) {
+      sum = combine(nest_.kind, sum, psum_rf_[pe_index(group, filter_set, cs, row, col) * psum_stride_ + slot]);
+    }
+  }
+  const std::int64_t filter = filter_set * p + j;
+  std::int32_t& stored =
+      glb_psums_[static_cast<std::size_t>((((group * n_ + image) * m_ + filter) * e_ + col) * f_ + column)];
+  if (!pass_.first_accumulation) sum = combine(nest_.kind, stored, sum);
+  stored = sum;
+  if (pass_.last_accumulation) {
+    tensors_->ofmap[ofmap_index(nest_, pass_.images.begin + image, pass_.groups.begin + group,
+                                pass_.filters.begin + filter, pass_.ofmap_rows.begin + col, column)] = sum;
+    ++measured_.ofmap_words;
   }
 }
 

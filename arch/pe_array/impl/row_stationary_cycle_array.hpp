@@ -29,7 +29,7 @@ class RowStationaryCycleArray : public ICyclePeArray {
  private:
   enum class Phase { kIdle, kFill, kCompute, kDone };
   struct SetState {  // the PEs of one set step in lockstep through (image, column, filter, channel, tap)
-    std::int64_t channel_set = 0, filter_set = 0, channels = 0, filters = 0;
+    std::int64_t group = 0, channel_set = 0, filter_set = 0, channels = 0, filters = 0;
     std::int64_t image = 0, column = 0, filter = 0, channel = 0, tap = 0;
     std::uint64_t remaining = 0;
   };
@@ -42,7 +42,10 @@ class RowStationaryCycleArray : public ICyclePeArray {
   void run_set_cycle(SetState& set);
   void finish_pass();
   void prepare_pass();
-  std::size_t pe_index(std::int64_t filter_set, std::int64_t channel_set, std::int64_t row, std::int64_t col) const;
+  std::size_t pe_index(std::int64_t group, std::int64_t filter_set, std::int64_t channel_set, std::int64_t row,
+                       std::int64_t col) const;
+  void finish_output(std::int64_t group, std::int64_t filter_set, std::int64_t col, std::int64_t image,
+                     std::int64_t column, std::int64_t j);
 
   std::uint64_t filter_bus_words_;
   std::uint64_t ifmap_bus_words_;
@@ -60,7 +63,7 @@ class RowStationaryCycleArray : public ICyclePeArray {
   RowStationaryPass pass_;
   StagedPass staged_;
   LayerTensors* tensors_ = nullptr;
-  std::int64_t n_ = 0, m_ = 0, c_ = 0, e_ = 0, r_ = 0, s_ = 0, f_ = 0, input_rows_ = 0, input_cols_ = 0;
+  std::int64_t g_ = 0, n_ = 0, m_ = 0, c_ = 0, e_ = 0, r_ = 0, s_ = 0, f_ = 0, input_rows_ = 0, input_cols_ = 0;
   std::int64_t channel_sets_used_ = 0, filter_sets_used_ = 0;
   std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> ifmap_row_receivers_;  // (row, col) per input row
   std::uint64_t filter_words_left_ = 0, ifmap_words_left_ = 0, deposit_words_left_ = 0;
@@ -80,7 +83,7 @@ class RowStationaryCycleArray : public ICyclePeArray {
   std::vector<std::int16_t> filter_rf_;
   std::vector<std::int16_t> ifmap_rf_;
   std::vector<std::int32_t> psum_rf_;
-  std::vector<std::int32_t> glb_psums_;  // [n][m][e][F]
+  std::vector<std::int32_t> glb_psums_;  // [g][n][m][e][F]
 };
 
 }  // namespace ergon
