@@ -22,6 +22,9 @@ nlohmann::ordered_json layer_json(const LayerResult& l) {
                                  {"nonzero_macs", l.nonzero_macs},
                                  {"cycles", l.cycles},
                                  {"stall_cycles", l.stall_cycles},
+                                 {"compute_cycles", l.compute_cycles},
+                                 {"dram_busy_cycles", l.dram_busy_cycles},
+                                 {"bound", l.bound},
                                  {"utilization", l.utilization},
                                  {"active_pes", l.active_pes},
                                  {"passes", l.passes},
@@ -52,12 +55,13 @@ std::string run_table(const SimulationResult& result) {
       fmt::format("{} on {} at {} MHz, {} V ({})\n", result.workload_name, result.config_name, result.frequency_mhz,
                   result.voltage_v, result.cycle_accurate ? "cycle accurate" : "transaction level");
   const auto row = [](const auto&... cells) {
-    return fmt::format("{:<28} {:>13} {:>12} {:>11} {:>6} {:>12} {:>12} {:>12} {:>11}\n", cells...);
+    return fmt::format("{:<28} {:>13} {:>12} {:>11} {:>6} {:>8} {:>12} {:>12} {:>12} {:>11}\n", cells...);
   };
-  out += row("layer", "MACs", "cycles", "stalls", "util", "DRAM rd B", "DRAM wr B", "GLB acc", "energy uJ");
+  out += row("layer", "MACs", "cycles", "stalls", "util", "bound", "DRAM rd B", "DRAM wr B", "GLB acc", "energy uJ");
   const auto print = [&](const LayerResult& l) {
-    return row(l.name, l.macs, l.cycles, l.stall_cycles, fmt::format("{:.1f}%", 100 * l.utilization), l.dram_read_bytes,
-               l.dram_write_bytes, l.glb_reads + l.glb_writes, fmt::format("{:.3f}", l.energy.total_pj() / 1e6));
+    return row(l.name, l.macs, l.cycles, l.stall_cycles, fmt::format("{:.1f}%", 100 * l.utilization), l.bound,
+               l.dram_read_bytes, l.dram_write_bytes, l.glb_reads + l.glb_writes,
+               fmt::format("{:.3f}", l.energy.total_pj() / 1e6));
   };
   for (const auto& layer : result.layers) {
     if (layer.executed) out += print(layer);
@@ -116,18 +120,19 @@ nlohmann::ordered_json run_json(const SimulationResult& result, const Accelerato
 
 std::string layers_csv(const SimulationResult& result) {
   std::string out =
-      "layer,op,executed,batch,macs,nonzero_macs,cycles,stall_cycles,utilization,active_pes,passes,dram_read_bytes,"
+      "layer,op,executed,batch,macs,nonzero_macs,cycles,stall_cycles,compute_cycles,dram_busy_cycles,bound,"
+      "utilization,active_pes,passes,dram_read_bytes,"
       "dram_write_bytes,glb_reads,glb_writes,rf_accesses,noc_transfers,mac_pj,rf_pj,noc_pj,glb_pj,dram_pj,clock_pj,"
       "control_pj,leakage_pj,total_pj\n";
   for (const auto& l : result.layers) {
     const EnergyBreakdown& e = l.energy;
     out += fmt::format(
-        "\"{}\",{},{},{},{},{},{},{},{:.6f},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},"
+        "\"{}\",{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},"
         "{:.6g},{:.6g},{:.6g},{:.6g}\n",
-        l.name, l.op, l.executed ? 1 : 0, l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles, l.utilization,
-        l.active_pes, l.passes, l.dram_read_bytes, l.dram_write_bytes, l.glb_reads, l.glb_writes, l.rf_accesses,
-        l.noc_transfers, e.mac_pj, e.rf_pj, e.noc_pj, e.glb_pj, e.dram_pj, e.clock_pj, e.control_pj, e.leakage_pj,
-        e.total_pj());
+        l.name, l.op, l.executed ? 1 : 0, l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles, l.compute_cycles,
+        l.dram_busy_cycles, l.bound, l.utilization, l.active_pes, l.passes, l.dram_read_bytes, l.dram_write_bytes,
+        l.glb_reads, l.glb_writes, l.rf_accesses, l.noc_transfers, e.mac_pj, e.rf_pj, e.noc_pj, e.glb_pj, e.dram_pj,
+        e.clock_pj, e.control_pj, e.leakage_pj, e.total_pj());
   }
   return out;
 }

@@ -94,6 +94,9 @@ void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64
   result.inter_pe_psum_words = m.inter_pe_psum_words;
   result.dram_read_bytes = m.dram_read_bytes;
   result.dram_write_bytes = m.dram_write_bytes;
+  result.compute_cycles = result.cycles - std::min(result.cycles, result.stall_cycles);
+  result.dram_busy_cycles = m.dram_busy_cycles;
+  result.bound = result.dram_busy_cycles >= result.compute_cycles ? "memory" : "compute";
   result.output_checked = m.output_checked;
   result.output_mismatches = m.output_mismatches;
   const double capacity = static_cast<double>(pe_count) * static_cast<double>(result.cycles);
@@ -105,6 +108,8 @@ void add_to_total(LayerResult& total, const LayerResult& layer) {
   total.nonzero_macs += layer.nonzero_macs;
   total.cycles += layer.cycles;
   total.stall_cycles += layer.stall_cycles;
+  total.compute_cycles += layer.compute_cycles;
+  total.dram_busy_cycles += layer.dram_busy_cycles;
   total.passes += layer.passes;
   total.active_pes = std::max(total.active_pes, layer.active_pes);
   total.pe_busy_cycles += layer.pe_busy_cycles;
@@ -181,6 +186,7 @@ SimulationResult Simulation::run() {
         table_, point);
   }
   for (const auto& entry : result.layers) add_to_total(result.total, entry);
+  result.total.bound = result.total.dram_busy_cycles >= result.total.compute_cycles ? "memory" : "compute";
   const double capacity = static_cast<double>(result.pe_count) * static_cast<double>(result.total.cycles);
   result.total.utilization = capacity > 0 ? static_cast<double>(result.total.pe_busy_cycles) / capacity : 0.0;
   return result;

@@ -37,8 +37,11 @@ struct LayerResult {
   std::uint64_t nonzero_macs = 0;
   std::uint64_t cycles = 0;
   std::uint64_t stall_cycles = 0;
-  double utilization = 0.0;      // PE-cycles doing MACs / (PEs x cycles)
-  std::uint64_t active_pes = 0;  // peak
+  std::uint64_t compute_cycles = 0;    // cycles - stall_cycles: the array working
+  std::uint64_t dram_busy_cycles = 0;  // the DRAM bus transferring this layer's data
+  std::string bound;                   // "compute" or "memory": which of the two took longer
+  double utilization = 0.0;            // PE-cycles doing MACs / (PEs x cycles)
+  std::uint64_t active_pes = 0;        // peak
   std::uint64_t passes = 0;
   std::uint64_t dram_read_bytes = 0;
   std::uint64_t dram_write_bytes = 0;

@@ -135,6 +135,8 @@ void Controller::compute_thread() {
     trace(TraceEvent::Kind::kLayer, job_index, layer_start, sc_core::sc_time_stamp());
     layer.dram_read_bytes = dram_.counters().read_bytes - dram_before.read_bytes;
     layer.dram_write_bytes = dram_.counters().write_bytes - dram_before.write_bytes;
+    const double busy_ps = static_cast<double>(dram_.counters().busy_ps - dram_before.busy_ps);
+    layer.dram_busy_cycles = static_cast<std::uint64_t>(std::ceil(busy_ps / (clock_period_.to_seconds() * 1e12)));
     dram_at_last_layer_end_ = dram_.counters();
     layer.glb_reads = glb_.counters().reads - glb_before.reads;
     layer.glb_writes = glb_.counters().writes - glb_before.writes;

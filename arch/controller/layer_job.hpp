@@ -60,6 +60,7 @@ struct LayerMeasurement {
   std::uint64_t inter_pe_psum_words = 0;
   std::uint64_t dram_read_bytes = 0;
   std::uint64_t dram_write_bytes = 0;
+  std::uint64_t dram_busy_cycles = 0;  // the DRAM data bus transferring this layer's data
   // Cycle fidelity: the simulated output compared with the reference computation.
   bool output_checked = false;
   std::uint64_t output_mismatches = 0;

@@ -13,6 +13,7 @@ struct DramCounters {
   std::uint64_t read_requests = 0;
   std::uint64_t write_requests = 0;
   std::uint64_t queue_full_waits = 0;  // requests that found the queue full
+  std::uint64_t busy_ps = 0;           // time the data bus spent transferring
 };
 
 class IDram : public sc_core::sc_module {

@@ -26,6 +26,7 @@ void SimpleDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
   const sc_core::sc_time transfer(std::ceil(static_cast<double>(bytes) * picoseconds_per_byte_), sc_core::SC_PS);
   const sc_core::sc_time start = std::max(arrival, bus_free_at_);
   bus_free_at_ = start + transfer;
+  counters_.busy_ps += static_cast<std::uint64_t>(transfer.to_seconds() * 1e12 + 0.5);
   const sc_core::sc_time completion = bus_free_at_ + latency_;
   completions_.push_back(completion);
   last_completion_ = std::max(last_completion_, completion);

@@ -1,0 +1,102 @@
+// `ergon roofline`: each simulated layer's arithmetic intensity (operations per DRAM byte) against its
+// achieved throughput, under the config's compute ceiling (2 x PEs x clock) and bandwidth ceiling
+// (intensity x DRAM bandwidth), as in ARADA's Figure 3. Writes roofline.csv, a gnuplot script and, when
+// gnuplot is installed, roofline.png.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "common/atomic_file.hpp"
+#include "sim/commands/commands.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/simulation.hpp"
+
+namespace ergon {
+namespace {
+
+struct RooflineOptions {
+  std::string config_path = default_config_path();
+  std::string workload_path;
+  std::vector<std::string> overrides;
+  std::int64_t batch = 0;
+  std::string out_dir;
+};
+
+std::string gnuplot_script(double peak_gops, double bandwidth_gbps, const std::string& title) {
+  return fmt::format(R"(# Roofline of {2}: plot with `gnuplot roofline.gp` (writes roofline.png)
+set terminal pngcairo size 1000,700 noenhanced
+set output 'roofline.png'
+set datafile separator ','
+set logscale xy
+set xlabel 'arithmetic intensity (operations per DRAM byte)'
+set ylabel 'achieved throughput (GOPS)'
+set title '{2}: compute ceiling {0:.1f} GOPS, DRAM {1:.2f} GB/s'
+set key left top
+roof(x) = (x * {1} < {0}) ? x * {1} : {0}
+plot [0.01:10000] roof(x) title 'roofline' lw 2 lc rgb 'black', \
+  'roofline.csv' using (strcol(9) eq 'compute' ? $6 : 1/0):7 skip 1 title 'compute-bound layers' pt 7 lc rgb 'blue', \
+  'roofline.csv' using (strcol(9) eq 'memory' ? $6 : 1/0):7 skip 1 title 'memory-bound layers' pt 5 lc rgb 'red'
+)",
+                     peak_gops, bandwidth_gbps, title);
+}
+
+void run_roofline(const RooflineOptions& options) {
+  const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
+  const EnergyTable table = load_energy_table(energy_table_path(config));
+  const Workload workload = load_workload(options.workload_path);
+  SimulationOptions simulation_options;
+  if (options.batch > 0) simulation_options.batch = options.batch;
+  const SimulationResult result = Simulation(config, table, workload, simulation_options).run();
+
+  const double peak_gops = 2.0 * static_cast<double>(result.pe_count) * config.clock.frequency_mhz / 1e3;
+  std::string csv =
+      "layer,op,operations,dram_bytes,cycles,intensity_ops_per_byte,achieved_gops,"
+      "attainable_gops,bound\n";
+  std::string table_text = fmt::format(
+      "{} on {}: compute ceiling {:.1f} GOPS (2 x {} PEs x {} MHz), DRAM {} GB/s\n{:<28} {:>12} {:>12} {:>12} {:>8}\n",
+      workload.name(), config.name, peak_gops, result.pe_count, config.clock.frequency_mhz, config.dram.bandwidth_gbps,
+      "layer", "ops/byte", "GOPS", "roof GOPS", "bound");
+  for (const LayerResult& layer : result.layers) {
+    if (!layer.executed || layer.cycles == 0) continue;
+    const double operations = 2.0 * static_cast<double>(layer.macs);
+    const double bytes = static_cast<double>(layer.dram_read_bytes + layer.dram_write_bytes);
+    const double seconds = static_cast<double>(layer.cycles) / (config.clock.frequency_mhz * 1e6);
+    const double intensity = bytes > 0 ? operations / bytes : 0.0;
+    const double achieved = operations / seconds / 1e9;
+    const double attainable = std::min(peak_gops, intensity * config.dram.bandwidth_gbps);
+    csv += fmt::format("\"{}\",{},{:.0f},{:.0f},{},{:.6g},{:.6g},{:.6g},{}\n", layer.name, layer.op, operations, bytes,
+                       layer.cycles, intensity, achieved, attainable, layer.bound);
+    table_text += fmt::format("{:<28} {:>12.3f} {:>12.3f} {:>12.3f} {:>8}\n", layer.name, intensity, achieved,
+                              attainable, layer.bound);
+  }
+  std::filesystem::create_directories(options.out_dir);
+  write_file_atomically(options.out_dir + "/roofline.csv", csv);
+  write_file_atomically(options.out_dir + "/roofline.gp",
+                        gnuplot_script(peak_gops, config.dram.bandwidth_gbps, workload.name() + " on " + config.name));
+  std::cout << table_text;
+  const std::string plot = "cd '" + options.out_dir + "' && gnuplot roofline.gp 2> /dev/null";
+  const bool plotted = std::system("command -v gnuplot > /dev/null 2>&1") == 0 && std::system(plot.c_str()) == 0;
+  std::cout << "wrote " << options.out_dir << "/roofline.csv and roofline.gp"
+            << (plotted ? " and roofline.png" : " (install gnuplot for roofline.png)") << "\n";
+}
+
+}  // namespace
+
+void register_roofline_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand("roofline", "Per-layer roofline: arithmetic intensity vs achieved GOPS");
+  auto options = std::make_shared<RooflineOptions>();
+  command->add_option("--config,-c", options->config_path, "Accelerator config YAML")
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
+  command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+  command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
+  command->add_option("--batch", options->batch, "Images processed together by every layer")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+  command->add_option("--out,-o", options->out_dir, "Output folder")->required();
+  command->callback([options] { run_roofline(*options); });
+}
+
+}  // namespace ergon
