@@ -617,6 +617,119 @@ def yolov4_tiny() -> Net:
 
 
 # ---------------------------------------------------------------------------
+# Further application networks of the ARADA evaluation (detection, face and speaker recognition)
+# ---------------------------------------------------------------------------
+
+def faster_rcnn() -> Net:
+    n = Net("faster_rcnn",
+            "Ren, He, Girshick, Sun, 'Faster R-CNN', NIPS 2015, with the ResNet-50-C4 backbone of He et al., "
+            "'Deep Residual Learning for Image Recognition', CVPR 2016 (Table 1, Appendix A: conv1-conv4_x shared, "
+            "RPN on conv4_x); layer list of SCALE-Sim v2 topologies/conv_nets/FasterRCNN.csv "
+            "(scalesim-project/scale-sim-v2 commit 22f88b1), 3x224x224 input; RoI head not included",
+            ["Faster R-CNN, convolutional part: ResNet-50 conv1..conv4_x (the 'C4' backbone) + region proposal",
+             "network, 3x224x224 input, exactly the 46 convolutions of SCALE-Sim's FasterRCNN.csv (copied to",
+             "tests/data/scalesim/FasterRCNN.csv), connected into the real graph. Convolution names are the CSV's",
+             "row names. Original (v1, Caffe MSRA) ResNet: a downsampling block has its stride in the first 1x1",
+             "convolution (CB3a_1, CB4a_1) and in the 1x1 shortcut; convolutions have no bias and are followed by",
+             "batch normalisation (2 parameters per channel); Caffe pool1 is 3x3 stride 2 with ceil_mode (56x56).",
+             "The real network pads its 3x3 convolutions by 1, so every 3x3 output keeps its input size (SCALE-Sim's",
+             "CSV gives unpadded ifmaps, so SCALE-Sim itself computes 54x54 / 26x26 / 12x12 there and fewer MACs).",
+             "RPN as the CSV: 3x3 conv 1024->512 (+ReLU), then two sibling 1x1 convs with biases: 36 = 4 x 9",
+             "anchor box deltas and 18 = 2 x 9 anchor objectness scores, on the 14x14 conv4_x map. Not included:",
+             "anchor decoding, NMS, RoI pooling and the RoI head (conv5_x + classifier on 14x14 RoIs), which the",
+             "CSV does not list either."])
+    x = n.input("image", [3, 224, 224])
+    x = n.conv("Conv1", x, 64, 7, stride=2, padding=3, bias=False, batchnorm=True, activation="relu")
+    x = n.maxpool("pool1", x, 3, stride=2, ceil_mode=True)
+    for stage, planes, blocks in [(2, 64, 3), (3, 128, 4), (4, 256, 6)]:
+        for b in range(blocks):
+            letter = "abcdef"[b]
+            tag = f"{'CB' if b == 0 else 'IB'}{stage}{letter}"
+            stride = 2 if (b == 0 and stage > 2) else 1
+            y = n.conv(f"{tag}_1", x, planes, 1, stride=stride, bias=False, batchnorm=True, activation="relu")
+            y = n.conv(f"{tag}_2", y, planes, 3, padding=1, bias=False, batchnorm=True, activation="relu")
+            y = n.conv(f"{tag}_3", y, planes * 4, 1, bias=False, batchnorm=True)
+            sc = n.conv(f"CB{stage}s", x, planes * 4, 1, stride=stride, bias=False, batchnorm=True) if b == 0 else x
+            s = n.add(f"{tag}_add", [y, sc])
+            x = n.act(f"{tag}_relu", s, "relu")
+    r = n.conv("RPN_Conv1", x, 512, 3, padding=1, activation="relu")
+    n.conv("RPN_Conv_bbox", r, 36, 1, comment="anchor box regression, 4 x 9 anchors")
+    n.conv("RPN_Conv3_cls", r, 18, 1, comment="anchor objectness scores, 2 x 9 anchors (softmax over pairs)")
+    return n
+
+
+def mobilefacenet() -> Net:
+    n = Net("mobilefacenet",
+            "Chen, Liu, Gao, Han, 'MobileFaceNets: Efficient CNNs for Accurate Real-Time Face Verification on "
+            "Mobile Devices', CCBR 2018 (arXiv:1804.07573), Table 1; layer names of the authors' insightface "
+            "implementation (deepinsight/insightface src/symbols/fmobilefacenet.py, output GDC, 128-D)",
+            ["MobileFaceNet, Chen et al. 2018 Table 1, 3x112x112 aligned face, 128-D embedding.",
+             "conv 3x3/2 64, depthwise 3x3 64, MobileNetV2 bottlenecks (1x1 expansion, 3x3 depthwise, linear 1x1",
+             "projection; residual add when stride 1 and channels equal) with (t, c, n, s) = (2, 64, 5, 2),",
+             "(4, 128, 1, 2), (2, 128, 6, 1), (4, 128, 1, 2), (2, 128, 2, 1), conv 1x1 512, linear global depthwise",
+             "conv 7x7 (GDConv, 7x7 -> 1x1), linear conv 1x1 128. Every convolution has no bias and is followed by",
+             "batch normalisation. The non-linearity is PReLU (a learned slope per channel), written here as",
+             "leaky_relu, which it generalises; its 7,552 slopes are not parameters in this format's convention.",
+             "Layer names follow insightface's fmobilefacenet.py (dconv_23 = the first, stride-2 bottleneck of",
+             "the (2, 64, 5, 2) row, res_3 its four residual repeats, ...); insightface writes the last 1x1",
+             "as a fully connected layer with bias plus a batch norm with fixed gamma, the same 65,792 parameters."])
+    P = "leaky_relu"
+    x = n.input("data", [3, 112, 112])
+    x = n.conv("conv_1", x, 64, 3, stride=2, padding=1, bias=False, batchnorm=True, activation=P)
+    x = n.conv("conv_2_dw", x, None, 3, padding=1, depthwise=True, bias=False, batchnorm=True, activation=P)
+
+    def bottleneck(p, x, expand, out, stride):
+        y = n.conv(f"{p}.conv_sep", x, n.shape[x][0] * expand, 1, bias=False, batchnorm=True, activation=P)
+        y = n.conv(f"{p}.conv_dw", y, None, 3, stride=stride, padding=1, depthwise=True, bias=False,
+                   batchnorm=True, activation=P)
+        y = n.conv(f"{p}.conv_proj", y, out, 1, bias=False, batchnorm=True)
+        if stride == 1 and n.shape[x][0] == out:
+            y = n.add(f"{p}.add", [x, y])
+        return y
+
+    for down, res, t_down, c, t, reps in [("dconv_23", "res_3", 2, 64, 2, 4), ("dconv_34", "res_4", 4, 128, 2, 6),
+                                          ("dconv_45", "res_5", 4, 128, 2, 2)]:
+        x = bottleneck(down, x, t_down, c, 2)
+        for i in range(reps):
+            x = bottleneck(f"{res}.block{i}", x, t, c, 1)
+    x = n.conv("conv_6sep", x, 512, 1, bias=False, batchnorm=True, activation=P)
+    x = n.conv("conv_6dw7_7", x, None, 7, depthwise=True, bias=False, batchnorm=True,
+               comment="GDConv: global depthwise 7x7, linear")
+    n.conv("fc1", x, 128, 1, bias=False, batchnorm=True, comment="linear 1x1 conv: the 128-D face embedding")
+    return n
+
+
+def vggvox() -> Net:
+    n = Net("vggvox",
+            "Nagrani, Chung, Zisserman, 'VoxCeleb: a large-scale speaker identification dataset', Interspeech "
+            "2017, Table 4 (VGGVox identification CNN, modified VGG-M), 3 s utterance = 1x512x300 spectrogram, "
+            "1251 speakers; padding as in the authors' MatConvNet models (a-nagrani/VGGVox)",
+            ["VGGVox speaker identification CNN (Nagrani et al. 2017, Table 4): VGG-M adapted to a magnitude",
+             "spectrogram of 512 frequency bins x 300 frames (3 s, 25 ms window, 10 ms hop), 1 channel.",
+             "conv1-conv5 pad 1 as in the authors' MatConvNet models (a-nagrani/VGGVox), which reproduces every",
+             "output size printed in Table 4 (254x148, 126x73, 62x36, 30x17, 9x8, 1x8); max pools round down.",
+             "fc6 is a 9x1 convolution over the whole frequency axis (4096 filters) and apool6 a 1x8 average over",
+             "time (n = 8 for 3 s); fc7 (1024) and fc8 (1251 speakers, softmax) are fully connected. Every layer",
+             "has a bias; conv1-fc7 are followed by batch normalisation and ReLU, as in the released VGGVox",
+             "models (e.g. the Keras conversion linhdvu14/vggvox-speaker-identification). Dropout omitted."])
+    x = n.input("spectrogram", [1, 512, 300])
+    x = n.conv("conv1", x, 96, 7, stride=2, padding=1, batchnorm=True, activation="relu")
+    x = n.maxpool("mpool1", x, 3, stride=2)
+    x = n.conv("conv2", x, 256, 5, stride=2, padding=1, batchnorm=True, activation="relu")
+    x = n.maxpool("mpool2", x, 3, stride=2)
+    x = n.conv("conv3", x, 384, 3, padding=1, batchnorm=True, activation="relu")
+    x = n.conv("conv4", x, 256, 3, padding=1, batchnorm=True, activation="relu")
+    x = n.conv("conv5", x, 256, 3, padding=1, batchnorm=True, activation="relu")
+    x = n.maxpool("mpool5", x, [5, 3], stride=[3, 2])
+    x = n.conv("fc6", x, 4096, [9, 1], batchnorm=True, activation="relu",
+               comment="9x1 over the 9 frequency rows: 1x8 output (time)")
+    x = n.avgpool("apool6", x, [1, 8], stride=1, comment="average over time, 1 x n with n = 8 for 3 s")
+    x = n.fc("fc7", x, 1024, batchnorm=True, activation="relu")
+    n.fc("fc8", x, 1251, activation="softmax")
+    return n
+
+
+# ---------------------------------------------------------------------------
 # MLPerf Tiny v0.5 reference models (mlcommons/tiny, Keras definitions)
 # ---------------------------------------------------------------------------
 
@@ -698,6 +811,7 @@ def autoencoder_toyadmos() -> Net:
 
 NETWORKS = [alexnet, vgg16, squeezenet_v1_1, googlenet_v1, lambda: resnet(18), lambda: resnet(50),
             mobilenet_v1_imagenet, mobilenet_v2, efficientnet_b0, yolov4_tiny,
+            faster_rcnn, mobilefacenet, vggvox,
             ds_cnn, mobilenet_v1_025_vww, resnet8, autoencoder_toyadmos]
 
 
