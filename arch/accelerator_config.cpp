@@ -34,7 +34,7 @@ int get_word_bits(YamlMap& map, const std::string& key, int fallback) {
 
 ClockConfig parse_clock(YamlMap map) {
   ClockConfig clock;
-  clock.frequency_mhz = map.get_number("frequency_mhz", kPositive);
+  clock.frequency_mhz = map.get_number("frequency_mhz", NumberRule{0.001, 100000.0, false});
   clock.voltage_v = map.get_number("voltage_v", NumberRule{0.0, 5.0, true});
   map.reject_unknown_keys();
   return clock;
@@ -106,8 +106,8 @@ DramConfig parse_dram(YamlMap map) {
     if (!map.has(key)) map.view().fail("missing '" + key + "' (DRAM preset '" + dram.preset + "' gives none)");
     return map.get_number(key, rule);
   };
-  dram.bandwidth_gbps = preset_or_required("bandwidth_gbps", preset->bandwidth_gbps, kPositive);
-  dram.latency_ns = preset_or_required("latency_ns", preset->latency_ns, kNonNegative);
+  dram.bandwidth_gbps = preset_or_required("bandwidth_gbps", preset->bandwidth_gbps, NumberRule{0.001, 1e6, false});
+  dram.latency_ns = preset_or_required("latency_ns", preset->latency_ns, NumberRule{0.0, 1e6, false});
   dram.energy_pj_per_bit = map.get_number("energy_pj_per_bit", preset->energy_pj_per_bit.value_or(0.0), kNonNegative);
   dram.request_queue_depth = map.get_int("request_queue_depth", dram.request_queue_depth, IntRule{1, 1 << 20});
   map.reject_unknown_keys();

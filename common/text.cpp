@@ -34,6 +34,12 @@ std::string closest_match(const std::string& word, const std::vector<std::string
   return best;
 }
 
+std::string csv_quoted(const std::string& text) {
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
 std::string join_alternatives(const std::vector<std::string>& words) {
   std::string text;
   for (std::size_t i = 0; i < words.size(); ++i) {

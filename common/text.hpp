@@ -11,6 +11,9 @@ std::size_t edit_distance(const std::string& a, const std::string& b);
 // The closest candidate to `word`, or "" when none is close enough to be a plausible typo.
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 
+// A CSV field (RFC 4180): in double quotes, quotes inside doubled.
+std::string csv_quoted(const std::string& text);
+
 // "a, b or c"
 std::string join_alternatives(const std::vector<std::string>& words);
 

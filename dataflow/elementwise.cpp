@@ -16,30 +16,29 @@ bool elementwise_work(const Layer& layer, std::int64_t images, ElementwiseWork& 
   return true;
 }
 
-std::vector<PassTraffic> elementwise_passes(const ElementwiseWork& work, std::uint64_t glb_words,
-                                            std::uint64_t pe_count) {
+ElementwiseSchedule::ElementwiseSchedule(const ElementwiseWork& work, std::uint64_t glb_words, std::uint64_t pe_count)
+    : work_(work), pe_count_(std::max<std::uint64_t>(pe_count, 1)) {
   const std::uint64_t words = work.input_words + work.output_words;
   const std::uint64_t chunk_budget = std::max<std::uint64_t>(glb_words / 2, 1);
-  const std::uint64_t chunks = std::max<std::uint64_t>((words + chunk_budget - 1) / chunk_budget, 1);
-  std::vector<PassTraffic> passes;
-  const auto share = [chunks](std::uint64_t total, std::uint64_t chunk) {  // even split, remainder first
-    return total / chunks + (chunk < total % chunks ? 1 : 0);
+  chunks_ = std::max<std::uint64_t>((words + chunk_budget - 1) / chunk_budget, 1);
+}
+
+PassTraffic ElementwiseSchedule::chunk(std::uint64_t index) const {
+  const auto share = [this, index](std::uint64_t total) {  // even split, remainder to the first chunks
+    return total / chunks_ + (index < total % chunks_ ? 1 : 0);
   };
-  for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
-    PassTraffic t;
-    const std::uint64_t inputs = share(work.input_words, chunk), outputs = share(work.output_words, chunk);
-    const std::uint64_t operations = share(work.operations, chunk);
-    t.ifmap_dram_words = t.ifmap_dram_stored_words = inputs;
-    t.ofmap_dram_words = outputs;
-    t.ifmap_bus_words = inputs;
-    t.psum_bus_words = outputs;
-    t.glb_writes = inputs + outputs;
-    t.glb_reads = inputs + outputs;
-    t.active_pes = std::min(operations, pe_count);
-    t.compute_cycles = (operations + pe_count - 1) / pe_count;
-    passes.push_back(t);
-  }
-  return passes;
+  PassTraffic t;
+  const std::uint64_t inputs = share(work_.input_words), outputs = share(work_.output_words);
+  const std::uint64_t operations = share(work_.operations);
+  t.ifmap_dram_words = t.ifmap_dram_stored_words = inputs;
+  t.ofmap_dram_words = outputs;
+  t.ifmap_bus_words = inputs;
+  t.psum_bus_words = outputs;
+  t.glb_writes = inputs + outputs;
+  t.glb_reads = inputs + outputs;
+  t.active_pes = std::min(operations, pe_count_);
+  t.compute_cycles = (operations + pe_count_ - 1) / pe_count_;
+  return t;
 }
 
 }  // namespace ergon

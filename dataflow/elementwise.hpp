@@ -21,7 +21,18 @@ struct ElementwiseWork {
 // What the layer reads, writes and computes; false for layers that move no data.
 bool elementwise_work(const Layer& layer, std::int64_t images, ElementwiseWork& work);
 
-std::vector<PassTraffic> elementwise_passes(const ElementwiseWork& work, std::uint64_t glb_words,
-                                            std::uint64_t pe_count);
+// The layer in chunks of at most half the GLB; chunk `index` of `chunk_count` as a pass (generated on
+// demand: a large layer has many).
+class ElementwiseSchedule {
+ public:
+  ElementwiseSchedule(const ElementwiseWork& work, std::uint64_t glb_words, std::uint64_t pe_count);
+  std::uint64_t chunk_count() const { return chunks_; }
+  PassTraffic chunk(std::uint64_t index) const;
+
+ private:
+  ElementwiseWork work_;
+  std::uint64_t pe_count_;
+  std::uint64_t chunks_;
+};
 
 }  // namespace ergon

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "common/text.hpp"
+
 namespace ergon {
 namespace {
 
@@ -37,7 +39,7 @@ nlohmann::ordered_json layer_json(const LayerResult& l) {
                                  {"energy_pj", energy_json(l.energy)}};
   if (!l.note.empty()) json["note"] = l.note;
   if (l.output_checked) json["output_matches_reference"] = l.output_mismatches == 0;
-  if (l.executed) {
+  if (l.mapped) {
     const RowStationaryTiling& t = l.tiling;
     json["mapping"] = {{"filter_rows", t.filter_rows},       {"filter_cols", t.filter_cols},
                        {"ofmap_rows", t.ofmap_rows},         {"channels_per_pe", t.channels_per_pe},
@@ -127,12 +129,12 @@ std::string layers_csv(const SimulationResult& result) {
   for (const auto& l : result.layers) {
     const EnergyBreakdown& e = l.energy;
     out += fmt::format(
-        "\"{}\",{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},"
+        "{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},"
         "{:.6g},{:.6g},{:.6g},{:.6g}\n",
-        l.name, l.op, l.executed ? 1 : 0, l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles, l.compute_cycles,
-        l.dram_busy_cycles, l.bound, l.utilization, l.active_pes, l.passes, l.dram_read_bytes, l.dram_write_bytes,
-        l.glb_reads, l.glb_writes, l.rf_accesses, l.noc_transfers, e.mac_pj, e.rf_pj, e.noc_pj, e.glb_pj, e.dram_pj,
-        e.clock_pj, e.control_pj, e.leakage_pj, e.total_pj());
+        csv_quoted(l.name), l.op, l.executed ? 1 : 0, l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles,
+        l.compute_cycles, l.dram_busy_cycles, l.bound, l.utilization, l.active_pes, l.passes, l.dram_read_bytes,
+        l.dram_write_bytes, l.glb_reads, l.glb_writes, l.rf_accesses, l.noc_transfers, e.mac_pj, e.rf_pj, e.noc_pj,
+        e.glb_pj, e.dram_pj, e.clock_pj, e.control_pj, e.leakage_pj, e.total_pj());
   }
   return out;
 }
@@ -149,8 +151,8 @@ ActivityCsvWriter::ActivityCsvWriter(const std::string& path, const Workload& wo
 void ActivityCsvWriter::write(const ActivityInterval& a) {
   const double cycles = static_cast<double>(a.end_cycle - a.start_cycle);
   const auto rate = [cycles](std::uint64_t count) { return static_cast<double>(count) / cycles; };
-  fmt::print(file_.handle(), "\"{}\",{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{}\n",
-             layer_names_.at(a.layer_index), a.start_cycle, a.end_cycle, a.active_pes, rate(a.macs),
+  fmt::print(file_.handle(), "{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{}\n",
+             csv_quoted(layer_names_.at(a.layer_index)), a.start_cycle, a.end_cycle, a.active_pes, rate(a.macs),
              rate(a.rf_accesses), rate(a.noc_transfers), rate(a.glb_accesses), rate(a.dram_bytes), frequency_mhz_,
              voltage_v_, a.stall ? 1 : 0);
 }

@@ -63,7 +63,7 @@ LayerJob elementwise_job(const AcceleratorConfig& config, const Workload& worklo
   LayerJob job;
   job.layer_index = index;
   const auto pes = static_cast<std::uint64_t>(config.pe_array.rows * config.pe_array.cols);
-  job.elementwise_passes = elementwise_passes(work, static_cast<std::uint64_t>(array_resources(config).glb_words), pes);
+  job.elementwise.emplace(work, static_cast<std::uint64_t>(array_resources(config).glb_words), pes);
   job.encoding = dram_encoding(config, workload, layer);
   return job;
 }
@@ -76,6 +76,14 @@ std::string not_executed_note(const Layer& layer) {
     case OpKind::kActivation: return "applied as the producer's results are written back";
     default: return "not executed on the PE array";
   }
+}
+
+// Memory-bound when the layer waited for data, or kept the DRAM bus busy, at least as long as its array
+// worked.
+std::string boundedness(const LayerResult& layer) {
+  if (layer.cycles == 0) return "n/a";
+  const std::uint64_t memory_cycles = std::max(layer.dram_busy_cycles, layer.stall_cycles);
+  return memory_cycles >= layer.compute_cycles ? "memory" : "compute";
 }
 
 void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64_t pe_count) {
@@ -96,7 +104,7 @@ void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64
   result.dram_write_bytes = m.dram_write_bytes;
   result.compute_cycles = result.cycles - std::min(result.cycles, result.stall_cycles);
   result.dram_busy_cycles = m.dram_busy_cycles;
-  result.bound = result.dram_busy_cycles >= result.compute_cycles ? "memory" : "compute";
+  result.bound = boundedness(result);
   result.output_checked = m.output_checked;
   result.output_mismatches = m.output_mismatches;
   const double capacity = static_cast<double>(pe_count) * static_cast<double>(result.cycles);
@@ -144,6 +152,7 @@ SimulationResult Simulation::run() {
   for (std::size_t i = 0; i < workload_.layers().size(); ++i) {
     const Layer& layer = workload_.layers()[i];
     LayerResult entry;
+    entry.bound = "n/a";
     entry.name = layer.name;
     entry.op = op_name(layer.op);
     entry.batch = options_.batch.value_or(layer.batch);
@@ -151,6 +160,7 @@ SimulationResult Simulation::run() {
     if (has_loop_nest(layer)) {
       jobs.push_back(schedule_job(config_, workload_, layer, i, entry.batch));
       entry.tiling = jobs.back().schedule->tiling();
+      entry.mapped = true;
     } else if (elementwise_work(layer, entry.batch, work)) {
       jobs.push_back(elementwise_job(config_, workload_, layer, i, work));
       entry.note = "element-wise, streamed through the GLB (timed at transaction level in both fidelities)";
@@ -174,6 +184,10 @@ SimulationResult Simulation::run() {
                                                  options_.observers, cycle_array.get(), options_.check_outputs);
   controller->dram_socket.bind(dram->target_socket());
   sc_core::sc_start();
+  if (const auto& failure = controller->failure()) {
+    throw std::runtime_error("layer '" + workload_.layers()[failure->layer_index].name +
+                             "' could not be simulated: " + failure->message);
+  }
 
   const OperatingPoint point{config_.pe_array.word_bits, config_.clock.frequency_mhz, config_.clock.voltage_v,
                              config_.dram.energy_pj_per_bit};
@@ -186,7 +200,7 @@ SimulationResult Simulation::run() {
         table_, point);
   }
   for (const auto& entry : result.layers) add_to_total(result.total, entry);
-  result.total.bound = result.total.dram_busy_cycles >= result.total.compute_cycles ? "memory" : "compute";
+  result.total.bound = boundedness(result.total);
   const double capacity = static_cast<double>(result.pe_count) * static_cast<double>(result.total.cycles);
   result.total.utilization = capacity > 0 ? static_cast<double>(result.total.pe_busy_cycles) / capacity : 0.0;
   return result;

@@ -51,6 +51,7 @@ struct LayerResult {
   std::uint64_t noc_transfers = 0;
   std::uint64_t inter_pe_psum_words = 0;
   std::uint64_t pe_busy_cycles = 0;
+  bool mapped = false;  // has a row-stationary mapping (tiling)
   RowStationaryTiling tiling;
   EnergyBreakdown energy;
   bool output_checked = false;  // cycle fidelity: compared with the reference computation

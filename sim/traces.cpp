@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace ergon {
 namespace {
@@ -37,13 +38,10 @@ std::string real(double value) {
   return fmt::format("r{:.6g}", value);
 }
 
+// The text as a JSON string body (quotes, backslashes and control characters escaped).
 std::string escape(const std::string& text) {
-  std::string escaped;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') escaped += '\\';
-    escaped += c;
-  }
-  return escaped;
+  const std::string quoted = nlohmann::json(text).dump();
+  return quoted.substr(1, quoted.size() - 2);
 }
 
 double microseconds(std::uint64_t picoseconds) {
@@ -53,7 +51,9 @@ double microseconds(std::uint64_t picoseconds) {
 }  // namespace
 
 VcdWriter::VcdWriter(const std::string& path, double frequency_mhz, double voltage_v)
-    : file_(path), period_ps_(1e6 / frequency_mhz), last_values_(kSignalCount) {
+    : file_(path),
+      period_ps_(static_cast<double>(std::llround(1e6 / frequency_mhz))),  // SystemC's 1 ps resolution
+      last_values_(kSignalCount) {
   file_.write("$version Ergon $end\n$timescale 1 ps $end\n$scope module accelerator $end\n");
   for (const auto& signal : kSignals) file_.write(fmt::format("$var {} $end\n", signal.declaration));
   file_.write("$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n");

@@ -28,24 +28,56 @@ Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_peri
 }
 
 sc_core::sc_time Controller::dram_transfer(tlm::tlm_command command, std::uint64_t bytes, std::size_t job) {
-  // Transaction-level traffic carries sizes, not values: the burst streams through a 64-byte window.
-  tlm::tlm_generic_payload payload;
-  payload.set_command(command);
-  payload.set_address(0);
-  payload.set_data_ptr(stream_window_);
-  payload.set_data_length(static_cast<unsigned int>(bytes));
-  payload.set_streaming_width(sizeof(stream_window_));
-  payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  // Transaction-level traffic carries sizes, not values: bursts stream through a 64-byte window. A
+  // transfer larger than a TLM payload can describe is issued as several bursts at once.
+  constexpr std::uint64_t kMaxBurstBytes = std::uint64_t{1} << 30;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  dram_socket->b_transport(payload, delay);
+  for (std::uint64_t sent = 0; sent < bytes; sent += kMaxBurstBytes) {
+    tlm::tlm_generic_payload payload;
+    payload.set_command(command);
+    payload.set_address(0);
+    payload.set_data_ptr(stream_window_);
+    payload.set_data_length(static_cast<unsigned int>(std::min(kMaxBurstBytes, bytes - sent)));
+    payload.set_streaming_width(sizeof(stream_window_));
+    payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time burst_delay = sc_core::SC_ZERO_TIME;
+    dram_socket->b_transport(payload, burst_delay);
+    delay = std::max(delay, burst_delay);
+  }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   trace(command == tlm::TLM_READ_COMMAND ? TraceEvent::Kind::kDramRead : TraceEvent::Kind::kDramWrite, job, now,
         now + delay, bytes);
   return delay;
 }
 
+// An exception inside a SystemC process would escape as a kernel error without context: record it with
+// its layer and stop the simulation; the top level reports it after sc_start() returns.
 void Controller::load_thread() {
+  try {
+    load_layers();
+  } catch (const std::bad_alloc&) {
+    record_failure(loading_job_, "out of memory (cycle fidelity holds a layer's tensors in memory)");
+  } catch (const std::exception& error) {
+    record_failure(loading_job_, error.what());
+  }
+}
+
+void Controller::compute_thread() {
+  try {
+    compute_layers();
+  } catch (const std::exception& error) {
+    record_failure(computing_job_, error.what());
+  }
+}
+
+void Controller::record_failure(std::size_t job, const std::string& message) {
+  if (!failure_) failure_ = Failure{jobs_.empty() ? 0 : jobs_[job].layer_index, message};
+  sc_core::sc_stop();
+}
+
+void Controller::load_layers() {
   for (std::size_t job_index = 0; job_index < jobs_.size(); ++job_index) {
+    loading_job_ = job_index;
     while (layers_done_ < job_index) wait(layer_done_event_);  // the previous ofmap must be written first
     const LayerJob& job = jobs_[job_index];
     if (job.schedule) {
@@ -74,24 +106,31 @@ void Controller::load_schedule(std::size_t job_index) {
     if (cycle_array_ != nullptr) nonzeros = stage_values(work);
     work.dram_read_bytes =
         encoding.raw_bytes(work.traffic.filter_dram_words) + (stored > 0 ? encoding.ifmap_bytes(stored, nonzeros) : 0);
-    if (work.dram_read_bytes > 0) wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes, job_index));
-    next_pass_.write(work);
+    queue_pass(work);
   });
 }
 
 void Controller::load_elementwise(std::size_t job_index) {
   const LayerJob& job = jobs_[job_index];
-  for (std::size_t i = 0; i < job.elementwise_passes.size(); ++i) {
-    PassWork work{job_index, {}, job.elementwise_passes[i], 0, i + 1 == job.elementwise_passes.size(), nullptr};
+  const std::uint64_t chunks = job.elementwise->chunk_count();
+  for (std::uint64_t i = 0; i < chunks; ++i) {
+    PassWork work{job_index, {}, job.elementwise->chunk(i), 0, i + 1 == chunks, nullptr};
     const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
     work.dram_read_bytes = job.encoding.ifmap_bytes(stored, DramEncoding::expected(stored, job.encoding.ifmap_density));
-    if (work.dram_read_bytes > 0) wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes, job_index));
-    next_pass_.write(work);
+    queue_pass(work);
   }
 }
 
-void Controller::compute_thread() {
+void Controller::queue_pass(const PassWork& work) {
+  // Double buffering: one pass computes while the next one's tiles load; fetch only into a free buffer.
+  while (next_pass_.num_free() == 0) wait(next_pass_.data_read_event());
+  if (work.dram_read_bytes > 0) wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes, work.job));
+  next_pass_.write(work);
+}
+
+void Controller::compute_layers() {
   for (std::size_t job_index = 0; job_index < jobs_.size(); ++job_index) {
+    computing_job_ = job_index;
     LayerMeasurement& layer = measurements_[job_index];
     layer.start_cycle = cycle_at(sc_core::sc_time_stamp());
     const sc_core::sc_time layer_start = sc_core::sc_time_stamp();

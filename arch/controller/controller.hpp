@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -34,6 +35,13 @@ class Controller : public sc_core::sc_module {
 
   const std::vector<LayerMeasurement>& measurements() const { return measurements_; }
 
+  struct Failure {
+    std::size_t layer_index = 0;
+    std::string message;
+  };
+  // Set when a layer could not be simulated (e.g. out of memory for its tensors); the run stopped there.
+  const std::optional<Failure>& failure() const { return failure_; }
+
  private:
   struct PassWork {
     std::size_t job = 0;
@@ -48,9 +56,13 @@ class Controller : public sc_core::sc_module {
   };
 
   void load_thread();
+  void compute_thread();
+  void load_layers();
+  void compute_layers();
+  void record_failure(std::size_t job, const std::string& message);
   void load_schedule(std::size_t job_index);
   void load_elementwise(std::size_t job_index);
-  void compute_thread();
+  void queue_pass(const PassWork& work);
   void run_pass(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
   void run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
   std::uint64_t stage_values(PassWork& work);  // returns the staged ifmap's stored non-zero values
@@ -78,6 +90,9 @@ class Controller : public sc_core::sc_module {
   std::size_t layers_done_ = 0;
   sc_core::sc_event layer_done_event_;
   std::vector<LayerMeasurement> measurements_;
+  std::size_t loading_job_ = 0;
+  std::size_t computing_job_ = 0;
+  std::optional<Failure> failure_;
   DramCounters dram_at_last_layer_end_;
   unsigned char stream_window_[64] = {};
 };

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "dataflow/elementwise.hpp"
 #include "dataflow/row_stationary/pass_traffic.hpp"
 #include "dataflow/row_stationary/row_stationary_mapper.hpp"
 
@@ -39,7 +40,7 @@ struct DramEncoding {
 struct LayerJob {
   std::size_t layer_index = 0;
   std::optional<RowStationarySchedule> schedule;
-  std::vector<PassTraffic> elementwise_passes;
+  std::optional<ElementwiseSchedule> elementwise;
   DramEncoding encoding;
 };
 

@@ -21,7 +21,8 @@ std::int64_t tile_words(const LoopNest& nest, const RowStationaryTiling& t) {
                              input_extent(t.ofmap_rows, nest.stride_h, t.filter_rows, nest.dilation_h) *
                              input_extent(nest.ofmap_w, nest.stride_w, t.filter_cols, nest.dilation_w);
   const std::int64_t psum = t.images * std::min(t.filters_per_pass(), nest.filters) * t.ofmap_rows * nest.ofmap_w;
-  return (ifmap + psum) * std::min(t.group_sets, nest.groups);
+  // Double buffering: the next pass's ifmap tile is staged while this one's is used.
+  return (2 * ifmap + psum) * std::min(t.group_sets, nest.groups);
 }
 
 // Groups (depthwise convolutions and pooling have one channel each) side by side in the PEs one group's
@@ -81,7 +82,7 @@ std::int64_t glb_tile_words(const LoopNest& nest, const RowStationaryPass& pass)
       pass.images.size() * pass.channels.size() *
       input_extent(pass.ofmap_rows.size(), nest.stride_h, pass.filter_rows.size(), nest.dilation_h) *
       input_extent(nest.ofmap_w, nest.stride_w, pass.filter_cols.size(), nest.dilation_w);
-  return (ifmap + pass.images.size() * pass.filters.size() * pass.ofmap_rows.size() * nest.ofmap_w) *
+  return (2 * ifmap + pass.images.size() * pass.filters.size() * pass.ofmap_rows.size() * nest.ofmap_w) *
          pass.groups.size();
 }
 

@@ -61,7 +61,8 @@ struct RowStationaryPass {
   std::uint64_t operations(std::int64_t ofmap_w) const;
 };
 
-// GLB words a pass's tile occupies: its ifmap rows (all images and channels) plus its psums.
+// GLB words a pass needs: its ifmap rows (all images, groups and channels) twice, as the next pass's are
+// staged meanwhile (double buffering), plus its psums.
 std::int64_t glb_tile_words(const LoopNest& nest, const RowStationaryPass& pass);
 
 class MappingError : public std::runtime_error {

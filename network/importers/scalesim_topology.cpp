@@ -106,6 +106,13 @@ std::vector<ScaleSimLayer> read_scalesim_topology(const std::string& path, Scale
     if (trim(text).empty() || trim(text)[0] == '#') continue;
     if (!header_seen) {  // SCALE-Sim skips the first line: the column names
       header_seen = true;
+      const std::size_t header_fields = split_row(text).size();
+      if (kind == ScaleSimTopologyKind::kGemm && header_fields > 4) {
+        throw InputError({path, line, 1, {}}, "", "this looks like a conv topology (8 columns); drop --gemm");
+      }
+      if (kind == ScaleSimTopologyKind::kConv && header_fields == 4) {
+        throw InputError({path, line, 1, {}}, "", "this looks like a GEMM topology (Layer, M, N, K); add --gemm");
+      }
       continue;
     }
     const std::vector<Field> fields = split_row(text);
@@ -141,9 +148,10 @@ std::string quoted(const std::string& text) {
 std::string scalesim_workload_yaml(const std::vector<ScaleSimLayer>& layers, const std::string& name,
                                    const std::string& source_path) {
   std::ostringstream out;
-  out << "# Imported from the SCALE-Sim topology " << source_path << " by `ergon import scalesim`.\n"
+  out << "# Imported from a SCALE-Sim topology by `ergon import scalesim`.\n"
       << "# Pre-padded ifmaps; the bottom/right padding reproduces SCALE-Sim's ceil((H - R + s) / s) output size.\n"
-      << "name: " << name << "\nsource: \"SCALE-Sim topology " << source_path << "\"\nindependent_layers: true\n"
+      << "name: \"" << quoted(name) << "\"\nsource: \"SCALE-Sim topology " << quoted(source_path)
+      << "\"\nindependent_layers: true\n"
       << "layers:\n";
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const ScaleSimLayer& l = layers[i];

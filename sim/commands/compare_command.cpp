@@ -41,8 +41,12 @@ EnergyBreakdown per_image(EnergyBreakdown energy, double batch) {
   return energy;
 }
 
-std::vector<ComparedLayer> compare(const AcceleratorConfig& config, const EnergyTable& table,
-                                   const Workload& workload) {
+struct Comparison {
+  std::vector<ComparedLayer> rows;
+  std::vector<std::string> skipped;  // "layer: why"
+};
+
+Comparison compare(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload) {
   const SimulationResult simulated = Simulation(config, table, workload, {}).run();
   CnnergyOptions cnnergy_options;
   cnnergy_options.word_bits = config.pe_array.word_bits;
@@ -56,10 +60,18 @@ std::vector<ComparedLayer> compare(const AcceleratorConfig& config, const Energy
   for (const auto& layer : estimate.layers) estimates[layer.name] = &layer;
 
   const double word_bytes = config.pe_array.word_bits / 8.0;
-  std::vector<ComparedLayer> rows;
+  Comparison comparison;
   for (const LayerResult& sim : simulated.layers) {
     const auto found = estimates.find(sim.name);
-    if (!sim.executed || found == estimates.end() || !found->second->modelled) continue;
+    if (found == estimates.end() || !found->second->modelled) {
+      if (sim.executed) {
+        comparison.skipped.push_back(
+            sim.name + ": " +
+            (found == estimates.end() ? std::string("no CNNergy estimate") : found->second->not_modelled_reason));
+      }
+      continue;
+    }
+    if (!sim.executed) continue;
     const CnnergyLayerEstimate& est = *found->second;
     const double batch = static_cast<double>(sim.batch);
     ComparedLayer row;
@@ -74,9 +86,9 @@ std::vector<ComparedLayer> compare(const AcceleratorConfig& config, const Energy
     row.cnnergy_glb_accesses = est.accesses.glb;
     row.sim_latency_us = static_cast<double>(sim.cycles) / config.clock.frequency_mhz / batch;
     row.cnnergy_latency_us = static_cast<double>(est.macs) / cnnergy_options.throughput_macs_per_s * 1e6;
-    rows.push_back(row);
+    comparison.rows.push_back(row);
   }
-  return rows;
+  return comparison;
 }
 
 std::string ratio(double simulated, double estimated) {
@@ -132,7 +144,8 @@ std::string compare_table(const std::vector<ComparedLayer>& rows, const std::str
   return out;
 }
 
-std::string compare_json(const std::vector<ComparedLayer>& rows, const std::string& workload) {
+std::string compare_json(const Comparison& comparison, const std::string& workload) {
+  const std::vector<ComparedLayer>& rows = comparison.rows;
   nlohmann::ordered_json layers = nlohmann::ordered_json::array();
   for (const auto& r : rows) {
     layers.push_back({{"name", r.name},
@@ -145,8 +158,11 @@ std::string compare_json(const std::vector<ComparedLayer>& rows, const std::stri
                       {"sim_latency_us", r.sim_latency_us},
                       {"cnnergy_latency_us", r.cnnergy_latency_us}});
   }
-  const nlohmann::ordered_json json = {
-      {"schema_version", 1}, {"workload", workload}, {"unit_note", "per image"}, {"layers", layers}};
+  const nlohmann::ordered_json json = {{"schema_version", 1},
+                                       {"workload", workload},
+                                       {"unit_note", "per image"},
+                                       {"layers", layers},
+                                       {"not_compared", comparison.skipped}};
   return json.dump(2) + "\n";
 }
 
@@ -168,9 +184,17 @@ void register_compare_command(CLI::App& app) {
     const AcceleratorConfig config = load_accelerator_config(options->config_path, options->overrides);
     const EnergyTable table = load_energy_table(energy_table_path(config));
     const Workload workload = load_workload(options->workload_path);
-    const std::vector<ComparedLayer> rows = compare(config, table, workload);
-    emit_output(options->format == "json" ? compare_json(rows, workload.name()) : compare_table(rows, workload.name()),
-                "");
+    const Comparison comparison = compare(config, table, workload);
+    if (comparison.rows.empty()) {
+      throw std::runtime_error("no layer of " + workload.name() + " is both simulated and modelled by CNNergy");
+    }
+    std::string text = options->format == "json" ? compare_json(comparison, workload.name())
+                                                 : compare_table(comparison.rows, workload.name());
+    if (options->format != "json" && !comparison.skipped.empty()) {
+      text += "\nsimulated but not in the comparison (CNNergy does not model them):\n";
+      for (const auto& line : comparison.skipped) text += "  " + line + "\n";
+    }
+    emit_output(text, "");
   });
 }
 

@@ -23,9 +23,18 @@ void import_scalesim(const ScaleSimImportOptions& options) {
   const std::vector<ScaleSimLayer> layers = read_scalesim_topology(options.topology_path, kind);
   const std::string name =
       options.name.empty() ? std::filesystem::path(options.topology_path).stem().string() : options.name;
-  write_file_atomically(options.out_path, scalesim_workload_yaml(layers, name, options.topology_path));
-  const Workload check = load_workload(options.out_path);  // the written file must load
-  std::cout << "wrote " << options.out_path << ": " << layers.size() << " layers, " << check.total_macs() << " MACs\n";
+  // Check the converted workload loads before it replaces anything at the output path.
+  const std::string staging = options.out_path + ".check.yaml";
+  write_file_atomically(staging, scalesim_workload_yaml(layers, name, options.topology_path));
+  std::uint64_t macs = 0;
+  try {
+    macs = load_workload(staging).total_macs();
+  } catch (...) {
+    std::filesystem::remove(staging);
+    throw;
+  }
+  std::filesystem::rename(staging, options.out_path);
+  std::cout << "wrote " << options.out_path << ": " << layers.size() << " layers, " << macs << " MACs\n";
 }
 
 }  // namespace
