@@ -34,6 +34,7 @@ PassTraffic ElementwiseSchedule::chunk(std::uint64_t index) const {
   t.ofmap_dram_words = outputs;
   t.ifmap_bus_words = inputs;
   t.psum_bus_words = outputs;
+  t.psum_glb_writes = outputs;
   t.glb_writes = inputs + outputs;
   t.glb_reads = inputs + outputs;
   t.active_pes = std::min(operations, pe_count_);

@@ -4,7 +4,6 @@
 #include <cmath>
 
 namespace ergon {
-namespace {}  // namespace
 
 Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, IGlobalBuffer& glb, INoc& noc,
                        IPeArray& pe_array, const IDram& dram, std::vector<LayerJob> jobs, RunObservers observers,
@@ -201,10 +200,8 @@ void Controller::run_pass(const PassWork& work, LayerMeasurement& layer, std::ui
   const std::uint64_t fill = std::max(noc_.fill_cycles(t.filter_bus_words, t.ifmap_bus_words),
                                       glb_.access_cycles(fill_reads, t.filter_dram_words + t.ifmap_dram_words));
   // Compute: the array runs while psums stream between the GLB and the array.
-  const std::uint64_t psum_reads = t.glb_reads - fill_reads - t.ofmap_dram_words;
-  const std::uint64_t psum_writes = t.glb_writes - t.filter_dram_words - t.ifmap_dram_words;
   const std::uint64_t compute = std::max({pe_array_.pass_cycles(t), noc_.psum_cycles(t.psum_bus_words),
-                                          glb_.access_cycles(psum_reads + t.ofmap_dram_words, psum_writes)});
+                                          glb_.access_cycles(t.psum_glb_reads + t.ofmap_dram_words, t.psum_glb_writes)});
   wait(clock_period_ * static_cast<double>(fill + compute));
   glb_.record(t.glb_reads, t.glb_writes);
   noc_.record(t.filter_bus_words, t.ifmap_bus_words, t.psum_bus_words, t.inter_pe_psum_words);

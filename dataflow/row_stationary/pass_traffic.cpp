@@ -100,6 +100,8 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
   t.ifmap_bus_words = ifmap_words;
   const u64 psum_reads = pass.first_accumulation ? 0 : psum_words;
   t.psum_bus_words = psum_reads + psum_words;  // partial sums in, results out
+  t.psum_glb_reads = psum_reads;
+  t.psum_glb_writes = psum_words;
   t.glb_writes = t.filter_dram_words + t.ifmap_dram_words + psum_words;
   t.glb_reads = t.filter_bus_words + t.ifmap_bus_words + psum_reads + t.ofmap_dram_words;
 

@@ -17,9 +17,11 @@ struct PassTraffic {
   std::uint64_t ifmap_dram_words = 0;         // the tile, padding positions included
   std::uint64_t ifmap_dram_stored_words = 0;  // of which stored in DRAM (not padding)
   std::uint64_t ofmap_dram_words = 0;         // written back when the psums are complete
-  // Global buffer (filter store included) accesses.
+  // Global buffer (filter store included) accesses, in total and those of psums during the compute.
   std::uint64_t glb_writes = 0;
   std::uint64_t glb_reads = 0;
+  std::uint64_t psum_glb_reads = 0;   // partial sums read back to accumulate
+  std::uint64_t psum_glb_writes = 0;  // psums (or results) written by the array
   // Words crossing the NoC: filter and ifmap multicast from the GLB, psums to and from the GLB, and psum
   // hops between vertically neighbouring PEs.
   std::uint64_t filter_bus_words = 0;
