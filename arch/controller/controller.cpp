@@ -195,14 +195,8 @@ void Controller::compute_layers() {
 void Controller::run_pass(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show) {
   const PassTraffic& t = work.traffic;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
-  // Fill: filters and ifmaps leave the GLB through its read ports and cross the NoC into the RFs.
-  const std::uint64_t fill_reads = t.filter_bus_words + t.ifmap_bus_words;
-  const std::uint64_t fill = std::max(noc_.fill_cycles(t.filter_bus_words, t.ifmap_bus_words),
-                                      glb_.access_cycles(fill_reads, t.filter_dram_words + t.ifmap_dram_words));
-  // Compute: the array runs while psums stream between the GLB and the array.
-  const std::uint64_t compute = std::max({pe_array_.pass_cycles(t), noc_.psum_cycles(t.psum_bus_words),
-                                          glb_.access_cycles(t.psum_glb_reads + t.ofmap_dram_words, t.psum_glb_writes)});
-  wait(clock_period_ * static_cast<double>(fill + compute));
+  // The array's dataflow decides how its work overlaps the NoC and GLB traffic of the pass.
+  wait(clock_period_ * static_cast<double>(pe_array_.pass_cycles(t, noc_, glb_)));
   glb_.record(t.glb_reads, t.glb_writes);
   noc_.record(t.filter_bus_words, t.ifmap_bus_words, t.psum_bus_words, t.inter_pe_psum_words);
   pe_array_.record(t.macs, t.nonzero_macs, t.rf_accesses);

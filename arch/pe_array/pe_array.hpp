@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <systemc>
 
+#include "arch/glb/global_buffer.hpp"
+#include "arch/noc/noc.hpp"
 #include "dataflow/row_stationary/pass_traffic.hpp"
 
 namespace ergon {
@@ -19,7 +21,8 @@ class IPeArray : public sc_core::sc_module {
  public:
   using sc_core::sc_module::sc_module;
   virtual std::int64_t pe_count() const = 0;
-  virtual std::uint64_t pass_cycles(const PassTraffic& traffic) const = 0;
+  // Cycles a pass takes, given the NoC and GLB that feed the array.
+  virtual std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const = 0;
   virtual void record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses) = 0;
   virtual const PeArrayCounters& counters() const = 0;
 };
