@@ -54,6 +54,17 @@ const Layer* Workload::find_layer(const std::string& name) const {
   return found == index_by_name_.end() ? nullptr : &layers_[found->second];
 }
 
+bool Workload::reads_network_input(const Layer& layer) const {
+  for (const auto& name : layer.input_names) {
+    const Layer* producer = find_layer(name);
+    if (producer != nullptr && producer->op == OpKind::kInput &&
+        !std::get<InputParams>(producer->params).intermediate) {
+      return true;
+    }
+  }
+  return false;
+}
+
 namespace {
 std::uint64_t checked_sum(const std::vector<Layer>& layers, std::uint64_t Layer::*count) {
   std::uint64_t total = 0;

@@ -25,6 +25,8 @@ class Workload {
   const std::vector<Layer>& layers() const { return layers_; }  // topological order
   const LayerGraph& graph() const { return graph_; }            // vertex i = layers()[i]
   const Layer* find_layer(const std::string& name) const;
+  // True when the layer reads the network's own input (stored raw), not a feature map.
+  bool reads_network_input(const Layer& layer) const;
 
   std::uint64_t total_macs() const;
   std::uint64_t total_params() const;

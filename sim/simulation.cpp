@@ -13,17 +13,6 @@
 namespace ergon {
 namespace {
 
-bool reads_network_input(const Workload& workload, const Layer& layer) {
-  for (const auto& name : layer.input_names) {
-    const Layer* producer = workload.find_layer(name);
-    if (producer != nullptr && producer->op == OpKind::kInput &&
-        !std::get<InputParams>(producer->params).intermediate) {
-      return true;
-    }
-  }
-  return false;
-}
-
 ArrayResources array_resources(const AcceleratorConfig& config) {
   const auto& array = config.pe_array;
   return {array.rows,
@@ -37,7 +26,7 @@ ArrayResources array_resources(const AcceleratorConfig& config) {
 DramEncoding dram_encoding(const AcceleratorConfig& config, const Workload& workload, const Layer& layer) {
   DramEncoding encoding;
   encoding.word_bits = config.pe_array.word_bits;
-  encoding.ifmap_raw = reads_network_input(workload, layer);
+  encoding.ifmap_raw = workload.reads_network_input(layer);
   encoding.ifmap_density = 1 - layer.sparsity.ifmap;
   encoding.ofmap_density = 1 - layer.sparsity.ofmap;
   return encoding;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arch/clock.hpp"
+
 namespace ergon {
 
 Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, IGlobalBuffer& glb, INoc& noc,
@@ -281,7 +283,7 @@ void Controller::check_output(std::size_t job, LayerMeasurement& layer) {
 }
 
 std::uint64_t Controller::cycle_at(const sc_core::sc_time& time) const {
-  return static_cast<std::uint64_t>(std::ceil(time / clock_period_ - 1e-9));
+  return ergon::cycle_at(time, clock_period_);
 }
 
 void Controller::trace(TraceEvent::Kind kind, std::size_t job, const sc_core::sc_time& start,

@@ -302,16 +302,6 @@ std::string fits_cnnergy_mapping(const ConvProblem& p, const ModelHardware& hw) 
   return "";
 }
 
-bool reads_network_input(const Workload& workload, const Layer& layer) {
-  for (const auto& name : layer.input_names) {
-    const Layer* producer = workload.find_layer(name);
-    if (producer && producer->op == OpKind::kInput && !std::get<InputParams>(producer->params).intermediate) {
-      return true;
-    }
-  }
-  return false;
-}
-
 CnnergyLayerEstimate estimate_layer(const Workload& workload, const Layer& layer, const ModelHardware& hw,
                                     const EnergyTable& table, const AccessEnergies& e, const CnnergyOptions& options) {
   CnnergyLayerEstimate estimate{layer.name, op_name(layer.op), false, "", layer.macs, layer.batch, {}, {}, {}};
@@ -323,7 +313,7 @@ CnnergyLayerEstimate estimate_layer(const Workload& workload, const Layer& layer
   double groups = 1;
   estimate.not_modelled_reason = conv_problem(layer, problem, groups);
   if (!estimate.not_modelled_reason.empty()) return estimate;
-  problem.network_input = reads_network_input(workload, layer);
+  problem.network_input = workload.reads_network_input(layer);
   estimate.not_modelled_reason = fits_cnnergy_mapping(problem, hw);
   if (!estimate.not_modelled_reason.empty()) return estimate;
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "power/estimators/cnnergy.hpp"
+#include "sim/commands/cnnergy_hardware.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
@@ -50,11 +51,7 @@ Comparison compare(const AcceleratorConfig& config, const EnergyTable& table, co
   const SimulationResult simulated = Simulation(config, table, workload, {}).run();
   CnnergyOptions cnnergy_options;
   cnnergy_options.word_bits = config.pe_array.word_bits;
-  const auto& rf = config.pe_array.rf;
-  const std::int64_t bits = config.pe_array.word_bits;
-  const CnnergyHardware hardware{config.pe_array.rows,          config.pe_array.cols,
-                                 rf.filter_entries * bits / 16, rf.ifmap_entries * bits / 16,
-                                 rf.psum_entries * bits / 16,   config.glb.size_kib};
+  const CnnergyHardware hardware = cnnergy_hardware(config);
   const CnnergyEstimate estimate = estimate_cnnergy(workload, table, hardware, cnnergy_options);
   std::map<std::string, const CnnergyLayerEstimate*> estimates;
   for (const auto& layer : estimate.layers) estimates[layer.name] = &layer;

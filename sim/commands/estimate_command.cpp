@@ -4,6 +4,7 @@
 #include "network/workload.hpp"
 #include "power/estimators/cnnergy.hpp"
 #include "power/estimators/cnnergy_report.hpp"
+#include "sim/commands/cnnergy_hardware.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
@@ -22,14 +23,6 @@ struct CnnergyCommandOptions {
   std::string out_path;
 };
 
-CnnergyHardware hardware_from(const AcceleratorConfig& config) {
-  // The model's register files are counted in 16-bit entries.
-  const std::int64_t bits = config.pe_array.word_bits;
-  const auto& rf = config.pe_array.rf;
-  return {config.pe_array.rows,         config.pe_array.cols,        rf.filter_entries * bits / 16,
-          rf.ifmap_entries * bits / 16, rf.psum_entries * bits / 16, config.glb.size_kib};
-}
-
 void run_cnnergy(const CnnergyCommandOptions& options) {
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
   const std::string table_path =
@@ -39,7 +32,7 @@ void run_cnnergy(const CnnergyCommandOptions& options) {
   CnnergyOptions model_options;
   model_options.word_bits = options.word_bits != 0 ? options.word_bits : config.pe_array.word_bits;
   model_options.include_control_and_clock = !options.no_control;
-  const CnnergyEstimate estimate = estimate_cnnergy(workload, table, hardware_from(config), model_options);
+  const CnnergyEstimate estimate = estimate_cnnergy(workload, table, cnnergy_hardware(config), model_options);
   std::string text;
   if (options.format == "json") {
     text = cnnergy_json(estimate).dump(2) + "\n";

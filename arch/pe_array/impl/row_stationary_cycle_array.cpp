@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arch/clock.hpp"
+
 namespace ergon {
 namespace {
 
@@ -160,7 +162,7 @@ void RowStationaryCycleArray::record_cycle(const MeasuredPass& before, std::uint
   } else {
     flush_activity();
     run_ = cycle;
-    run_.start_cycle = static_cast<std::uint64_t>(std::ceil(sc_core::sc_time_stamp() / clock_period_ - 1e-9));
+    run_.start_cycle = cycle_at(sc_core::sc_time_stamp(), clock_period_);
     run_cycles_ = 1;
   }
   if (last) flush_activity();

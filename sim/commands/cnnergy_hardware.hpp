@@ -1,0 +1,16 @@
+#pragma once
+// The CNNergy model's hardware taken from an accelerator config (used by `estimate` and `compare`).
+#include "arch/accelerator_config.hpp"
+#include "power/estimators/cnnergy.hpp"
+
+namespace ergon {
+
+inline CnnergyHardware cnnergy_hardware(const AcceleratorConfig& config) {
+  // The model counts register files in 16-bit entries; a config may give them at 8 bit.
+  const std::int64_t bits = config.pe_array.word_bits;
+  const auto& rf = config.pe_array.rf;
+  return {config.pe_array.rows,         config.pe_array.cols,        rf.filter_entries * bits / 16,
+          rf.ifmap_entries * bits / 16, rf.psum_entries * bits / 16, config.glb.size_kib};
+}
+
+}  // namespace ergon
