@@ -57,7 +57,13 @@ PeArrayConfig parse_pe_array(YamlMap map) {
   array.rows = map.get_int("rows", dimension);
   array.cols = map.get_int("cols", dimension);
   array.word_bits = get_word_bits(map, "word_bits", array.word_bits);
-  array.rf = parse_rf(map.get_map("rf"));
+  if (array.impl == "systolic") {
+    array.dataflow = get_choice(map, "dataflow", "os", {"os", "ws", "is"});
+    if (map.has("rf")) map.at("rf").fail("a systolic array has no per-PE register files to configure");
+  } else {
+    if (map.has("dataflow")) map.at("dataflow").fail("only systolic arrays choose a dataflow");
+    array.rf = parse_rf(map.get_map("rf"));
+  }
   map.reject_unknown_keys();
   return array;
 }
@@ -67,6 +73,8 @@ GlbConfig parse_glb(YamlMap map) {
   glb.impl = get_choice(map, "impl", glb.impl, glb_impl_names());
   glb.size_kib = map.get_number("size_kib", NumberRule{0.0, 1 << 30, true});
   glb.filter_size_kib = map.get_number("filter_size_kib", glb.filter_size_kib, NumberRule{0.0, 1 << 30, false});
+  glb.ofmap_size_kib = map.get_number("ofmap_size_kib", glb.ofmap_size_kib, NumberRule{0.0, 1 << 30, false});
+  if (glb.ofmap_size_kib >= glb.size_kib) map.at("ofmap_size_kib").fail("must be smaller than glb.size_kib");
   glb.banks = map.get_int("banks", glb.banks, IntRule{1, 1 << 16});
   glb.bank_width_bits = map.get_int("bank_width_bits", glb.bank_width_bits, IntRule{8, 4096});
   glb.read_ports_per_bank = map.get_int("read_ports_per_bank", glb.read_ports_per_bank, IntRule{1, 64});
@@ -138,6 +146,9 @@ AcceleratorConfig load_accelerator_config(const std::string& path, const std::ve
   config.glb = parse_glb(root.get_map("glb"));
   if (root.has("noc")) config.noc = parse_noc(root.get_map("noc"));
   config.dram = parse_dram(root.get_map("dram"));
+  if (config.pe_array.impl == "systolic" && config.glb.filter_size_kib <= 0) {
+    root.get_map("glb").view().fail("a systolic array needs a filter buffer: set filter_size_kib");
+  }
   if (root.has("energy")) config.energy = parse_energy(root.get_map("energy"));
   root.reject_unknown_keys();
   return config;

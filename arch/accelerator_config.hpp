@@ -20,16 +20,18 @@ struct RegisterFileConfig {  // per PE, in words of pe_array.word_bits
 
 struct PeArrayConfig {
   std::string impl = "row_stationary";
+  std::string dataflow;  // systolic: os, ws or is
   std::int64_t rows = 12;
   std::int64_t cols = 14;
   int word_bits = 16;
-  RegisterFileConfig rf;
+  RegisterFileConfig rf;  // row stationary only
 };
 
 struct GlbConfig {
   std::string impl = "banked";
   double size_kib = 100.0;       // ifmap + psum
   double filter_size_kib = 0.0;  // a separate filter store; 0 = filters pass through the GLB
+  double ofmap_size_kib = 0.0;   // systolic: the part of size_kib holding ofmaps; 0 = half
   std::int64_t banks = 1;
   std::int64_t bank_width_bits = 64;
   std::int64_t read_ports_per_bank = 1;

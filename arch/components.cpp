@@ -9,6 +9,7 @@
 #include "arch/noc/impl/multicast_bus_noc.hpp"
 #include "arch/pe_array/impl/row_stationary_array.hpp"
 #include "arch/pe_array/impl/row_stationary_cycle_array.hpp"
+#include "arch/pe_array/impl/systolic_array.hpp"
 
 namespace ergon {
 namespace {
@@ -64,6 +65,9 @@ const std::map<std::string, PeArrayFactories>& pe_array_registry() {
         [](const INoc& noc, const IGlobalBuffer& glb, sc_core::sc_time period) {
           return std::make_unique<RowStationaryCycleArray>("cycle_pe_array", noc, glb, period);
         }}},
+      // Transaction level only so far; Simulation refuses cycle fidelity for it.
+      {"systolic",
+       {[](const PeArrayConfig& config) { return std::make_unique<SystolicArray>("pe_array", config); }, nullptr}},
   };
   return registry;
 }
@@ -101,7 +105,9 @@ std::unique_ptr<IPeArray> make_pe_array(const PeArrayConfig& config) {
 
 std::unique_ptr<ICyclePeArray> make_cycle_pe_array(const PeArrayConfig& config, const INoc& noc,
                                                    const IGlobalBuffer& glb, sc_core::sc_time clock_period) {
-  return find(pe_array_registry(), config.impl, "PE array").cycle_accurate(noc, glb, clock_period);
+  const auto& factory = find(pe_array_registry(), config.impl, "PE array").cycle_accurate;
+  if (!factory) return nullptr;
+  return factory(noc, glb, clock_period);
 }
 
 }  // namespace ergon

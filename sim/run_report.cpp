@@ -16,27 +16,29 @@ nlohmann::ordered_json energy_json(const EnergyBreakdown& e) {
 }
 
 nlohmann::ordered_json layer_json(const LayerResult& l) {
-  nlohmann::ordered_json json = {{"name", l.name},
-                                 {"op", l.op},
-                                 {"executed", l.executed},
-                                 {"batch", l.batch},
-                                 {"macs", l.macs},
-                                 {"nonzero_macs", l.nonzero_macs},
-                                 {"cycles", l.cycles},
-                                 {"stall_cycles", l.stall_cycles},
-                                 {"compute_cycles", l.compute_cycles},
-                                 {"dram_busy_cycles", l.dram_busy_cycles},
-                                 {"bound", l.bound},
-                                 {"utilization", l.utilization},
-                                 {"active_pes", l.active_pes},
-                                 {"passes", l.passes},
-                                 {"dram_read_bytes", l.dram_read_bytes},
-                                 {"dram_write_bytes", l.dram_write_bytes},
-                                 {"glb_reads", l.glb_reads},
-                                 {"glb_writes", l.glb_writes},
-                                 {"rf_accesses", l.rf_accesses},
-                                 {"noc_transfers", l.noc_transfers},
-                                 {"energy_pj", energy_json(l.energy)}};
+  nlohmann::ordered_json json = {
+      {"name", l.name},
+      {"op", l.op},
+      {"executed", l.executed},
+      {"batch", l.batch},
+      {"macs", l.macs},
+      {"nonzero_macs", l.nonzero_macs},
+      {"cycles", l.cycles},
+      {"stall_cycles", l.stall_cycles},
+      {"compute_cycles", l.compute_cycles},
+      {"dram_busy_cycles", l.dram_busy_cycles},
+      {"bound", l.bound},
+      {"utilization", l.utilization},
+      {"active_pes", l.active_pes},
+      {"passes", l.passes},
+      {"dram_read_bytes", l.dram_read_bytes},
+      {"dram_write_bytes", l.dram_write_bytes},
+      {"glb_reads", l.glb_reads},
+      {"glb_writes", l.glb_writes},
+      {"rf_accesses", l.rf_accesses},
+      {"noc_transfers", l.noc_transfers},
+      {"noc_words", {{"filter", l.filter_bus_words}, {"ifmap", l.ifmap_bus_words}, {"psum", l.psum_bus_words}}},
+      {"energy_pj", energy_json(l.energy)}};
   if (!l.note.empty()) json["note"] = l.note;
   if (l.output_checked) json["output_matches_reference"] = l.output_mismatches == 0;
   if (l.mapped) {

@@ -29,6 +29,7 @@ DramEncoding dram_encoding(const AcceleratorConfig& config, const Workload& work
   encoding.ifmap_raw = workload.reads_network_input(layer);
   encoding.ifmap_density = 1 - layer.sparsity.ifmap;
   encoding.ofmap_density = 1 - layer.sparsity.ofmap;
+  encoding.compressed_activations = config.pe_array.impl != "systolic";  // TPU-like arrays store raw tensors
   return encoding;
 }
 
@@ -44,6 +45,43 @@ LayerJob schedule_job(const AcceleratorConfig& config, const Workload& workload,
   }
   job.encoding = dram_encoding(config, workload, layer);
   return job;
+}
+
+bool is_systolic(const AcceleratorConfig& config) {
+  return config.pe_array.impl == "systolic";
+}
+
+bool pe_array_impl_has_no_cycle_model(const AcceleratorConfig& config) {
+  return is_systolic(config);
+}
+
+// A conv or fc layer lowered to GEMM folds on a systolic array.
+LayerJob systolic_job(const AcceleratorConfig& config, const Workload& workload, const Layer& layer, std::size_t index,
+                      std::int64_t batch) {
+  const double words_per_kib = 1024.0 * 8.0 / config.pe_array.word_bits;
+  const double ofmap_kib = config.glb.ofmap_size_kib > 0 ? config.glb.ofmap_size_kib : config.glb.size_kib / 2;
+  const SystolicBuffers buffers{static_cast<std::int64_t>((config.glb.size_kib - ofmap_kib) * words_per_kib),
+                                static_cast<std::int64_t>(config.glb.filter_size_kib * words_per_kib),
+                                static_cast<std::int64_t>(ofmap_kib * words_per_kib)};
+  const std::string& name = config.pe_array.dataflow;
+  const SystolicDataflow dataflow = name == "ws"   ? SystolicDataflow::kWeightStationary
+                                    : name == "is" ? SystolicDataflow::kInputStationary
+                                                   : SystolicDataflow::kOutputStationary;
+  LayerJob job;
+  job.layer_index = index;
+  job.systolic.emplace(loop_nest_of(layer, batch), dataflow, config.pe_array.rows, config.pe_array.cols, buffers);
+  job.encoding = dram_encoding(config, workload, layer);
+  return job;
+}
+
+// Pooling on a systolic array: its tensors stream through the buffers like an element-wise layer.
+bool pooling_work(const Layer& layer, std::int64_t images, ElementwiseWork& work) {
+  if (!has_loop_nest(layer) || layer.op == OpKind::kConv || layer.op == OpKind::kFullyConnected) return false;
+  const auto n = static_cast<std::uint64_t>(images);
+  work.input_words = n * static_cast<std::uint64_t>(layer.input_shapes.at(0).elements());
+  work.output_words = n * static_cast<std::uint64_t>(layer.output_shape.elements());
+  work.operations = loop_nest_of(layer, images).operations();
+  return true;
 }
 
 // An element-wise layer streamed through the GLB and the array.
@@ -88,6 +126,9 @@ void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64
   result.glb_reads = m.glb_reads;
   result.glb_writes = m.glb_writes;
   result.noc_transfers = m.noc_transfers;
+  result.filter_bus_words = m.filter_bus_words;
+  result.ifmap_bus_words = m.ifmap_bus_words;
+  result.psum_bus_words = m.psum_bus_words;
   result.inter_pe_psum_words = m.inter_pe_psum_words;
   result.dram_read_bytes = m.dram_read_bytes;
   result.dram_write_bytes = m.dram_write_bytes;
@@ -116,6 +157,9 @@ void add_to_total(LayerResult& total, const LayerResult& layer) {
   total.glb_writes += layer.glb_writes;
   total.rf_accesses += layer.rf_accesses;
   total.noc_transfers += layer.noc_transfers;
+  total.filter_bus_words += layer.filter_bus_words;
+  total.ifmap_bus_words += layer.ifmap_bus_words;
+  total.psum_bus_words += layer.psum_bus_words;
   total.inter_pe_psum_words += layer.inter_pe_psum_words;
   total.energy += layer.energy;
 }
@@ -125,6 +169,11 @@ void add_to_total(LayerResult& total, const LayerResult& layer) {
 Simulation::Simulation(AcceleratorConfig config, EnergyTable table, const Workload& workload, SimulationOptions options)
     : config_(std::move(config)), table_(std::move(table)), workload_(workload), options_(std::move(options)) {
   table_.at_word_bits(config_.pe_array.word_bits);  // fail before simulating if the table lacks the width
+  if (options_.fidelity == Fidelity::kCycleAccurate && pe_array_impl_has_no_cycle_model(config_)) {
+    throw InputError(
+        {config_.file, 0, 0, {}}, "pe_array.impl",
+        "cycle fidelity is not available for '" + config_.pe_array.impl + "' arrays yet; use --fidelity tlm");
+  }
 }
 
 SimulationResult Simulation::run() {
@@ -146,7 +195,12 @@ SimulationResult Simulation::run() {
     entry.op = op_name(layer.op);
     entry.batch = options_.batch.value_or(layer.batch);
     ElementwiseWork work;
-    if (has_loop_nest(layer)) {
+    if (is_systolic(config_) && pooling_work(layer, entry.batch, work)) {
+      jobs.push_back(elementwise_job(config_, workload_, layer, i, work));
+      entry.note = "pooling, streamed through the buffers";
+    } else if (is_systolic(config_) && has_loop_nest(layer)) {
+      jobs.push_back(systolic_job(config_, workload_, layer, i, entry.batch));
+    } else if (has_loop_nest(layer)) {
       jobs.push_back(schedule_job(config_, workload_, layer, i, entry.batch));
       entry.tiling = jobs.back().schedule->tiling();
       entry.mapped = true;

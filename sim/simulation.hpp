@@ -49,6 +49,9 @@ struct LayerResult {
   std::uint64_t glb_writes = 0;
   std::uint64_t rf_accesses = 0;
   std::uint64_t noc_transfers = 0;
+  std::uint64_t filter_bus_words = 0;  // systolic: filter buffer reads
+  std::uint64_t ifmap_bus_words = 0;   // systolic: ifmap buffer reads
+  std::uint64_t psum_bus_words = 0;    // systolic: ofmap buffer writes
   std::uint64_t inter_pe_psum_words = 0;
   std::uint64_t pe_busy_cycles = 0;
   bool mapped = false;  // has a row-stationary mapping (tiling)

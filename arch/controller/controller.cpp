@@ -83,6 +83,8 @@ void Controller::load_layers() {
     const LayerJob& job = jobs_[job_index];
     if (job.schedule) {
       load_schedule(job_index);
+    } else if (job.systolic) {
+      load_systolic(job_index);
     } else {
       load_elementwise(job_index);
     }
@@ -118,6 +120,22 @@ void Controller::load_elementwise(std::size_t job_index) {
     PassWork work{job_index, {}, job.elementwise->chunk(i), 0, i + 1 == chunks, nullptr};
     const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
     work.dram_read_bytes = job.encoding.ifmap_bytes(stored, DramEncoding::expected(stored, job.encoding.ifmap_density));
+    queue_pass(work);
+  }
+}
+
+void Controller::load_systolic(std::size_t job_index) {
+  const LayerJob& job = jobs_[job_index];
+  const SystolicSchedule& schedule = *job.systolic;
+  std::optional<SystolicFold> previous;
+  const std::uint64_t folds = schedule.fold_count();
+  for (std::uint64_t i = 0; i < folds; ++i) {
+    const SystolicFold fold = schedule.fold(i);
+    PassWork work{job_index, {}, schedule.traffic(fold, previous), 0, i + 1 == folds, nullptr};
+    previous = fold;
+    const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
+    work.dram_read_bytes = job.encoding.raw_bytes(work.traffic.filter_dram_words) +
+                           job.encoding.ifmap_bytes(stored, DramEncoding::expected(stored, job.encoding.ifmap_density));
     queue_pass(work);
   }
 }
@@ -181,6 +199,9 @@ void Controller::compute_layers() {
     layer.glb_reads = glb_.counters().reads - glb_before.reads;
     layer.glb_writes = glb_.counters().writes - glb_before.writes;
     layer.noc_transfers = noc_.counters().transfers() - noc_before.transfers();
+    layer.filter_bus_words = noc_.counters().filter_bus_words - noc_before.filter_bus_words;
+    layer.ifmap_bus_words = noc_.counters().ifmap_bus_words - noc_before.ifmap_bus_words;
+    layer.psum_bus_words = noc_.counters().psum_bus_words - noc_before.psum_bus_words;
     layer.inter_pe_psum_words = noc_.counters().inter_pe_psum_words - noc_before.inter_pe_psum_words;
     layer.macs = pe_array_.counters().macs - pe_before.macs;
     layer.nonzero_macs = pe_array_.counters().nonzero_macs - pe_before.nonzero_macs;

@@ -62,6 +62,7 @@ class Controller : public sc_core::sc_module {
   void record_failure(std::size_t job, const std::string& message);
   void load_schedule(std::size_t job_index);
   void load_elementwise(std::size_t job_index);
+  void load_systolic(std::size_t job_index);
   void queue_pass(const PassWork& work);
   void run_pass(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
   void run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);

@@ -9,6 +9,7 @@
 #include "dataflow/elementwise.hpp"
 #include "dataflow/row_stationary/pass_traffic.hpp"
 #include "dataflow/row_stationary/row_stationary_mapper.hpp"
+#include "dataflow/systolic/systolic_schedule.hpp"
 
 namespace ergon {
 
@@ -18,7 +19,8 @@ namespace ergon {
 struct DramEncoding {
   int word_bits = 16;
   bool ifmap_raw = false;
-  double ifmap_density = 1.0;  // expected non-zero share of stored ifmap values (1 - sparsity)
+  bool compressed_activations = true;  // false: every tensor is stored raw (systolic arrays)
+  double ifmap_density = 1.0;          // expected non-zero share of stored ifmap values (1 - sparsity)
   double ofmap_density = 1.0;
 
   std::uint64_t raw_bytes(std::uint64_t words) const { return words * static_cast<std::uint64_t>(word_bits) / 8; }
@@ -31,9 +33,11 @@ struct DramEncoding {
   }
   // Bytes of an ifmap tile with `stored` values of which `nonzero` are non-zero.
   std::uint64_t ifmap_bytes(std::uint64_t stored, std::uint64_t nonzero) const {
-    return ifmap_raw ? raw_bytes(stored) : rlc_bytes(nonzero);
+    return ifmap_raw || !compressed_activations ? raw_bytes(stored) : rlc_bytes(nonzero);
   }
-  std::uint64_t ofmap_bytes(std::uint64_t words) const { return rlc_bytes(expected(words, ofmap_density)); }
+  std::uint64_t ofmap_bytes(std::uint64_t words) const {
+    return compressed_activations ? rlc_bytes(expected(words, ofmap_density)) : raw_bytes(words);
+  }
 };
 
 // A layer is either a row-stationary schedule on the array or a stream of element-wise passes.
@@ -41,6 +45,7 @@ struct LayerJob {
   std::size_t layer_index = 0;
   std::optional<RowStationarySchedule> schedule;
   std::optional<ElementwiseSchedule> elementwise;
+  std::optional<SystolicSchedule> systolic;
   DramEncoding encoding;
 };
 
@@ -58,6 +63,9 @@ struct LayerMeasurement {
   std::uint64_t glb_reads = 0;
   std::uint64_t glb_writes = 0;
   std::uint64_t noc_transfers = 0;
+  std::uint64_t filter_bus_words = 0;  // into the array: filter words (systolic: filter buffer reads)
+  std::uint64_t ifmap_bus_words = 0;   // ifmap words (systolic: ifmap buffer reads)
+  std::uint64_t psum_bus_words = 0;    // psums and results (systolic: ofmap buffer writes)
   std::uint64_t inter_pe_psum_words = 0;
   std::uint64_t dram_read_bytes = 0;
   std::uint64_t dram_write_bytes = 0;

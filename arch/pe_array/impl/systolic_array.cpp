@@ -1,0 +1,24 @@
+#include "arch/pe_array/impl/systolic_array.hpp"
+
+#include <algorithm>
+
+namespace ergon {
+
+SystolicArray::SystolicArray(sc_core::sc_module_name name, const PeArrayConfig& config)
+    : IPeArray(name), config_(config) {}
+
+std::uint64_t SystolicArray::pass_cycles(const PassTraffic& t, const INoc& /*noc*/, const IGlobalBuffer& glb) const {
+  const auto rows = static_cast<std::uint64_t>(config_.rows), cols = static_cast<std::uint64_t>(config_.cols);
+  const std::uint64_t preload = config_.dataflow == "os" ? 0 : rows;  // the stationary operand shifts in
+  const std::uint64_t stream = t.compute_cycles + rows + cols - 2;
+  return std::max(preload + stream, glb.access_cycles(t.glb_reads, t.glb_writes));
+}
+
+void SystolicArray::record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses) {
+  counters_.macs += macs;
+  counters_.nonzero_macs += nonzero_macs;
+  counters_.rf_accesses += rf_accesses;
+  counters_.pe_busy_cycles += macs;
+}
+
+}  // namespace ergon

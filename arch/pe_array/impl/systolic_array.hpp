@@ -1,0 +1,25 @@
+#pragma once
+// `pe_array.impl: systolic` at transaction level: rows x cols MAC units passing operands to their
+// neighbours. A fold streams T steps through the array; the skew to fill and drain it adds rows + cols - 2
+// cycles, and a weight- or input-stationary fold first shifts its stationary operand in (rows cycles):
+// output stationary T + R + C - 2, weight/input stationary 2R + C + T - 2 (as SCALE-Sim v2 counts them).
+// The buffers' ports can only slow this down.
+#include "arch/accelerator_config.hpp"
+#include "arch/pe_array/pe_array.hpp"
+
+namespace ergon {
+
+class SystolicArray : public IPeArray {
+ public:
+  SystolicArray(sc_core::sc_module_name name, const PeArrayConfig& config);
+  std::int64_t pe_count() const override { return config_.rows * config_.cols; }
+  std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
+  void record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses) override;
+  const PeArrayCounters& counters() const override { return counters_; }
+
+ private:
+  PeArrayConfig config_;
+  PeArrayCounters counters_;
+};
+
+}  // namespace ergon
