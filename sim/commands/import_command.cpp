@@ -3,6 +3,8 @@
 #include <iostream>
 #include <memory>
 
+#include "arch/accelerator_config.hpp"
+#include "arch/importers/scalesim_config.hpp"
 #include "common/atomic_file.hpp"
 #include "network/importers/scalesim_topology.hpp"
 #include "network/workload.hpp"
@@ -13,6 +15,8 @@ namespace {
 
 struct ScaleSimImportOptions {
   std::string topology_path;
+  std::string config_path;
+  std::string config_out_path;
   bool gemm = false;
   std::string name;
   std::string out_path;
@@ -35,6 +39,12 @@ void import_scalesim(const ScaleSimImportOptions& options) {
   }
   std::filesystem::rename(staging, options.out_path);
   std::cout << "wrote " << options.out_path << ": " << layers.size() << " layers, " << macs << " MACs\n";
+  if (!options.config_path.empty()) {
+    write_file_atomically(options.config_out_path,
+                          scalesim_config_yaml(read_scalesim_config(options.config_path), options.config_path));
+    load_accelerator_config(options.config_out_path);  // the written config must load
+    std::cout << "wrote " << options.config_out_path << "\n";
+  }
 }
 
 }  // namespace
@@ -51,6 +61,10 @@ void register_import_command(CLI::App& app) {
   scalesim->add_flag("--gemm", options->gemm, "The CSV lists GEMMs (Layer, M, N, K) instead of convolutions");
   scalesim->add_option("--name", options->name, "Workload name (default: the file's name)");
   scalesim->add_option("--out,-o", options->out_path, "Workload YAML to write")->required();
+  auto* config = scalesim->add_option("--config,-c", options->config_path, "SCALE-Sim .cfg to convert as well")
+                     ->check(CLI::ExistingFile);
+  scalesim->add_option("--config-out", options->config_out_path, "Accelerator config YAML to write")->needs(config);
+  config->needs(scalesim->get_option("--config-out"));
   scalesim->callback([options] { import_scalesim(*options); });
 }
 

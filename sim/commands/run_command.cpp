@@ -4,7 +4,9 @@
 #include <memory>
 #include <optional>
 
+#include "arch/importers/scalesim_config.hpp"
 #include "common/atomic_file.hpp"
+#include "network/importers/scalesim_topology.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/run_report.hpp"
@@ -22,9 +24,35 @@ struct RunOptions {
   std::int64_t batch = 0;  // 0: each layer's own batch
   std::string out_dir;
   std::vector<std::string> traces;
+  std::string scalesim_config;
+  std::string scalesim_topology;
+  bool scalesim_gemm = false;
 };
 
-void run_simulation(const RunOptions& options) {
+// SCALE-Sim inputs are converted into the output folder first, so the run is reproducible from them.
+RunOptions with_scalesim_inputs(RunOptions options) {
+  if (options.scalesim_topology.empty() && options.scalesim_config.empty()) {
+    if (options.workload_path.empty()) throw std::runtime_error("give --workload (or --scalesim-topology)");
+    return options;
+  }
+  if (options.scalesim_topology.empty() || options.scalesim_config.empty()) {
+    throw std::runtime_error("--scalesim-config and --scalesim-topology go together");
+  }
+  std::filesystem::create_directories(options.out_dir);
+  options.config_path = options.out_dir + "/scalesim_config.yaml";
+  options.workload_path = options.out_dir + "/scalesim_workload.yaml";
+  write_file_atomically(options.config_path,
+                        scalesim_config_yaml(read_scalesim_config(options.scalesim_config), options.scalesim_config));
+  const auto kind = options.scalesim_gemm ? ScaleSimTopologyKind::kGemm : ScaleSimTopologyKind::kConv;
+  const auto layers = read_scalesim_topology(options.scalesim_topology, kind);
+  write_file_atomically(options.workload_path,
+                        scalesim_workload_yaml(layers, std::filesystem::path(options.scalesim_topology).stem().string(),
+                                               options.scalesim_topology));
+  return options;
+}
+
+void run_simulation(const RunOptions& requested) {
+  const RunOptions options = with_scalesim_inputs(requested);
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
@@ -70,7 +98,12 @@ void register_run_command(CLI::App& app) {
   run->add_option("--config,-c", options->config_path, "Accelerator config YAML")
       ->capture_default_str()
       ->check(CLI::ExistingFile);
-  run->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+  run->add_option("--workload,-w", options->workload_path, "Workload YAML")->check(CLI::ExistingFile);
+  run->add_option("--scalesim-config", options->scalesim_config, "A SCALE-Sim .cfg instead of --config")
+      ->check(CLI::ExistingFile);
+  run->add_option("--scalesim-topology", options->scalesim_topology, "A SCALE-Sim topology CSV instead of --workload")
+      ->check(CLI::ExistingFile);
+  run->add_flag("--scalesim-gemm", options->scalesim_gemm, "The SCALE-Sim topology lists GEMMs (Layer, M, N, K)");
   run->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   run->add_option("--fidelity", options->fidelity,
                   "tlm: transaction level; cycle: cycle-accurate PE array on real values, outputs checked")

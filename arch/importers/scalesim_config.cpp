@@ -1,0 +1,116 @@
+#include "arch/importers/scalesim_config.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "common/input_error.hpp"
+#include "common/text.hpp"
+
+namespace ergon {
+namespace {
+
+std::string trim(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
+struct Entry {
+  std::string value;
+  int line = 0;
+};
+
+double positive_number(const std::string& path, const std::string& key, const Entry& entry) {
+  double value = 0;
+  std::size_t used = 0;
+  try {
+    value = std::stod(entry.value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != entry.value.size() || !(value > 0) || value > 1e9) {
+    throw InputError({path, entry.line, 1, {}}, key, "expected a positive number, got '" + entry.value + "'");
+  }
+  return value;
+}
+
+const Entry& required(const std::map<std::string, Entry>& entries, const std::string& path, const std::string& key) {
+  const auto found = entries.find(key);
+  if (found == entries.end()) throw InputError({path, 0, 0, {}}, key, "missing (SCALE-Sim needs it)");
+  return found->second;
+}
+
+}  // namespace
+
+ScaleSimConfig read_scalesim_config(const std::string& path) {
+  std::ifstream stream(path);
+  if (!stream) throw InputError({path, 0, 0, {}}, "", "cannot open the file (does it exist?)");
+  std::map<std::string, Entry> entries;  // "section.key" (lower-case section)
+  std::string section, text;
+  for (int line = 1; std::getline(stream, text); ++line) {
+    const std::string content = trim(text.substr(0, text.find('#')));
+    if (content.empty()) continue;
+    if (content.front() == '[') {
+      if (content.back() != ']') throw InputError({path, line, 1, {}}, "", "a section header needs a closing ]");
+      section = trim(content.substr(1, content.size() - 2));
+      continue;
+    }
+    const auto separator = content.find_first_of(":=");
+    if (separator == std::string::npos) throw InputError({path, line, 1, {}}, "", "expected 'Key: value'");
+    entries[section + "." + trim(content.substr(0, separator))] = {trim(content.substr(separator + 1)), line};
+  }
+  ScaleSimConfig config;
+  const std::string arch = "architecture_presets";
+  const auto number = [&](const std::string& key) {
+    return positive_number(path, key, required(entries, path, arch + "." + key));
+  };
+  config.run_name = entries.count("general.run_name") ? entries["general.run_name"].value : "scalesim";
+  config.array_height = static_cast<std::int64_t>(number("ArrayHeight"));
+  config.array_width = static_cast<std::int64_t>(number("ArrayWidth"));
+  config.ifmap_sram_kib = number("IfmapSramSzkB");
+  config.filter_sram_kib = number("FilterSramSzkB");
+  config.ofmap_sram_kib = number("OfmapSramSzkB");
+  const Entry& dataflow = required(entries, path, arch + ".Dataflow");
+  config.dataflow = dataflow.value;
+  if (config.dataflow != "os" && config.dataflow != "ws" && config.dataflow != "is") {
+    throw InputError({path, dataflow.line, 1, {}}, "Dataflow", "expected os, ws or is, got '" + dataflow.value + "'");
+  }
+  const auto mode = entries.find("run_presets.InterfaceBandwidth");
+  config.calc_bandwidth = mode == entries.end() || mode->second.value == "CALC";
+  if (mode != entries.end() && mode->second.value != "CALC" && mode->second.value != "USER") {
+    throw InputError({path, mode->second.line, 1, {}}, "InterfaceBandwidth",
+                     "expected CALC or USER, got '" + mode->second.value + "'");
+  }
+  if (!config.calc_bandwidth) {
+    // SCALE-Sim uses the first entry for every buffer.
+    const Entry& bandwidth = required(entries, path, arch + ".Bandwidth");
+    config.bandwidth_words_per_cycle = positive_number(
+        path, "Bandwidth", {trim(bandwidth.value.substr(0, bandwidth.value.find(','))), bandwidth.line});
+  }
+  return config;
+}
+
+std::string scalesim_config_yaml(const ScaleSimConfig& c, const std::string& source_path) {
+  const double bandwidth_gbps = c.calc_bandwidth ? 1e6 : c.bandwidth_words_per_cycle;  // 1-byte words at 1 GHz
+  return fmt::format(
+      "# Imported from a SCALE-Sim configuration by `ergon import scalesim` ({}).\n"
+      "# 1 GHz (SCALE-Sim counts cycles only), 1-byte words; {}.\n"
+      "name: {}\n"
+      "description: \"SCALE-Sim {}x{} {} array\"\n"
+      "clock: {{frequency_mhz: 1000, voltage_v: 1.0}}\n"
+      "pe_array: {{impl: systolic, dataflow: {}, rows: {}, cols: {}, word_bits: 8}}\n"
+      "glb: {{size_kib: {}, ofmap_size_kib: {}, filter_size_kib: {}, banks: {}, bank_width_bits: 64}}\n"
+      "dram: {{preset: custom, word_bits: 8, bandwidth_gbps: {}, latency_ns: 0}}\n"
+      "energy: {{table: cnnergy_65nm}}\n",
+      csv_quoted(source_path),
+      c.calc_bandwidth ? "InterfaceBandwidth CALC: a DRAM too fast to stall"
+                       : fmt::format("InterfaceBandwidth USER: {} words per cycle", c.bandwidth_words_per_cycle),
+      nlohmann::json(c.run_name).dump(), c.array_height, c.array_width, c.dataflow, c.dataflow, c.array_height,
+      c.array_width, c.ifmap_sram_kib + c.ofmap_sram_kib, c.ofmap_sram_kib, c.filter_sram_kib,
+      std::max<std::int64_t>(c.array_height, c.array_width), bandwidth_gbps);
+}
+
+}  // namespace ergon

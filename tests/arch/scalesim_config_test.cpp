@@ -1,0 +1,70 @@
+// SCALE-Sim .cfg files convert into systolic accelerator configs that load, with located errors.
+#include "arch/importers/scalesim_config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "arch/accelerator_config.hpp"
+#include "common/input_error.hpp"
+#include "tests/test_paths.hpp"
+
+namespace ergon {
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& content) {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << content;
+  return path.string();
+}
+
+TEST(ScaleSimConfig, ShippedExampleBecomesALoadableSystolicConfig) {
+  const ScaleSimConfig cfg = read_scalesim_config(test::data_dir() + "/scalesim/scale.cfg");
+  EXPECT_EQ(cfg.array_height, 32);
+  EXPECT_EQ(cfg.array_width, 32);
+  EXPECT_EQ(cfg.dataflow, "os");
+  EXPECT_TRUE(cfg.calc_bandwidth);
+  const std::string yaml = write_temp("ergon_scalesim_config.yaml", scalesim_config_yaml(cfg, "scale.cfg"));
+  const AcceleratorConfig config = load_accelerator_config(yaml);
+  EXPECT_EQ(config.pe_array.impl, "systolic");
+  EXPECT_EQ(config.pe_array.rows, 32);
+  EXPECT_EQ(config.pe_array.word_bits, 8);
+  EXPECT_DOUBLE_EQ(config.glb.size_kib, 128.0);  // ifmap + ofmap buffers
+  EXPECT_DOUBLE_EQ(config.glb.ofmap_size_kib, 64.0);
+  EXPECT_DOUBLE_EQ(config.glb.filter_size_kib, 64.0);
+  EXPECT_GE(config.dram.bandwidth_gbps, 1e6);  // CALC: stall-free
+}
+
+TEST(ScaleSimConfig, UserBandwidthIsWordsPerCycleAtOneGigahertz) {
+  const std::string cfg = write_temp("ergon_scalesim_user.cfg",
+                                     "[general]\nrun_name = t\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 16\n"
+                                     "IfmapSramSzkB: 32\nFilterSramSzkB: 32\nOfmapSramSzkB: 16\nBandwidth : 10\n"
+                                     "Dataflow : ws\nMemoryBanks: 1\n[run_presets]\nInterfaceBandwidth: USER\n");
+  const ScaleSimConfig parsed = read_scalesim_config(cfg);
+  EXPECT_FALSE(parsed.calc_bandwidth);
+  const AcceleratorConfig config =
+      load_accelerator_config(write_temp("ergon_scalesim_user.yaml", scalesim_config_yaml(parsed, cfg)));
+  EXPECT_DOUBLE_EQ(config.dram.bandwidth_gbps, 10.0);
+  EXPECT_EQ(config.pe_array.dataflow, "ws");
+}
+
+TEST(ScaleSimConfig, BadValuesAreLocated) {
+  const std::string cfg =
+      write_temp("ergon_scalesim_bad.cfg", "[architecture_presets]\nArrayHeight: 8\nArrayWidth: wide\n");
+  try {
+    read_scalesim_config(cfg);
+    FAIL() << "expected an error";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find(cfg + ":3:1: ArrayWidth: expected a positive number, got 'wide'"),
+              std::string::npos)
+        << error.what();
+  }
+  const std::string flow = write_temp("ergon_scalesim_flow.cfg",
+                                      "[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 1\n"
+                                      "FilterSramSzkB: 1\nOfmapSramSzkB: 1\nDataflow: rs\n");
+  EXPECT_THROW(read_scalesim_config(flow), InputError);
+}
+
+}  // namespace
+}  // namespace ergon
