@@ -1,11 +1,18 @@
 #pragma once
 // The CNNergy model's hardware taken from an accelerator config (used by `estimate` and `compare`).
 #include "arch/accelerator_config.hpp"
+#include "common/input_error.hpp"
 #include "power/estimators/cnnergy.hpp"
 
 namespace ergon {
 
+// CNNergy models a row-stationary array; other arrays have no register files for it to map onto.
 inline CnnergyHardware cnnergy_hardware(const AcceleratorConfig& config) {
+  if (config.pe_array.impl != "row_stationary") {
+    throw InputError({config.file, 0, 0, {}}, "pe_array.impl",
+                     "CNNergy models a row-stationary array, not '" + config.pe_array.impl +
+                         "'; give a row-stationary config (e.g. configs/eyeriss.yaml)");
+  }
   // The model counts register files in 16-bit entries; a config may give them at 8 bit.
   const std::int64_t bits = config.pe_array.word_bits;
   const auto& rf = config.pe_array.rf;

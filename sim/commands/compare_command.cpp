@@ -48,10 +48,10 @@ struct Comparison {
 };
 
 Comparison compare(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload) {
+  const CnnergyHardware hardware = cnnergy_hardware(config);
   const SimulationResult simulated = Simulation(config, table, workload, {}).run();
   CnnergyOptions cnnergy_options;
   cnnergy_options.word_bits = config.pe_array.word_bits;
-  const CnnergyHardware hardware = cnnergy_hardware(config);
   const CnnergyEstimate estimate = estimate_cnnergy(workload, table, hardware, cnnergy_options);
   std::map<std::string, const CnnergyLayerEstimate*> estimates;
   for (const auto& layer : estimate.layers) estimates[layer.name] = &layer;
