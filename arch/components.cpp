@@ -10,6 +10,7 @@
 #include "arch/pe_array/impl/row_stationary_array.hpp"
 #include "arch/pe_array/impl/row_stationary_cycle_array.hpp"
 #include "arch/pe_array/impl/systolic_array.hpp"
+#include "arch/pe_array/impl/systolic_cycle_array.hpp"
 
 namespace ergon {
 namespace {
@@ -65,7 +66,7 @@ const std::map<std::string, PeArrayFactories>& pe_array_registry() {
         [](const INoc& noc, const IGlobalBuffer& glb, sc_core::sc_time period) {
           return std::make_unique<RowStationaryCycleArray>("cycle_pe_array", noc, glb, period);
         }}},
-      // Transaction level only so far; Simulation refuses cycle fidelity for it.
+      // Its cycle-accurate model has its own interface (make_cycle_systolic_array).
       {"systolic",
        {[](const PeArrayConfig& config) { return std::make_unique<SystolicArray>("pe_array", config); }, nullptr}},
   };
@@ -101,6 +102,12 @@ std::unique_ptr<INoc> make_noc(const NocConfig& config) {
 
 std::unique_ptr<IPeArray> make_pe_array(const PeArrayConfig& config) {
   return find(pe_array_registry(), config.impl, "PE array").transaction_level(config);
+}
+
+std::unique_ptr<ICycleSystolicArray> make_cycle_systolic_array(const PeArrayConfig& config, const IGlobalBuffer& glb,
+                                                               sc_core::sc_time clock_period) {
+  if (config.impl != "systolic") return nullptr;
+  return std::make_unique<SystolicCycleArray>("cycle_systolic_array", glb, clock_period);
 }
 
 std::unique_ptr<ICyclePeArray> make_cycle_pe_array(const PeArrayConfig& config, const INoc& noc,

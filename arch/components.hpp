@@ -10,6 +10,7 @@
 #include "arch/glb/global_buffer.hpp"
 #include "arch/noc/noc.hpp"
 #include "arch/pe_array/cycle_pe_array.hpp"
+#include "arch/pe_array/cycle_systolic_array.hpp"
 #include "arch/pe_array/pe_array.hpp"
 
 namespace ergon {
@@ -23,7 +24,9 @@ std::unique_ptr<IDram> make_dram(const DramConfig& config);
 std::unique_ptr<IGlobalBuffer> make_global_buffer(const GlbConfig& config, int word_bits);
 std::unique_ptr<INoc> make_noc(const NocConfig& config);
 std::unique_ptr<IPeArray> make_pe_array(const PeArrayConfig& config);
-// Null when the implementation has no cycle-accurate model.
+// Null when the implementation has no such cycle-accurate model.
+std::unique_ptr<ICycleSystolicArray> make_cycle_systolic_array(const PeArrayConfig& config, const IGlobalBuffer& glb,
+                                                               sc_core::sc_time clock_period);
 std::unique_ptr<ICyclePeArray> make_cycle_pe_array(const PeArrayConfig& config, const INoc& noc,
                                                    const IGlobalBuffer& glb, sc_core::sc_time clock_period);
 

@@ -51,10 +51,6 @@ bool is_systolic(const AcceleratorConfig& config) {
   return config.pe_array.impl == "systolic";
 }
 
-bool pe_array_impl_has_no_cycle_model(const AcceleratorConfig& config) {
-  return is_systolic(config);
-}
-
 // A conv or fc layer lowered to GEMM folds on a systolic array.
 LayerJob systolic_job(const AcceleratorConfig& config, const Workload& workload, const Layer& layer, std::size_t index,
                       std::int64_t batch) {
@@ -169,11 +165,6 @@ void add_to_total(LayerResult& total, const LayerResult& layer) {
 Simulation::Simulation(AcceleratorConfig config, EnergyTable table, const Workload& workload, SimulationOptions options)
     : config_(std::move(config)), table_(std::move(table)), workload_(workload), options_(std::move(options)) {
   table_.at_word_bits(config_.pe_array.word_bits);  // fail before simulating if the table lacks the width
-  if (options_.fidelity == Fidelity::kCycleAccurate && pe_array_impl_has_no_cycle_model(config_)) {
-    throw InputError(
-        {config_.file, 0, 0, {}}, "pe_array.impl",
-        "cycle fidelity is not available for '" + config_.pe_array.impl + "' arrays yet; use --fidelity tlm");
-  }
 }
 
 SimulationResult Simulation::run() {
@@ -220,11 +211,14 @@ SimulationResult Simulation::run() {
   const auto noc = make_noc(config_.noc);
   const auto pe_array = make_pe_array(config_.pe_array);
   std::unique_ptr<ICyclePeArray> cycle_array;
+  std::unique_ptr<ICycleSystolicArray> systolic_cycle_array;
   if (options_.fidelity == Fidelity::kCycleAccurate) {
     cycle_array = make_cycle_pe_array(config_.pe_array, *noc, *glb, clock_period);
+    systolic_cycle_array = make_cycle_systolic_array(config_.pe_array, *glb, clock_period);
   }
-  auto controller = std::make_unique<Controller>("controller", clock_period, *glb, *noc, *pe_array, *dram, jobs,
-                                                 options_.observers, cycle_array.get(), options_.check_outputs);
+  auto controller =
+      std::make_unique<Controller>("controller", clock_period, *glb, *noc, *pe_array, *dram, jobs, options_.observers,
+                                   cycle_array.get(), options_.check_outputs, systolic_cycle_array.get());
   controller->dram_socket.bind(dram->target_socket());
   sc_core::sc_start();
   if (const auto& failure = controller->failure()) {

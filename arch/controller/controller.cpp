@@ -9,7 +9,7 @@ namespace ergon {
 
 Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, IGlobalBuffer& glb, INoc& noc,
                        IPeArray& pe_array, const IDram& dram, std::vector<LayerJob> jobs, RunObservers observers,
-                       ICyclePeArray* cycle_array, bool check_outputs)
+                       ICyclePeArray* cycle_array, bool check_outputs, ICycleSystolicArray* systolic_cycle_array)
     : sc_core::sc_module(name),
       dram_socket("dram_socket"),
       clock_period_(clock_period),
@@ -20,6 +20,7 @@ Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_peri
       jobs_(std::move(jobs)),
       observers_(std::move(observers)),
       cycle_array_(cycle_array),
+      systolic_cycle_array_(systolic_cycle_array),
       check_outputs_(check_outputs),
       tensors_(jobs_.size()),
       measurements_(jobs_.size()) {
@@ -99,9 +100,13 @@ void Controller::load_schedule(std::size_t job_index) {
   std::optional<PassTiles> previous;
   std::uint64_t remaining = schedule.pass_count();
   schedule.for_each_pass([&](const RowStationaryPass& pass) {
-    PassWork work{
-        job_index,        pass,   pass_traffic(nest, schedule.tiling(), pass, previous, encoding.ifmap_density), 0,
-        --remaining == 0, nullptr};
+    PassWork work{job_index,
+                  pass,
+                  pass_traffic(nest, schedule.tiling(), pass, previous, encoding.ifmap_density),
+                  0,
+                  --remaining == 0,
+                  nullptr,
+                  std::nullopt};
     previous = pass_tiles(nest, pass);
     // Transaction level: the expected share of zeros; cycle fidelity: the zeros actually staged.
     const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
@@ -117,7 +122,7 @@ void Controller::load_elementwise(std::size_t job_index) {
   const LayerJob& job = jobs_[job_index];
   const std::uint64_t chunks = job.elementwise->chunk_count();
   for (std::uint64_t i = 0; i < chunks; ++i) {
-    PassWork work{job_index, {}, job.elementwise->chunk(i), 0, i + 1 == chunks, nullptr};
+    PassWork work{job_index, {}, job.elementwise->chunk(i), 0, i + 1 == chunks, nullptr, std::nullopt};
     const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
     work.dram_read_bytes = job.encoding.ifmap_bytes(stored, DramEncoding::expected(stored, job.encoding.ifmap_density));
     queue_pass(work);
@@ -131,7 +136,8 @@ void Controller::load_systolic(std::size_t job_index) {
   const std::uint64_t folds = schedule.fold_count();
   for (std::uint64_t i = 0; i < folds; ++i) {
     const SystolicFold fold = schedule.fold(i);
-    PassWork work{job_index, {}, schedule.traffic(fold, previous), 0, i + 1 == folds, nullptr};
+    PassWork work{job_index, {}, schedule.traffic(fold, previous), 0, i + 1 == folds, nullptr, std::nullopt};
+    work.fold = fold;
     previous = fold;
     const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
     work.dram_read_bytes = job.encoding.raw_bytes(work.traffic.filter_dram_words) +
@@ -173,7 +179,9 @@ void Controller::compute_layers() {
         if (emit(job_index, wait_start, stall)) reads_to_show = 0;
         trace(TraceEvent::Kind::kStall, job_index, wait_start, sc_core::sc_time_stamp());
       }
-      if (cycle_array_ != nullptr && jobs_[work.job].schedule) {
+      if (systolic_cycle_array_ != nullptr && jobs_[work.job].systolic) {
+        run_fold_cycle_accurate(work, layer, reads_to_show);
+      } else if (cycle_array_ != nullptr && jobs_[work.job].schedule) {
         run_pass_cycle_accurate(work, layer, reads_to_show);
       } else {
         run_pass(work, layer, reads_to_show);
@@ -207,7 +215,9 @@ void Controller::compute_layers() {
     layer.nonzero_macs = pe_array_.counters().nonzero_macs - pe_before.nonzero_macs;
     layer.rf_accesses = pe_array_.counters().rf_accesses - pe_before.rf_accesses;
     layer.pe_busy_cycles = pe_array_.counters().pe_busy_cycles - pe_before.pe_busy_cycles;
-    if (cycle_array_ != nullptr && check_outputs_ && jobs_[job_index].schedule) check_output(job_index, layer);
+    const bool cycle_accurate = (cycle_array_ != nullptr && jobs_[job_index].schedule) ||
+                                (systolic_cycle_array_ != nullptr && jobs_[job_index].systolic);
+    if (cycle_accurate && check_outputs_) check_output(job_index, layer);
     tensors_[job_index].reset();
     staged_ifmap_.reset();
     ++layers_done_;
@@ -296,8 +306,53 @@ void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement&
   trace(TraceEvent::Kind::kPass, work.job, start, sc_core::sc_time_stamp());
 }
 
+const LoopNest& Controller::job_nest(std::size_t job) const {
+  return jobs_[job].schedule ? jobs_[job].schedule->nest() : jobs_[job].systolic->nest();
+}
+
+LayerTensors& Controller::job_tensors(std::size_t job) {
+  auto& tensors = tensors_[job];
+  if (!tensors) {  // synthetic values at the layer's sparsity, seeded by the layer's position
+    const LayerJob& layer_job = jobs_[job];
+    tensors = std::make_shared<LayerTensors>(synthetic_tensors(job_nest(job), 1 - layer_job.encoding.ifmap_density,
+                                                               layer_job.encoding.word_bits,
+                                                               0x5eed0000 + layer_job.layer_index));
+  }
+  return *tensors;
+}
+
+void Controller::run_fold_cycle_accurate(const PassWork& work, LayerMeasurement& layer,
+                                         std::uint64_t read_bytes_to_show) {
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  systolic_cycle_array_->start(*jobs_[work.job].systolic, *work.fold, work.traffic, job_tensors(work.job));
+  wait(systolic_cycle_array_->done_event());
+  record_fold(work, systolic_cycle_array_->measured(), layer, start, read_bytes_to_show);
+}
+
+void Controller::record_fold(const PassWork& work, const MeasuredPass& measured, LayerMeasurement& layer,
+                             const sc_core::sc_time& start, std::uint64_t read_bytes_to_show) {
+  glb_.record(measured.glb_reads + measured.filter_bus_words + measured.ifmap_bus_words,
+              measured.glb_writes + measured.psum_bus_words);
+  noc_.record(measured.filter_bus_words, measured.ifmap_bus_words, measured.psum_bus_words,
+              measured.inter_pe_psum_words);
+  pe_array_.record(measured.macs, measured.nonzero_macs, measured.rf_accesses);
+  ++layer.passes;
+  layer.peak_active_pes = std::max(layer.peak_active_pes, measured.active_pes);
+  ActivityInterval busy;
+  busy.active_pes = measured.active_pes;
+  busy.macs = measured.nonzero_macs;
+  busy.noc_transfers =
+      measured.filter_bus_words + measured.ifmap_bus_words + measured.psum_bus_words + measured.inter_pe_psum_words;
+  busy.glb_accesses = measured.glb_reads + measured.glb_writes + measured.filter_bus_words + measured.ifmap_bus_words +
+                      measured.psum_bus_words;
+  post_ofmap(measured.ofmap_words, work.job, busy);
+  busy.dram_bytes += read_bytes_to_show;
+  emit(work.job, start, busy);
+  trace(TraceEvent::Kind::kPass, work.job, start, sc_core::sc_time_stamp());
+}
+
 void Controller::check_output(std::size_t job, LayerMeasurement& layer) {
-  const std::vector<std::int32_t> expected = reference_output(jobs_[job].schedule->nest(), *tensors_[job]);
+  const std::vector<std::int32_t> expected = reference_output(job_nest(job), *tensors_[job]);
   const std::vector<std::int32_t>& simulated = tensors_[job]->ofmap;
   layer.output_checked = true;
   for (std::size_t i = 0; i < expected.size(); ++i) layer.output_mismatches += expected[i] != simulated[i] ? 1 : 0;

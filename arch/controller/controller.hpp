@@ -19,6 +19,7 @@
 #include "arch/glb/global_buffer.hpp"
 #include "arch/noc/noc.hpp"
 #include "arch/pe_array/cycle_pe_array.hpp"
+#include "arch/pe_array/cycle_systolic_array.hpp"
 #include "arch/pe_array/pe_array.hpp"
 
 namespace ergon {
@@ -31,7 +32,8 @@ class Controller : public sc_core::sc_module {
   // takes the duration the modules compute from its traffic (transaction level).
   Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, IGlobalBuffer& glb, INoc& noc,
              IPeArray& pe_array, const IDram& dram, std::vector<LayerJob> jobs, RunObservers observers,
-             ICyclePeArray* cycle_array = nullptr, bool check_outputs = true);
+             ICyclePeArray* cycle_array = nullptr, bool check_outputs = true,
+             ICycleSystolicArray* systolic_cycle_array = nullptr);
 
   const std::vector<LayerMeasurement>& measurements() const { return measurements_; }
 
@@ -50,6 +52,7 @@ class Controller : public sc_core::sc_module {
     std::uint64_t dram_read_bytes = 0;
     bool last_of_layer = false;
     std::shared_ptr<const StagedPass> staged;  // cycle fidelity: the values staged in the GLB
+    std::optional<SystolicFold> fold;          // systolic layers
     friend std::ostream& operator<<(std::ostream& out, const PassWork& work) {  // sc_fifo prints its contents
       return out << "pass of job " << work.job;
     }
@@ -66,6 +69,11 @@ class Controller : public sc_core::sc_module {
   void queue_pass(const PassWork& work);
   void run_pass(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
   void run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
+  void run_fold_cycle_accurate(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
+  void record_fold(const PassWork& work, const MeasuredPass& measured, LayerMeasurement& layer,
+                   const sc_core::sc_time& start, std::uint64_t read_bytes_to_show);
+  const LoopNest& job_nest(std::size_t job) const;
+  LayerTensors& job_tensors(std::size_t job);
   std::uint64_t stage_values(PassWork& work);  // returns the staged ifmap's stored non-zero values
   void check_output(std::size_t job, LayerMeasurement& layer);
   void post_ofmap(std::uint64_t words, std::size_t job, ActivityInterval& activity);
@@ -84,6 +92,7 @@ class Controller : public sc_core::sc_module {
   std::vector<LayerJob> jobs_;
   RunObservers observers_;
   ICyclePeArray* cycle_array_;
+  ICycleSystolicArray* systolic_cycle_array_;
   bool check_outputs_;
   std::vector<std::shared_ptr<LayerTensors>> tensors_;  // cycle fidelity, alive while the layer runs
   std::shared_ptr<const std::vector<std::int16_t>> staged_ifmap_;

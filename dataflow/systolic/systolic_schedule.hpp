@@ -33,6 +33,10 @@ class SystolicSchedule {
   SystolicSchedule(const LoopNest& nest, SystolicDataflow dataflow, std::int64_t array_rows, std::int64_t array_cols,
                    SystolicBuffers buffers);
 
+  const LoopNest& nest() const { return nest_; }
+  SystolicDataflow dataflow() const { return dataflow_; }
+  std::int64_t array_rows() const { return array_rows_; }
+  std::int64_t array_cols() const { return array_cols_; }
   std::int64_t pixels() const { return pixels_; }              // Npx over the batch
   std::int64_t window() const { return window_; }              // K
   std::int64_t spatial_rows() const { return spatial_rows_; }  // Sr

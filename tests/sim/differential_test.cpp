@@ -119,6 +119,51 @@ TEST(Differential, FidelitiesAgreeOnRandomLayers) {
   EXPECT_GE(compared, 200);
 }
 
+AcceleratorConfig random_systolic_config(std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  const char* dataflows[] = {"os", "ws", "is"};
+  const std::vector<std::string> overrides = {
+      "pe_array.rows=" + std::to_string(uniform(random, 1, 12)),
+      "pe_array.cols=" + std::to_string(uniform(random, 1, 12)),
+      std::string("pe_array.dataflow=") + dataflows[uniform(random, 0, 2)],
+      "glb.size_kib=" + std::to_string(uniform(random, 2, 64)),
+      "glb.ofmap_size_kib=1",
+      "glb.filter_size_kib=" + std::to_string(uniform(random, 1, 64)),
+      "glb.banks=" + std::to_string(uniform(random, 1, 8)),
+      "dram.bandwidth_gbps=" + std::to_string(static_cast<double>(uniform(random, 1, 50)) / 10.0),
+  };
+  return load_accelerator_config(test::source_dir() + "/configs/edge_tpu.yaml", overrides);
+}
+
+TEST(Differential, SystolicFidelitiesAgreeOnRandomLayers) {
+  int compared = 0;
+  for (std::uint64_t seed = 101; seed <= 115; ++seed) {
+    const Workload workload = random_workload(seed, 20);
+    const AcceleratorConfig config = random_systolic_config(seed);
+    const SimulationResult tlm = simulate(config, workload, Fidelity::kTransactionLevel);
+    const SimulationResult cycle = simulate(config, workload, Fidelity::kCycleAccurate);
+    for (std::size_t i = 0; i < tlm.layers.size(); ++i) {
+      const LayerResult& a = tlm.layers[i];
+      const LayerResult& b = cycle.layers[i];
+      if (!a.executed || (a.op != "conv" && a.op != "fc")) continue;
+      ++compared;
+      const std::string where = "seed " + std::to_string(seed) + " " + a.name + " (" + config.pe_array.dataflow + ")";
+      EXPECT_TRUE(b.output_checked) << where;
+      EXPECT_EQ(b.output_mismatches, 0u) << where;
+      EXPECT_EQ(a.macs, b.macs) << where;
+      EXPECT_EQ(a.ifmap_bus_words, b.ifmap_bus_words) << where;
+      EXPECT_EQ(a.filter_bus_words, b.filter_bus_words) << where;
+      EXPECT_EQ(a.psum_bus_words, b.psum_bus_words) << where;
+      EXPECT_EQ(a.glb_reads, b.glb_reads) << where;
+      EXPECT_EQ(a.glb_writes, b.glb_writes) << where;
+      EXPECT_EQ(a.dram_read_bytes, b.dram_read_bytes) << where;
+      EXPECT_EQ(a.cycles, b.cycles) << where;
+      EXPECT_EQ(a.stall_cycles, b.stall_cycles) << where;
+    }
+  }
+  EXPECT_GE(compared, 150);
+}
+
 TEST(Differential, SparseDataMatchesTheExpectedZeroShare) {
   const auto path = std::filesystem::temp_directory_path() / "ergon_sparse_layer.yaml";
   std::ofstream(path) << "name: sparse\nsource: test\nlayers:\n"

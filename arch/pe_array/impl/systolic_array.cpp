@@ -11,7 +11,9 @@ std::uint64_t SystolicArray::pass_cycles(const PassTraffic& t, const INoc& /*noc
   const auto rows = static_cast<std::uint64_t>(config_.rows), cols = static_cast<std::uint64_t>(config_.cols);
   const std::uint64_t preload = config_.dataflow == "os" ? 0 : rows;  // the stationary operand shifts in
   const std::uint64_t stream = t.compute_cycles + rows + cols - 2;
-  return std::max(preload + stream, glb.access_cycles(t.glb_reads, t.glb_writes));
+  // The buffers feed the array's edges directly (one word per edge row or column per cycle); their bank
+  // ports carry the DRAM deposits and the finished outputs leaving for DRAM.
+  return std::max(preload + stream, glb.access_cycles(t.ofmap_dram_words, t.ifmap_dram_words + t.filter_dram_words));
 }
 
 void SystolicArray::record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses) {

@@ -3,7 +3,7 @@
 // neighbours. A fold streams T steps through the array; the skew to fill and drain it adds rows + cols - 2
 // cycles, and a weight- or input-stationary fold first shifts its stationary operand in (rows cycles):
 // output stationary T + R + C - 2, weight/input stationary 2R + C + T - 2 (as SCALE-Sim v2 counts them).
-// The buffers' ports can only slow this down.
+// The buffers' bank ports, busy with DRAM deposits and outputs leaving for DRAM, can only slow this down.
 #include "arch/accelerator_config.hpp"
 #include "arch/pe_array/pe_array.hpp"
 
