@@ -23,8 +23,17 @@ class IPeArray : public sc_core::sc_module {
   virtual std::int64_t pe_count() const = 0;
   // Cycles a pass takes, given the NoC and GLB that feed the array.
   virtual std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const = 0;
-  virtual void record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses) = 0;
-  virtual const PeArrayCounters& counters() const = 0;
+  // Counting is the same for every array: one MAC occupies one PE for one cycle.
+  void record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses) {
+    counters_.macs += macs;
+    counters_.nonzero_macs += nonzero_macs;
+    counters_.rf_accesses += rf_accesses;
+    counters_.pe_busy_cycles += macs;
+  }
+  const PeArrayCounters& counters() const { return counters_; }
+
+ private:
+  PeArrayCounters counters_;
 };
 
 }  // namespace ergon

@@ -17,11 +17,4 @@ std::uint64_t RowStationaryArray::pass_cycles(const PassTraffic& t, const INoc& 
   return fill + compute;
 }
 
-void RowStationaryArray::record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses) {
-  counters_.macs += macs;
-  counters_.nonzero_macs += nonzero_macs;
-  counters_.rf_accesses += rf_accesses;
-  counters_.pe_busy_cycles += macs;
-}
-
 }  // namespace ergon

@@ -16,11 +16,4 @@ std::uint64_t SystolicArray::pass_cycles(const PassTraffic& t, const INoc& /*noc
   return std::max(preload + stream, glb.access_cycles(t.ofmap_dram_words, t.ifmap_dram_words + t.filter_dram_words));
 }
 
-void SystolicArray::record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses) {
-  counters_.macs += macs;
-  counters_.nonzero_macs += nonzero_macs;
-  counters_.rf_accesses += rf_accesses;
-  counters_.pe_busy_cycles += macs;
-}
-
 }  // namespace ergon

@@ -14,12 +14,9 @@ class SystolicArray : public IPeArray {
   SystolicArray(sc_core::sc_module_name name, const PeArrayConfig& config);
   std::int64_t pe_count() const override { return config_.rows * config_.cols; }
   std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
-  void record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses) override;
-  const PeArrayCounters& counters() const override { return counters_; }
 
  private:
   PeArrayConfig config_;
-  PeArrayCounters counters_;
 };
 
 }  // namespace ergon
