@@ -87,6 +87,27 @@ SimulationResult simulate(const AcceleratorConfig& config, const Workload& workl
   return Simulation(config, table, workload, options).run();
 }
 
+// A layer's transaction-level result `a` and cycle-accurate result `b`: identical counts and timing
+// (tolerance: none), and a cycle-accurate output equal to the reference.
+void expect_fidelities_agree(const LayerResult& a, const LayerResult& b, const std::string& where) {
+  EXPECT_TRUE(b.output_checked) << where;
+  EXPECT_EQ(b.output_mismatches, 0u) << where;
+  EXPECT_EQ(a.macs, b.macs) << where;
+  EXPECT_EQ(a.nonzero_macs, b.nonzero_macs) << where;
+  EXPECT_EQ(a.rf_accesses, b.rf_accesses) << where;
+  EXPECT_EQ(a.noc_transfers, b.noc_transfers) << where;
+  EXPECT_EQ(a.ifmap_bus_words, b.ifmap_bus_words) << where;
+  EXPECT_EQ(a.filter_bus_words, b.filter_bus_words) << where;
+  EXPECT_EQ(a.psum_bus_words, b.psum_bus_words) << where;
+  EXPECT_EQ(a.inter_pe_psum_words, b.inter_pe_psum_words) << where;
+  EXPECT_EQ(a.glb_reads, b.glb_reads) << where;
+  EXPECT_EQ(a.glb_writes, b.glb_writes) << where;
+  EXPECT_EQ(a.dram_read_bytes, b.dram_read_bytes) << where;
+  EXPECT_EQ(a.dram_write_bytes, b.dram_write_bytes) << where;
+  EXPECT_EQ(a.cycles, b.cycles) << where;
+  EXPECT_EQ(a.stall_cycles, b.stall_cycles) << where;
+}
+
 TEST(Differential, FidelitiesAgreeOnRandomLayers) {
   int compared = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
@@ -101,19 +122,7 @@ TEST(Differential, FidelitiesAgreeOnRandomLayers) {
       if (!a.executed) continue;
       ++compared;
       const std::string where = "seed " + std::to_string(seed) + " " + a.name + " (" + a.op + ")";
-      EXPECT_TRUE(b.output_checked) << where;
-      EXPECT_EQ(b.output_mismatches, 0u) << where;
-      EXPECT_EQ(a.macs, b.macs) << where;
-      EXPECT_EQ(a.nonzero_macs, b.nonzero_macs) << where;
-      EXPECT_EQ(a.rf_accesses, b.rf_accesses) << where;
-      EXPECT_EQ(a.noc_transfers, b.noc_transfers) << where;
-      EXPECT_EQ(a.inter_pe_psum_words, b.inter_pe_psum_words) << where;
-      EXPECT_EQ(a.glb_reads, b.glb_reads) << where;
-      EXPECT_EQ(a.glb_writes, b.glb_writes) << where;
-      EXPECT_EQ(a.dram_read_bytes, b.dram_read_bytes) << where;
-      EXPECT_EQ(a.dram_write_bytes, b.dram_write_bytes) << where;
-      EXPECT_EQ(a.cycles, b.cycles) << where;  // tolerance: none
-      EXPECT_EQ(a.stall_cycles, b.stall_cycles) << where;
+      expect_fidelities_agree(a, b, where);
     }
   }
   EXPECT_GE(compared, 200);
@@ -148,17 +157,7 @@ TEST(Differential, SystolicFidelitiesAgreeOnRandomLayers) {
       if (!a.executed || (a.op != "conv" && a.op != "fc")) continue;
       ++compared;
       const std::string where = "seed " + std::to_string(seed) + " " + a.name + " (" + config.pe_array.dataflow + ")";
-      EXPECT_TRUE(b.output_checked) << where;
-      EXPECT_EQ(b.output_mismatches, 0u) << where;
-      EXPECT_EQ(a.macs, b.macs) << where;
-      EXPECT_EQ(a.ifmap_bus_words, b.ifmap_bus_words) << where;
-      EXPECT_EQ(a.filter_bus_words, b.filter_bus_words) << where;
-      EXPECT_EQ(a.psum_bus_words, b.psum_bus_words) << where;
-      EXPECT_EQ(a.glb_reads, b.glb_reads) << where;
-      EXPECT_EQ(a.glb_writes, b.glb_writes) << where;
-      EXPECT_EQ(a.dram_read_bytes, b.dram_read_bytes) << where;
-      EXPECT_EQ(a.cycles, b.cycles) << where;
-      EXPECT_EQ(a.stall_cycles, b.stall_cycles) << where;
+      expect_fidelities_agree(a, b, where);
     }
   }
   EXPECT_GE(compared, 150);
