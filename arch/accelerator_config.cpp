@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "arch/components.hpp"
@@ -122,6 +123,85 @@ DramConfig parse_dram(YamlMap map) {
   return dram;
 }
 
+// An ascending table of (value, voltage) levels whose highest entry is the nominal operating point.
+template <typename Level>
+std::vector<Level> parse_levels(const YamlView& view, const char* value_key, double Level::*value, double nominal,
+                                const std::string& nominal_key, const char* unit) {
+  std::vector<Level> levels;
+  for (const YamlView& item : view.items()) {
+    YamlMap map(item);
+    Level level;
+    level.*value = map.get_number(value_key, kPositive);
+    level.voltage_v = map.get_number("voltage_v", NumberRule{0.0, 5.0, true});
+    map.reject_unknown_keys();
+    if (!levels.empty() && (level.*value <= levels.back().*value || level.voltage_v < levels.back().voltage_v)) {
+      item.fail(fmt::format("levels must rise in {} with non-decreasing voltage: ({} {}, {} V) follows ({} {}, {} V)",
+                            value_key, level.*value, unit, level.voltage_v, levels.back().*value, unit,
+                            levels.back().voltage_v));
+    }
+    levels.push_back(level);
+  }
+  if (levels.empty()) view.fail("give at least one level");
+  if (std::abs(levels.back().*value - nominal) > 1e-9 * nominal) {
+    view.fail(fmt::format("the highest level ({} {}) must be the nominal {} ({} {})", levels.back().*value, unit,
+                          nominal_key, nominal, unit));
+  }
+  return levels;
+}
+
+void parse_compute_domain(YamlMap map, const ClockConfig& clock, DvfsConfig& dvfs) {
+  dvfs.compute_switch_overhead_us = map.get_number("switch_overhead_us", dvfs.compute_switch_overhead_us, kNonNegative);
+  dvfs.compute_step_mhz = map.get_number("step_mhz", dvfs.compute_step_mhz, kPositive);
+  if (const auto levels = map.find("levels")) {
+    if (map.has("step_mhz")) map.at("step_mhz").fail("give either a levels table or step_mhz, not both");
+    dvfs.compute_levels = parse_levels<ComputeLevel>(*levels, "frequency_mhz", &ComputeLevel::frequency_mhz,
+                                                     clock.frequency_mhz, "clock.frequency_mhz", "MHz");
+    if (std::abs(dvfs.compute_levels.back().voltage_v - clock.voltage_v) > 1e-9) {
+      levels->fail(fmt::format("the highest level's voltage ({} V) must be clock.voltage_v ({} V)",
+                               dvfs.compute_levels.back().voltage_v, clock.voltage_v));
+    }
+  }
+  map.reject_unknown_keys();
+}
+
+void parse_memory_domain(YamlMap map, const DramConfig& dram, DvfsConfig& dvfs) {
+  dvfs.memory_switch_overhead_us = map.get_number("switch_overhead_us", dvfs.memory_switch_overhead_us, kNonNegative);
+  dvfs.memory_steps = map.get_int("steps", dvfs.memory_steps, IntRule{1, 4096});
+  dvfs.memory_voltage_v = map.get_number("voltage_v", dvfs.memory_voltage_v, NumberRule{0.0, 5.0, true});
+  if (const auto levels = map.find("levels")) {
+    if (map.has("steps")) map.at("steps").fail("give either a levels table or steps, not both");
+    dvfs.memory_levels = parse_levels<MemoryLevel>(*levels, "bandwidth_gbps", &MemoryLevel::bandwidth_gbps,
+                                                   dram.bandwidth_gbps, "dram.bandwidth_gbps", "GB/s");
+    if (map.has("voltage_v")) map.at("voltage_v").fail("with a levels table, the highest level gives the voltage");
+    dvfs.memory_voltage_v = dvfs.memory_levels.back().voltage_v;
+  }
+  map.reject_unknown_keys();
+}
+
+// Defaults: evenly spaced levels up to the nominal point, voltage proportional to frequency.
+void fill_default_levels(const ClockConfig& clock, const DramConfig& dram, DvfsConfig& dvfs) {
+  if (dvfs.compute_levels.empty()) {
+    for (double f = dvfs.compute_step_mhz; f < clock.frequency_mhz - 1e-9; f += dvfs.compute_step_mhz) {
+      dvfs.compute_levels.push_back({f, clock.voltage_v * f / clock.frequency_mhz});
+    }
+    dvfs.compute_levels.push_back({clock.frequency_mhz, clock.voltage_v});
+  }
+  if (dvfs.memory_levels.empty()) {
+    for (std::int64_t step = 1; step <= dvfs.memory_steps; ++step) {
+      const double share = static_cast<double>(step) / static_cast<double>(dvfs.memory_steps);
+      dvfs.memory_levels.push_back({dram.bandwidth_gbps * share, dvfs.memory_voltage_v * share});
+    }
+  }
+}
+
+DvfsConfig parse_dvfs(YamlMap map, const ClockConfig& clock, const DramConfig& dram) {
+  DvfsConfig dvfs;
+  if (map.has("compute")) parse_compute_domain(map.get_map("compute"), clock, dvfs);
+  if (map.has("memory")) parse_memory_domain(map.get_map("memory"), dram, dvfs);
+  map.reject_unknown_keys();
+  return dvfs;
+}
+
 EnergyConfig parse_energy(YamlMap map) {
   EnergyConfig energy;
   energy.table = map.get_string("table", energy.table);
@@ -149,6 +229,8 @@ AcceleratorConfig load_accelerator_config(const std::string& path, const std::ve
   if (config.pe_array.impl == "systolic" && config.glb.filter_size_kib <= 0) {
     root.get_map("glb").view().fail("a systolic array needs a filter buffer: set filter_size_kib");
   }
+  if (root.has("dvfs")) config.dvfs = parse_dvfs(root.get_map("dvfs"), config.clock, config.dram);
+  fill_default_levels(config.clock, config.dram, config.dvfs);
   if (root.has("energy")) config.energy = parse_energy(root.get_map("energy"));
   root.reject_unknown_keys();
   return config;

@@ -55,6 +55,32 @@ struct DramConfig {
   double energy_pj_per_bit = 0.0;  // 0 = use the energy table's DRAM access energy
 };
 
+// One legal operating level of a DVFS domain. The compute domain's levels are clock frequencies; the
+// memory domain's are DRAM bandwidths (its I/O clock times its bus width).
+struct ComputeLevel {
+  double frequency_mhz = 0;
+  double voltage_v = 0;
+};
+struct MemoryLevel {
+  double bandwidth_gbps = 0;
+  double voltage_v = 0;
+};
+
+// Clock and voltage domains (docs/dvfs.md): levels change at layer boundaries; while a domain switches
+// it stalls for `switch_overhead_us`. Without a `levels` table, the compute domain offers every
+// `step_mhz` up to clock.frequency_mhz and the memory domain `steps` equal bandwidth steps up to
+// dram.bandwidth_gbps, with voltage proportional to frequency (ARADA's assumption). The highest level is
+// always the nominal one (race to idle).
+struct DvfsConfig {
+  std::vector<ComputeLevel> compute_levels;  // ascending; filled from the defaults when not given
+  double compute_step_mhz = 50;
+  double compute_switch_overhead_us = 10;
+  std::vector<MemoryLevel> memory_levels;  // ascending
+  std::int64_t memory_steps = 16;
+  double memory_voltage_v = 1.1;  // at full bandwidth (LPDDR4's VDD2); only ratios price energy
+  double memory_switch_overhead_us = 10;
+};
+
 struct EnergyConfig {
   std::string table = "cnnergy_65nm";  // a shipped table name, or a path to a .yaml table
 };
@@ -68,6 +94,7 @@ struct AcceleratorConfig {
   GlbConfig glb;
   NocConfig noc;
   DramConfig dram;
+  DvfsConfig dvfs;
   EnergyConfig energy;
 };
 

@@ -57,14 +57,14 @@ const std::map<std::string, NocFactory>& noc_registry() {
 
 struct PeArrayFactories {
   std::function<std::unique_ptr<IPeArray>(const PeArrayConfig&)> transaction_level;
-  std::function<std::unique_ptr<ICyclePeArray>(const INoc&, const IGlobalBuffer&, sc_core::sc_time)> cycle_accurate;
+  std::function<std::unique_ptr<ICyclePeArray>(const INoc&, const IGlobalBuffer&, const ClockDomain&)> cycle_accurate;
 };
 const std::map<std::string, PeArrayFactories>& pe_array_registry() {
   static const std::map<std::string, PeArrayFactories> registry = {
       {"row_stationary",
        {[](const PeArrayConfig& config) { return std::make_unique<RowStationaryArray>("pe_array", config); },
-        [](const INoc& noc, const IGlobalBuffer& glb, sc_core::sc_time period) {
-          return std::make_unique<RowStationaryCycleArray>("cycle_pe_array", noc, glb, period);
+        [](const INoc& noc, const IGlobalBuffer& glb, const ClockDomain& clock) {
+          return std::make_unique<RowStationaryCycleArray>("cycle_pe_array", noc, glb, clock);
         }}},
       // Its cycle-accurate model has its own interface (make_cycle_systolic_array).
       {"systolic",
@@ -105,16 +105,16 @@ std::unique_ptr<IPeArray> make_pe_array(const PeArrayConfig& config) {
 }
 
 std::unique_ptr<ICycleSystolicArray> make_cycle_systolic_array(const PeArrayConfig& config, const IGlobalBuffer& glb,
-                                                               sc_core::sc_time clock_period) {
+                                                               const ClockDomain& clock) {
   if (config.impl != "systolic") return nullptr;
-  return std::make_unique<SystolicCycleArray>("cycle_systolic_array", glb, clock_period);
+  return std::make_unique<SystolicCycleArray>("cycle_systolic_array", glb, clock);
 }
 
 std::unique_ptr<ICyclePeArray> make_cycle_pe_array(const PeArrayConfig& config, const INoc& noc,
-                                                   const IGlobalBuffer& glb, sc_core::sc_time clock_period) {
+                                                   const IGlobalBuffer& glb, const ClockDomain& clock) {
   const auto& factory = find(pe_array_registry(), config.impl, "PE array").cycle_accurate;
   if (!factory) return nullptr;
-  return factory(noc, glb, clock_period);
+  return factory(noc, glb, clock);
 }
 
 }  // namespace ergon

@@ -26,8 +26,8 @@ std::unique_ptr<INoc> make_noc(const NocConfig& config);
 std::unique_ptr<IPeArray> make_pe_array(const PeArrayConfig& config);
 // Null when the implementation has no such cycle-accurate model.
 std::unique_ptr<ICycleSystolicArray> make_cycle_systolic_array(const PeArrayConfig& config, const IGlobalBuffer& glb,
-                                                               sc_core::sc_time clock_period);
+                                                               const ClockDomain& clock);
 std::unique_ptr<ICyclePeArray> make_cycle_pe_array(const PeArrayConfig& config, const INoc& noc,
-                                                   const IGlobalBuffer& glb, sc_core::sc_time clock_period);
+                                                   const IGlobalBuffer& glb, const ClockDomain& clock);
 
 }  // namespace ergon

@@ -14,7 +14,8 @@ struct ActivityCounts {
   std::uint64_t inter_pe_words = 0;
   std::uint64_t glb_accesses = 0;
   std::uint64_t dram_bytes = 0;
-  std::uint64_t cycles = 0;
+  std::uint64_t cycles = 0;    // clock cycles ticked at the operating point
+  double stopped_seconds = 0;  // clock stopped (DVFS switch): leakage only
 };
 
 struct OperatingPoint {
@@ -22,6 +23,7 @@ struct OperatingPoint {
   double frequency_mhz = 200;
   double voltage_v = 1.0;
   double dram_energy_pj_per_bit = 0;  // 0: price DRAM words with the table's dram_pj
+  double dram_voltage_ratio = 1.0;    // memory-domain voltage / its nominal: DRAM energy scales with its square
 };
 
 struct EnergyBreakdown {

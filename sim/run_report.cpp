@@ -25,9 +25,17 @@ nlohmann::ordered_json layer_json(const LayerResult& l) {
       {"nonzero_macs", l.nonzero_macs},
       {"cycles", l.cycles},
       {"stall_cycles", l.stall_cycles},
+      {"fill_stall_cycles", l.fill_stall_cycles},
+      {"drain_stall_cycles", l.drain_stall_cycles},
       {"compute_cycles", l.compute_cycles},
       {"dram_busy_cycles", l.dram_busy_cycles},
       {"bound", l.bound},
+      {"time_ns", l.time_ns},
+      {"dvfs_switch_ns", l.dvfs_switch_ns},
+      {"freq_mhz", l.levels.frequency_mhz},
+      {"voltage_v", l.levels.voltage_v},
+      {"dram_bandwidth_gbps", l.levels.dram_bandwidth_gbps},
+      {"memory_voltage_v", l.levels.memory_voltage_v},
       {"utilization", l.utilization},
       {"active_pes", l.active_pes},
       {"passes", l.passes},
@@ -71,7 +79,7 @@ std::string run_table(const SimulationResult& result) {
     if (layer.executed) out += print(layer);
   }
   out += print(result.total);
-  const double seconds = static_cast<double>(result.total.cycles) / (result.frequency_mhz * 1e6);
+  const double seconds = result.total.time_ns * 1e-9;
   out += fmt::format("latency: {:.3f} ms ({} cycles); energy: {:.3f} mJ for the batch\n", seconds * 1e3,
                      result.total.cycles, result.total.energy.total_pj() / 1e9);
   std::size_t skipped = 0;
@@ -101,7 +109,8 @@ nlohmann::ordered_json run_json(const SimulationResult& result, const Accelerato
   total.erase("op");
   total.erase("executed");
   total.erase("batch");
-  total["latency_ns"] = static_cast<double>(result.total.cycles) * 1e3 / result.frequency_mhz;
+  for (const char* key : {"freq_mhz", "voltage_v", "dram_bandwidth_gbps", "memory_voltage_v"}) total.erase(key);
+  total["latency_ns"] = result.total.time_ns;
   return {{"schema_version", kRunReportSchemaVersion},
           {"fidelity", fidelity},
           {"config",
@@ -127,36 +136,38 @@ std::string layers_csv(const SimulationResult& result) {
       "layer,op,executed,batch,macs,nonzero_macs,cycles,stall_cycles,compute_cycles,dram_busy_cycles,bound,"
       "utilization,active_pes,passes,dram_read_bytes,"
       "dram_write_bytes,glb_reads,glb_writes,rf_accesses,noc_transfers,mac_pj,rf_pj,noc_pj,glb_pj,dram_pj,clock_pj,"
-      "control_pj,leakage_pj,total_pj\n";
+      "control_pj,leakage_pj,total_pj,time_ns,fill_stall_cycles,drain_stall_cycles,dvfs_switch_ns,freq_mhz,voltage_v,"
+      "dram_bandwidth_gbps,memory_voltage_v\n";
   for (const auto& l : result.layers) {
     const EnergyBreakdown& e = l.energy;
     out += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},"
-        "{:.6g},{:.6g},{:.6g},{:.6g}\n",
+        "{:.6g},{:.6g},{:.6g},{:.6g},{:.3f},{},{},{:.3f},{:.6g},{:.6g},{:.6g},{:.6g}\n",
         csv_quoted(l.name), l.op, l.executed ? 1 : 0, l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles,
         l.compute_cycles, l.dram_busy_cycles, l.bound, l.utilization, l.active_pes, l.passes, l.dram_read_bytes,
         l.dram_write_bytes, l.glb_reads, l.glb_writes, l.rf_accesses, l.noc_transfers, e.mac_pj, e.rf_pj, e.noc_pj,
-        e.glb_pj, e.dram_pj, e.clock_pj, e.control_pj, e.leakage_pj, e.total_pj());
+        e.glb_pj, e.dram_pj, e.clock_pj, e.control_pj, e.leakage_pj, e.total_pj(), l.time_ns, l.fill_stall_cycles,
+        l.drain_stall_cycles, l.dvfs_switch_ns, l.levels.frequency_mhz, l.levels.voltage_v,
+        l.levels.dram_bandwidth_gbps, l.levels.memory_voltage_v);
   }
   return out;
 }
 
-ActivityCsvWriter::ActivityCsvWriter(const std::string& path, const Workload& workload, double frequency_mhz,
-                                     double voltage_v)
-    : file_(path), frequency_mhz_(frequency_mhz), voltage_v_(voltage_v) {
+ActivityCsvWriter::ActivityCsvWriter(const std::string& path, const Workload& workload) : file_(path) {
   for (const auto& layer : workload.layers()) layer_names_.push_back(layer.name);
   file_.write(
       "layer,start_cycle,end_cycle,active_pes,macs_per_cycle,rf_accesses_per_cycle,noc_transfers_per_cycle,"
-      "glb_accesses_per_cycle,dram_bytes_per_cycle,frequency_mhz,voltage_v,stall\n");
+      "glb_accesses_per_cycle,dram_bytes_per_cycle,frequency_mhz,voltage_v,stall,start_ns,end_ns,dvfs_switch\n");
 }
 
 void ActivityCsvWriter::write(const ActivityInterval& a) {
   const double cycles = static_cast<double>(a.end_cycle - a.start_cycle);
-  const auto rate = [cycles](std::uint64_t count) { return static_cast<double>(count) / cycles; };
-  fmt::print(file_.handle(), "{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{}\n",
+  const auto rate = [cycles](std::uint64_t count) { return cycles > 0 ? static_cast<double>(count) / cycles : 0.0; };
+  fmt::print(file_.handle(), "{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{:.3f},{:.3f},{}\n",
              csv_quoted(layer_names_.at(a.layer_index)), a.start_cycle, a.end_cycle, a.active_pes, rate(a.macs),
-             rate(a.rf_accesses), rate(a.noc_transfers), rate(a.glb_accesses), rate(a.dram_bytes), frequency_mhz_,
-             voltage_v_, a.stall ? 1 : 0);
+             rate(a.rf_accesses), rate(a.noc_transfers), rate(a.glb_accesses), rate(a.dram_bytes), a.frequency_mhz,
+             a.voltage_v, a.stall ? 1 : 0, static_cast<double>(a.start_ps) / 1e3, static_cast<double>(a.end_ps) / 1e3,
+             a.dvfs_switch ? 1 : 0);
 }
 
 }  // namespace ergon

@@ -13,7 +13,7 @@
 
 namespace ergon {
 
-inline constexpr int kRunReportSchemaVersion = 1;
+inline constexpr int kRunReportSchemaVersion = 2;
 
 std::string run_table(const SimulationResult& result);
 nlohmann::ordered_json run_json(const SimulationResult& result, const AcceleratorConfig& config,
@@ -23,15 +23,13 @@ std::string layers_csv(const SimulationResult& result);
 // Streams activity intervals to activity.csv as the simulation produces them.
 class ActivityCsvWriter {
  public:
-  ActivityCsvWriter(const std::string& path, const Workload& workload, double frequency_mhz, double voltage_v);
+  ActivityCsvWriter(const std::string& path, const Workload& workload);
   void write(const ActivityInterval& interval);
   void finish() { file_.finish(); }
 
  private:
   StreamingFile file_;
   std::vector<std::string> layer_names_;
-  double frequency_mhz_;
-  double voltage_v_;
 };
 
 }  // namespace ergon

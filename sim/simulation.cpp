@@ -113,6 +113,10 @@ void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64
   result.executed = true;
   result.cycles = m.end_cycle - m.start_cycle;
   result.stall_cycles = m.stall_cycles;
+  result.fill_stall_cycles = m.fill_stall_cycles;
+  result.drain_stall_cycles = m.drain_stall_cycles;
+  result.time_ns = static_cast<double>(m.end_ps - m.start_ps) / 1e3;
+  result.dvfs_switch_ns = static_cast<double>(m.dvfs_switch_ps) / 1e3;
   result.passes = m.passes;
   result.active_pes = m.peak_active_pes;
   result.pe_busy_cycles = m.pe_busy_cycles;
@@ -137,11 +141,41 @@ void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64
   result.utilization = capacity > 0 ? static_cast<double>(m.pe_busy_cycles) / capacity : 0.0;
 }
 
+OperatingLevels nominal_levels(const AcceleratorConfig& config) {
+  return {config.clock.frequency_mhz, config.clock.voltage_v, config.dram.bandwidth_gbps, config.dvfs.memory_voltage_v};
+}
+
+// A schedule must give every layer levels inside its domains' ranges.
+void check_layer_levels(const std::vector<OperatingLevels>& levels, const AcceleratorConfig& config,
+                        const Workload& workload) {
+  if (levels.empty()) return;
+  if (levels.size() != workload.layers().size()) {
+    throw std::invalid_argument(fmt::format("a DVFS schedule gives {} layers levels; the workload has {}",
+                                            levels.size(), workload.layers().size()));
+  }
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const OperatingLevels& l = levels[i];
+    const bool valid = l.frequency_mhz > 0 && l.frequency_mhz <= config.clock.frequency_mhz * (1 + 1e-9) &&
+                       l.voltage_v > 0 && l.dram_bandwidth_gbps > 0 &&
+                       l.dram_bandwidth_gbps <= config.dram.bandwidth_gbps * (1 + 1e-9) && l.memory_voltage_v > 0;
+    if (!valid) {
+      throw std::invalid_argument(fmt::format(
+          "layer '{}': DVFS levels {} MHz, {} V, {} GB/s, {} V lie outside the domains (up to {} MHz, {} GB/s)",
+          workload.layers()[i].name, l.frequency_mhz, l.voltage_v, l.dram_bandwidth_gbps, l.memory_voltage_v,
+          config.clock.frequency_mhz, config.dram.bandwidth_gbps));
+    }
+  }
+}
+
 void add_to_total(LayerResult& total, const LayerResult& layer) {
   total.macs += layer.macs;
   total.nonzero_macs += layer.nonzero_macs;
   total.cycles += layer.cycles;
   total.stall_cycles += layer.stall_cycles;
+  total.fill_stall_cycles += layer.fill_stall_cycles;
+  total.drain_stall_cycles += layer.drain_stall_cycles;
+  total.time_ns += layer.time_ns;
+  total.dvfs_switch_ns += layer.dvfs_switch_ns;
   total.compute_cycles += layer.compute_cycles;
   total.dram_busy_cycles += layer.dram_busy_cycles;
   total.passes += layer.passes;
@@ -165,6 +199,7 @@ void add_to_total(LayerResult& total, const LayerResult& layer) {
 Simulation::Simulation(AcceleratorConfig config, EnergyTable table, const Workload& workload, SimulationOptions options)
     : config_(std::move(config)), table_(std::move(table)), workload_(workload), options_(std::move(options)) {
   table_.at_word_bits(config_.pe_array.word_bits);  // fail before simulating if the table lacks the width
+  check_layer_levels(options_.layer_levels, config_, workload_);
 }
 
 SimulationResult Simulation::run() {
@@ -176,6 +211,7 @@ SimulationResult Simulation::run() {
   result.pe_count = config_.pe_array.rows * config_.pe_array.cols;
   result.cycle_accurate = options_.fidelity == Fidelity::kCycleAccurate;
   result.total.name = "total";
+  const OperatingLevels nominal = nominal_levels(config_);
 
   std::vector<LayerJob> jobs;
   for (std::size_t i = 0; i < workload_.layers().size(); ++i) {
@@ -201,11 +237,18 @@ SimulationResult Simulation::run() {
     } else {
       entry.note = not_executed_note(layer);
     }
+    entry.levels = options_.layer_levels.empty() ? nominal : options_.layer_levels[i];
+    if (!jobs.empty() && jobs.back().layer_index == i) jobs.back().levels = entry.levels;
     result.layers.push_back(entry);
   }
 
   start_fresh_systemc_kernel();
-  const sc_core::sc_time clock_period(1e6 / config_.clock.frequency_mhz, sc_core::SC_PS);
+  ClockDomain clock(sc_core::sc_time(1e6 / nominal.frequency_mhz, sc_core::SC_PS));
+  DvfsSetup dvfs{nominal, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME};
+  if (options_.switch_overheads) {
+    dvfs.compute_switch = sc_core::sc_time(config_.dvfs.compute_switch_overhead_us, sc_core::SC_US);
+    dvfs.memory_switch = sc_core::sc_time(config_.dvfs.memory_switch_overhead_us, sc_core::SC_US);
+  }
   const auto dram = make_dram(config_.dram);
   const auto glb = make_global_buffer(config_.glb, config_.pe_array.word_bits);
   const auto noc = make_noc(config_.noc);
@@ -213,11 +256,11 @@ SimulationResult Simulation::run() {
   std::unique_ptr<ICyclePeArray> cycle_array;
   std::unique_ptr<ICycleSystolicArray> systolic_cycle_array;
   if (options_.fidelity == Fidelity::kCycleAccurate) {
-    cycle_array = make_cycle_pe_array(config_.pe_array, *noc, *glb, clock_period);
-    systolic_cycle_array = make_cycle_systolic_array(config_.pe_array, *glb, clock_period);
+    cycle_array = make_cycle_pe_array(config_.pe_array, *noc, *glb, clock);
+    systolic_cycle_array = make_cycle_systolic_array(config_.pe_array, *glb, clock);
   }
   auto controller =
-      std::make_unique<Controller>("controller", clock_period, *glb, *noc, *pe_array, *dram, jobs, options_.observers,
+      std::make_unique<Controller>("controller", clock, dvfs, *glb, *noc, *pe_array, *dram, jobs, options_.observers,
                                    cycle_array.get(), options_.check_outputs, systolic_cycle_array.get());
   controller->dram_socket.bind(dram->target_socket());
   sc_core::sc_start();
@@ -226,14 +269,16 @@ SimulationResult Simulation::run() {
                              "' could not be simulated: " + failure->message);
   }
 
-  const OperatingPoint point{config_.pe_array.word_bits, config_.clock.frequency_mhz, config_.clock.voltage_v,
-                             config_.dram.energy_pj_per_bit};
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     LayerResult& entry = result.layers[jobs[j].layer_index];
     fill_measurement(entry, controller->measurements()[j], result.pe_count);
+    // Energy follows the levels in force: the layer's own, switched to at its start.
+    const OperatingPoint point{config_.pe_array.word_bits, entry.levels.frequency_mhz, entry.levels.voltage_v,
+                               config_.dram.energy_pj_per_bit,
+                               entry.levels.memory_voltage_v / nominal.memory_voltage_v};
     entry.energy = price_activity(
         {entry.nonzero_macs, entry.rf_accesses, entry.inter_pe_psum_words, entry.glb_reads + entry.glb_writes,
-         entry.dram_read_bytes + entry.dram_write_bytes, entry.cycles},
+         entry.dram_read_bytes + entry.dram_write_bytes, entry.cycles, entry.dvfs_switch_ns * 1e-9},
         table_, point);
   }
   for (const auto& entry : result.layers) add_to_total(result.total, entry);

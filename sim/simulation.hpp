@@ -9,6 +9,7 @@
 
 #include "arch/accelerator_config.hpp"
 #include "arch/controller/activity.hpp"
+#include "arch/controller/layer_job.hpp"
 #include "dataflow/row_stationary/row_stationary_mapper.hpp"
 #include "network/workload.hpp"
 #include "power/energy_accounting.hpp"
@@ -25,6 +26,10 @@ struct SimulationOptions {
   std::optional<std::int64_t> batch;  // images per layer; default: each layer's own batch
   RunObservers observers;             // receive activity intervals and trace events as they happen
   bool check_outputs = true;          // cycle fidelity: compare every output with the reference
+  // DVFS (docs/dvfs.md): the levels each layer runs at, indexed like the workload's layers; empty: every
+  // layer at the nominal levels (race to idle). The domains start at the nominal levels.
+  std::vector<OperatingLevels> layer_levels;
+  bool switch_overheads = true;  // false: levels change instantly (ARADA's ideal scheme)
 };
 
 struct LayerResult {
@@ -37,11 +42,16 @@ struct LayerResult {
   std::uint64_t nonzero_macs = 0;
   std::uint64_t cycles = 0;
   std::uint64_t stall_cycles = 0;
-  std::uint64_t compute_cycles = 0;    // cycles - stall_cycles: the array working
-  std::uint64_t dram_busy_cycles = 0;  // the DRAM bus transferring this layer's data
-  std::string bound;                   // "compute" or "memory": which of the two took longer
-  double utilization = 0.0;            // PE-cycles doing MACs / (PEs x cycles)
-  std::uint64_t active_pes = 0;        // peak
+  std::uint64_t fill_stall_cycles = 0;   // waiting for the first pass's data
+  std::uint64_t drain_stall_cycles = 0;  // waiting for the last write-back
+  std::uint64_t compute_cycles = 0;      // cycles - stall_cycles: the array working
+  std::uint64_t dram_busy_cycles = 0;    // the DRAM bus transferring this layer's data
+  std::string bound;                     // "compute" or "memory": which of the two took longer
+  double time_ns = 0;                    // cycles at the layer's clock plus any DVFS switch
+  double dvfs_switch_ns = 0;             // the compute clock stopped for a level change
+  OperatingLevels levels;                // compute frequency and voltage, DRAM bandwidth and voltage
+  double utilization = 0.0;              // PE-cycles doing MACs / (PEs x cycles)
+  std::uint64_t active_pes = 0;          // peak
   std::uint64_t passes = 0;
   std::uint64_t dram_read_bytes = 0;
   std::uint64_t dram_write_bytes = 0;

@@ -51,9 +51,7 @@ double microseconds(std::uint64_t picoseconds) {
 }  // namespace
 
 VcdWriter::VcdWriter(const std::string& path, double frequency_mhz, double voltage_v)
-    : file_(path),
-      period_ps_(static_cast<double>(std::llround(1e6 / frequency_mhz))),  // SystemC's 1 ps resolution
-      last_values_(kSignalCount) {
+    : file_(path), last_values_(kSignalCount) {
   file_.write("$version Ergon $end\n$timescale 1 ps $end\n$scope module accelerator $end\n");
   for (const auto& signal : kSignals) file_.write(fmt::format("$var {} $end\n", signal.declaration));
   file_.write("$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n");
@@ -66,10 +64,6 @@ VcdWriter::VcdWriter(const std::string& path, double frequency_mhz, double volta
   file_.write("$end\n");
 }
 
-std::uint64_t VcdWriter::picoseconds(std::uint64_t cycle) const {
-  return static_cast<std::uint64_t>(std::llround(static_cast<double>(cycle) * period_ps_));
-}
-
 void VcdWriter::change(const std::string& code, const std::string& value, std::string& last) {
   if (value == last) return;
   const bool scalar = value.size() == 1;
@@ -78,21 +72,26 @@ void VcdWriter::change(const std::string& code, const std::string& value, std::s
 }
 
 void VcdWriter::write(const ActivityInterval& a) {
-  if (a.start_cycle > last_end_cycle_) {  // idle gap: the rates drop to zero
-    file_.write(fmt::format("#{}\n", picoseconds(last_end_cycle_)));
+  if (a.start_ps > last_end_ps_) {  // idle gap: the rates drop to zero
+    file_.write(fmt::format("#{}\n", last_end_ps_));
     for (std::size_t i = 2; i <= 7; ++i) change(kSignals[i].code, i == 2 ? "b0" : "r0", last_values_[i]);
   }
   const double cycles = static_cast<double>(a.end_cycle - a.start_cycle);
-  const auto rate = [cycles](std::uint64_t count) { return real(static_cast<double>(count) / cycles); };
-  file_.write(fmt::format("#{}\n", picoseconds(a.start_cycle)));
-  const std::string values[] = {binary(a.layer_index), a.stall ? "1" : "0",   binary(a.active_pes), rate(a.macs),
-                                rate(a.rf_accesses),   rate(a.noc_transfers), rate(a.glb_accesses), rate(a.dram_bytes)};
-  for (std::size_t i = 0; i < 8; ++i) change(kSignals[i].code, values[i], last_values_[i]);
-  last_end_cycle_ = a.end_cycle;
+  const auto rate = [cycles](std::uint64_t count) {
+    return real(cycles > 0 ? static_cast<double>(count) / cycles : 0);
+  };
+  file_.write(fmt::format("#{}\n", a.start_ps));
+  const std::string values[] = {binary(a.layer_index), a.stall || a.dvfs_switch ? "1" : "0",
+                                binary(a.active_pes),  rate(a.macs),
+                                rate(a.rf_accesses),   rate(a.noc_transfers),
+                                rate(a.glb_accesses),  rate(a.dram_bytes),
+                                real(a.frequency_mhz), real(a.voltage_v)};
+  for (std::size_t i = 0; i < kSignalCount; ++i) change(kSignals[i].code, values[i], last_values_[i]);
+  last_end_ps_ = a.end_ps;
 }
 
 void VcdWriter::finish() {
-  file_.write(fmt::format("#{}\n", picoseconds(last_end_cycle_)));
+  file_.write(fmt::format("#{}\n", last_end_ps_));
   for (std::size_t i = 2; i <= 7; ++i) change(kSignals[i].code, i == 2 ? "b0" : "r0", last_values_[i]);
   file_.finish();
 }
@@ -114,9 +113,12 @@ void PerfettoWriter::write(const TraceEvent& event) {
   switch (event.kind) {
     case TraceEvent::Kind::kLayer:
     case TraceEvent::Kind::kPass:
-    case TraceEvent::Kind::kStall: {
+    case TraceEvent::Kind::kStall:
+    case TraceEvent::Kind::kDvfsSwitch: {
       const int tid = event.kind == TraceEvent::Kind::kLayer ? 1 : event.kind == TraceEvent::Kind::kPass ? 2 : 3;
-      const char* name = event.kind == TraceEvent::Kind::kStall ? "stall" : "pass";
+      const char* name = event.kind == TraceEvent::Kind::kStall        ? "stall"
+                         : event.kind == TraceEvent::Kind::kDvfsSwitch ? "dvfs switch"
+                                                                       : "pass";
       file_.write(fmt::format(R"({{"name": "{}", "cat": "{}", "ph": "X", "pid": 1, "tid": {}, "ts": {:.6f}, )"
                               R"("dur": {:.6f}, "args": {{"layer": "{}"}}}},)",
                               event.kind == TraceEvent::Kind::kLayer ? layer : name, name, tid, start, duration,

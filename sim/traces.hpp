@@ -21,11 +21,9 @@ class VcdWriter {
 
  private:
   void change(const std::string& code, const std::string& value, std::string& last);
-  std::uint64_t picoseconds(std::uint64_t cycle) const;
 
   StreamingFile file_;
-  double period_ps_;
-  std::uint64_t last_end_cycle_ = 0;
+  std::uint64_t last_end_ps_ = 0;
   std::vector<std::string> last_values_;
 };
 

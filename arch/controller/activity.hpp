@@ -1,7 +1,7 @@
 #pragma once
-// Activity as piecewise-constant intervals: over [start_cycle, end_cycle) the listed counts happen at a
-// uniform rate. Transaction-level runs emit one interval per pass phase; consumers get them as a
-// stream (ActivitySink), so memory does not grow with the network.
+// Activity as piecewise-constant intervals: over [start_cycle, end_cycle) of the compute clock, i.e.
+// [start_ps, end_ps) of simulated time, the listed counts happen at a uniform rate. Transaction-level runs emit one
+// interval per pass phase; consumers get them as a stream (ActivitySink), so memory does not grow with the network.
 #include <cstdint>
 #include <functional>
 
@@ -17,14 +17,19 @@ struct ActivityInterval {
   std::uint64_t noc_transfers = 0;
   std::uint64_t glb_accesses = 0;
   std::uint64_t dram_bytes = 0;
-  bool stall = false;  // waiting for data
+  bool stall = false;        // waiting for data
+  bool dvfs_switch = false;  // the compute clock stopped while its level changed (no cycles pass)
+  std::uint64_t start_ps = 0;
+  std::uint64_t end_ps = 0;
+  double frequency_mhz = 0;  // the compute domain's level in force
+  double voltage_v = 0;
 };
 
 using ActivitySink = std::function<void(const ActivityInterval&)>;
 
 // Timeline events for trace viewers: layers, passes, stalls and DRAM transfers, in picoseconds.
 struct TraceEvent {
-  enum class Kind { kLayer, kPass, kStall, kDramRead, kDramWrite };
+  enum class Kind { kLayer, kPass, kStall, kDramRead, kDramWrite, kDvfsSwitch };
   Kind kind = Kind::kPass;
   std::size_t layer_index = 0;
   std::uint64_t start_ps = 0;

@@ -7,12 +7,15 @@
 
 namespace ergon {
 
-Controller::Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, IGlobalBuffer& glb, INoc& noc,
-                       IPeArray& pe_array, const IDram& dram, std::vector<LayerJob> jobs, RunObservers observers,
+Controller::Controller(sc_core::sc_module_name name, ClockDomain& clock, const DvfsSetup& dvfs, IGlobalBuffer& glb,
+                       INoc& noc, IPeArray& pe_array, IDram& dram, std::vector<LayerJob> jobs, RunObservers observers,
                        ICyclePeArray* cycle_array, bool check_outputs, ICycleSystolicArray* systolic_cycle_array)
     : sc_core::sc_module(name),
       dram_socket("dram_socket"),
-      clock_period_(clock_period),
+      clock_(clock),
+      dvfs_(dvfs),
+      compute_level_(dvfs.initial),
+      dram_bandwidth_gbps_(dvfs.initial.dram_bandwidth_gbps),
       glb_(glb),
       noc_(noc),
       pe_array_(pe_array),
@@ -81,6 +84,7 @@ void Controller::load_layers() {
   for (std::size_t job_index = 0; job_index < jobs_.size(); ++job_index) {
     loading_job_ = job_index;
     while (layers_done_ < job_index) wait(layer_done_event_);  // the previous ofmap must be written first
+    switch_memory_level(job_index);
     const LayerJob& job = jobs_[job_index];
     if (job.schedule) {
       load_schedule(job_index);
@@ -157,22 +161,25 @@ void Controller::compute_layers() {
   for (std::size_t job_index = 0; job_index < jobs_.size(); ++job_index) {
     computing_job_ = job_index;
     LayerMeasurement& layer = measurements_[job_index];
-    layer.start_cycle = cycle_at(sc_core::sc_time_stamp());
     const sc_core::sc_time layer_start = sc_core::sc_time_stamp();
+    layer.start_cycle = cycle_at(layer_start);
+    switch_compute_level(job_index, layer);
     // The loader may already have read this layer's first tiles: a layer's DRAM traffic is everything
     // since the previous layer ended.
     const DramCounters dram_before = dram_at_last_layer_end_;
     const GlbCounters glb_before = glb_.counters();
     const NocCounters noc_before = noc_.counters();
     const PeArrayCounters pe_before = pe_array_.counters();
-    for (bool last = false; !last;) {
+    for (bool first = true, last = false; !last; first = false) {
       const sc_core::sc_time wait_start = sc_core::sc_time_stamp();
       const PassWork work = next_pass_.read();
       const sc_core::sc_time waited = sc_core::sc_time_stamp() - wait_start;
       // The pass's DRAM reads are shown in the stall that waited for them, else in the pass itself.
       std::uint64_t reads_to_show = work.dram_read_bytes;
       if (waited > sc_core::SC_ZERO_TIME) {
-        layer.stall_cycles += cycle_at(sc_core::sc_time_stamp()) - cycle_at(wait_start);
+        const std::uint64_t stalled = cycle_at(sc_core::sc_time_stamp()) - cycle_at(wait_start);
+        layer.stall_cycles += stalled;
+        if (first) layer.fill_stall_cycles = stalled;
         ActivityInterval stall;
         stall.stall = true;
         stall.dram_bytes = work.dram_read_bytes;
@@ -191,18 +198,21 @@ void Controller::compute_layers() {
     const sc_core::sc_time drain_start = sc_core::sc_time_stamp();
     if (dram_.idle_from() > drain_start) {  // the ofmap write-back must land before the layer ends
       wait(dram_.idle_from() - drain_start);
-      layer.stall_cycles += cycle_at(sc_core::sc_time_stamp()) - cycle_at(drain_start);
+      layer.drain_stall_cycles = cycle_at(sc_core::sc_time_stamp()) - cycle_at(drain_start);
+      layer.stall_cycles += layer.drain_stall_cycles;
       ActivityInterval drain;
       drain.stall = true;
       emit(job_index, drain_start, drain);
       trace(TraceEvent::Kind::kStall, job_index, drain_start, sc_core::sc_time_stamp());
     }
     layer.end_cycle = cycle_at(sc_core::sc_time_stamp());
+    layer.start_ps = picoseconds(layer_start);
+    layer.end_ps = picoseconds(sc_core::sc_time_stamp());
     trace(TraceEvent::Kind::kLayer, job_index, layer_start, sc_core::sc_time_stamp());
     layer.dram_read_bytes = dram_.counters().read_bytes - dram_before.read_bytes;
     layer.dram_write_bytes = dram_.counters().write_bytes - dram_before.write_bytes;
     const double busy_ps = static_cast<double>(dram_.counters().busy_ps - dram_before.busy_ps);
-    layer.dram_busy_cycles = static_cast<std::uint64_t>(std::ceil(busy_ps / (clock_period_.to_seconds() * 1e12)));
+    layer.dram_busy_cycles = static_cast<std::uint64_t>(std::ceil(busy_ps / (clock_.period().to_seconds() * 1e12)));
     dram_at_last_layer_end_ = dram_.counters();
     layer.glb_reads = glb_.counters().reads - glb_before.reads;
     layer.glb_writes = glb_.counters().writes - glb_before.writes;
@@ -229,7 +239,7 @@ void Controller::run_pass(const PassWork& work, LayerMeasurement& layer, std::ui
   const PassTraffic& t = work.traffic;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   // The array's dataflow decides how its work overlaps the NoC and GLB traffic of the pass.
-  wait(clock_period_ * static_cast<double>(pe_array_.pass_cycles(t, noc_, glb_)));
+  wait(clock_.period() * static_cast<double>(pe_array_.pass_cycles(t, noc_, glb_)));
   glb_.record(t.glb_reads, t.glb_writes);
   noc_.record(t.filter_bus_words, t.ifmap_bus_words, t.psum_bus_words, t.inter_pe_psum_words);
   pe_array_.record(t.macs, t.nonzero_macs, t.rf_accesses);
@@ -284,8 +294,13 @@ void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement&
   const LayerJob& job = jobs_[work.job];
   const std::uint64_t write_bytes = job.encoding.ofmap_bytes(work.traffic.ofmap_dram_words);
   // The array records its own activity cycle by cycle; the controller adds the stalls.
-  const ActivitySink per_cycle = observers_.activity ? ActivitySink([this](const ActivityInterval& interval) {
-    if (interval.end_cycle <= interval.start_cycle) return false;  // shorter than a cycle
+  const ActivitySink per_cycle = observers_.activity ? ActivitySink([this](const ActivityInterval& cycles) {
+    if (cycles.end_cycle <= cycles.start_cycle) return false;  // shorter than a cycle
+    ActivityInterval interval = cycles;
+    interval.start_ps = picoseconds(clock_.time_of(interval.start_cycle));
+    interval.end_ps = picoseconds(clock_.time_of(interval.end_cycle));
+    interval.frequency_mhz = compute_level_.frequency_mhz;
+    interval.voltage_v = compute_level_.voltage_v;
     observers_.activity(interval);
     return true;
   })
@@ -359,15 +374,43 @@ void Controller::check_output(std::size_t job, LayerMeasurement& layer) {
 }
 
 std::uint64_t Controller::cycle_at(const sc_core::sc_time& time) const {
-  return ergon::cycle_at(time, clock_period_);
+  return clock_.cycle_at(time);
+}
+
+// The compute domain stops its clock while the level changes; the loader meanwhile fetches the layer's
+// first tiles at the memory domain's level.
+void Controller::switch_compute_level(std::size_t job, LayerMeasurement& layer) {
+  const OperatingLevels& wanted = jobs_[job].levels;
+  if (wanted.frequency_mhz == compute_level_.frequency_mhz && wanted.voltage_v == compute_level_.voltage_v) return;
+  const sc_core::sc_time stop = sc_core::sc_time_stamp();
+  if (dvfs_.compute_switch > sc_core::SC_ZERO_TIME) wait(dvfs_.compute_switch);
+  clock_.retime(stop, sc_core::sc_time_stamp(), sc_core::sc_time(1e6 / wanted.frequency_mhz, sc_core::SC_PS));
+  layer.dvfs_switch_ps += picoseconds(sc_core::sc_time_stamp()) - picoseconds(stop);
+  compute_level_ = wanted;
+  if (observers_.activity && sc_core::sc_time_stamp() > stop) {
+    ActivityInterval interval;
+    interval.layer_index = jobs_[job].layer_index;
+    interval.start_cycle = interval.end_cycle = cycle_at(stop);
+    interval.start_ps = picoseconds(stop);
+    interval.end_ps = picoseconds(sc_core::sc_time_stamp());
+    interval.dvfs_switch = true;
+    interval.frequency_mhz = wanted.frequency_mhz;
+    interval.voltage_v = wanted.voltage_v;
+    observers_.activity(interval);
+  }
+  trace(TraceEvent::Kind::kDvfsSwitch, job, stop, sc_core::sc_time_stamp());
+}
+
+void Controller::switch_memory_level(std::size_t job) {
+  const double wanted = jobs_[job].levels.dram_bandwidth_gbps;
+  if (wanted == dram_bandwidth_gbps_) return;
+  dram_.change_bandwidth(wanted, dvfs_.memory_switch);
+  dram_bandwidth_gbps_ = wanted;
 }
 
 void Controller::trace(TraceEvent::Kind kind, std::size_t job, const sc_core::sc_time& start,
                        const sc_core::sc_time& end, std::uint64_t bytes) {
   if (!observers_.trace) return;
-  const auto picoseconds = [](const sc_core::sc_time& time) {
-    return static_cast<std::uint64_t>(time.to_seconds() * 1e12 + 0.5);
-  };
   observers_.trace({kind, jobs_[job].layer_index, picoseconds(start), picoseconds(end), bytes});
 }
 
@@ -377,6 +420,10 @@ bool Controller::emit(std::size_t job, const sc_core::sc_time& start, const Acti
   interval.layer_index = jobs_[job].layer_index;
   interval.start_cycle = cycle_at(start);
   interval.end_cycle = cycle_at(sc_core::sc_time_stamp());
+  interval.start_ps = picoseconds(start);
+  interval.end_ps = picoseconds(sc_core::sc_time_stamp());
+  interval.frequency_mhz = compute_level_.frequency_mhz;
+  interval.voltage_v = compute_level_.voltage_v;
   if (interval.end_cycle <= interval.start_cycle) return false;  // shorter than a cycle
   observers_.activity(interval);
   return true;

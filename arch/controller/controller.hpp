@@ -13,6 +13,7 @@
 #include <systemc>
 #include <vector>
 
+#include "arch/clock.hpp"
 #include "arch/controller/activity.hpp"
 #include "arch/controller/layer_job.hpp"
 #include "arch/dram/dram.hpp"
@@ -24,14 +25,23 @@
 
 namespace ergon {
 
+// The levels the domains start at (the modules are built at them), and how long each domain stalls
+// while its level changes.
+struct DvfsSetup {
+  OperatingLevels initial;
+  sc_core::sc_time compute_switch = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time memory_switch = sc_core::SC_ZERO_TIME;
+};
+
 class Controller : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<Controller> dram_socket;
 
   // With `cycle_array`, passes run cycle by cycle on real values (cycle fidelity); without, each pass
-  // takes the duration the modules compute from its traffic (transaction level).
-  Controller(sc_core::sc_module_name name, sc_core::sc_time clock_period, IGlobalBuffer& glb, INoc& noc,
-             IPeArray& pe_array, const IDram& dram, std::vector<LayerJob> jobs, RunObservers observers,
+  // takes the duration the modules compute from its traffic (transaction level). Before each layer the
+  // controller moves the compute clock and the DRAM to the layer's levels (DVFS).
+  Controller(sc_core::sc_module_name name, ClockDomain& clock, const DvfsSetup& dvfs, IGlobalBuffer& glb, INoc& noc,
+             IPeArray& pe_array, IDram& dram, std::vector<LayerJob> jobs, RunObservers observers,
              ICyclePeArray* cycle_array = nullptr, bool check_outputs = true,
              ICycleSystolicArray* systolic_cycle_array = nullptr);
 
@@ -78,17 +88,22 @@ class Controller : public sc_core::sc_module {
   void check_output(std::size_t job, LayerMeasurement& layer);
   void post_ofmap(std::uint64_t words, std::size_t job, ActivityInterval& activity);
   void finish_layer(std::size_t job);
+  void switch_compute_level(std::size_t job, LayerMeasurement& layer);
+  void switch_memory_level(std::size_t job);
   sc_core::sc_time dram_transfer(tlm::tlm_command command, std::uint64_t bytes, std::size_t job);
   std::uint64_t cycle_at(const sc_core::sc_time& time) const;
   bool emit(std::size_t job, const sc_core::sc_time& start, const ActivityInterval& counts);  // false: not shown
   void trace(TraceEvent::Kind kind, std::size_t job, const sc_core::sc_time& start, const sc_core::sc_time& end,
              std::uint64_t bytes = 0);
 
-  sc_core::sc_time clock_period_;
+  ClockDomain& clock_;
+  DvfsSetup dvfs_;
+  OperatingLevels compute_level_;  // in force
+  double dram_bandwidth_gbps_ = 0;
   IGlobalBuffer& glb_;
   INoc& noc_;
   IPeArray& pe_array_;
-  const IDram& dram_;
+  IDram& dram_;
   std::vector<LayerJob> jobs_;
   RunObservers observers_;
   ICyclePeArray* cycle_array_;

@@ -40,6 +40,14 @@ struct DramEncoding {
   }
 };
 
+// The DVFS levels a layer runs at (arch/accelerator_config.hpp DvfsConfig); nominal under race to idle.
+struct OperatingLevels {
+  double frequency_mhz = 0;
+  double voltage_v = 0;
+  double dram_bandwidth_gbps = 0;
+  double memory_voltage_v = 0;
+};
+
 // A layer is either a row-stationary schedule on the array or a stream of element-wise passes.
 struct LayerJob {
   std::size_t layer_index = 0;
@@ -47,6 +55,7 @@ struct LayerJob {
   std::optional<ElementwiseSchedule> elementwise;
   std::optional<SystolicSchedule> systolic;
   DramEncoding encoding;
+  OperatingLevels levels;
 };
 
 // Per-layer results the controller measures from its modules.
@@ -54,6 +63,11 @@ struct LayerMeasurement {
   std::uint64_t start_cycle = 0;
   std::uint64_t end_cycle = 0;
   std::uint64_t stall_cycles = 0;
+  std::uint64_t fill_stall_cycles = 0;   // waiting for the first pass's data: no array speed can hide it
+  std::uint64_t drain_stall_cycles = 0;  // waiting for the last ofmap write-back
+  std::uint64_t start_ps = 0;
+  std::uint64_t end_ps = 0;
+  std::uint64_t dvfs_switch_ps = 0;  // the compute clock stopped for a level change at the layer's start
   std::uint64_t passes = 0;
   std::uint64_t peak_active_pes = 0;
   std::uint64_t pe_busy_cycles = 0;

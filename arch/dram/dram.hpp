@@ -23,6 +23,9 @@ class IDram : public sc_core::sc_module {
   virtual const DramCounters& counters() const = 0;
   // When every request accepted so far has completed.
   virtual sc_core::sc_time idle_from() const = 0;
+  // The memory domain changes level (DVFS): the bus stops for `switch_time` once it is free, then serves
+  // at `bandwidth_gbps`.
+  virtual void change_bandwidth(double bandwidth_gbps, const sc_core::sc_time& switch_time) = 0;
 };
 
 }  // namespace ergon

@@ -6,6 +6,7 @@
 #include <systemc>
 #include <vector>
 
+#include "arch/clock.hpp"
 #include "arch/controller/activity.hpp"
 #include "dataflow/layer_tensors.hpp"
 #include "dataflow/row_stationary/pass_traffic.hpp"

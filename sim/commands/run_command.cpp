@@ -57,8 +57,7 @@ void run_simulation(const RunOptions& requested) {
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
   std::filesystem::create_directories(options.out_dir);
-  ActivityCsvWriter activity(options.out_dir + "/activity.csv", workload, config.clock.frequency_mhz,
-                             config.clock.voltage_v);
+  ActivityCsvWriter activity(options.out_dir + "/activity.csv", workload);
   const auto wants = [&](const char* trace) {
     return std::find(options.traces.begin(), options.traces.end(), trace) != options.traces.end();
   };

@@ -14,6 +14,11 @@ SimpleDram::SimpleDram(sc_core::sc_module_name name, const DramConfig& config)
   socket_.register_b_transport(this, &SimpleDram::b_transport);
 }
 
+void SimpleDram::change_bandwidth(double bandwidth_gbps, const sc_core::sc_time& switch_time) {
+  picoseconds_per_byte_ = 1e3 / bandwidth_gbps;
+  bus_free_at_ = std::max(bus_free_at_, sc_core::sc_time_stamp()) + switch_time;
+}
+
 void SimpleDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
   while (!completions_.empty() && completions_.front() <= arrival) completions_.pop_front();

@@ -18,6 +18,7 @@ class SimpleDram : public IDram {
   tlm::tlm_target_socket<>& target_socket() override { return socket_; }
   const DramCounters& counters() const override { return counters_; }
   sc_core::sc_time idle_from() const override { return last_completion_; }
+  void change_bandwidth(double bandwidth_gbps, const sc_core::sc_time& switch_time) override;
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);

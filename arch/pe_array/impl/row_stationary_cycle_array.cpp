@@ -17,14 +17,14 @@ std::uint64_t take(std::uint64_t& left, std::uint64_t budget) {
 }  // namespace
 
 RowStationaryCycleArray::RowStationaryCycleArray(sc_core::sc_module_name name, const INoc& noc,
-                                                 const IGlobalBuffer& glb, sc_core::sc_time clock_period)
+                                                 const IGlobalBuffer& glb, const ClockDomain& clock)
     : ICyclePeArray(name),
       filter_bus_words_(noc.filter_words_per_cycle()),
       ifmap_bus_words_(noc.ifmap_words_per_cycle()),
       psum_bus_words_(noc.psum_words_per_cycle()),
       glb_read_words_per_cycle_(glb.read_words_per_cycle()),
       glb_write_words_per_cycle_(glb.write_words_per_cycle()),
-      clock_period_(clock_period) {
+      clock_(clock) {
   SC_HAS_PROCESS(RowStationaryCycleArray);
   SC_METHOD(step);
   sensitive << start_event_;
@@ -134,11 +134,11 @@ void RowStationaryCycleArray::step() {
     finish_pass();
     record_cycle(before, active_pes, true);
     phase_ = Phase::kIdle;
-    done_event_.notify(clock_period_);
+    done_event_.notify(clock_.period());
     return;
   }
   record_cycle(before, active_pes, false);
-  next_trigger(clock_period_);
+  next_trigger(clock_.period());
 }
 
 void RowStationaryCycleArray::record_cycle(const MeasuredPass& before, std::uint64_t active_pes, bool last) {
@@ -162,7 +162,7 @@ void RowStationaryCycleArray::record_cycle(const MeasuredPass& before, std::uint
   } else {
     flush_activity();
     run_ = cycle;
-    run_.start_cycle = cycle_at(sc_core::sc_time_stamp(), clock_period_);
+    run_.start_cycle = clock_.cycle_at(sc_core::sc_time_stamp());
     run_cycles_ = 1;
   }
   if (last) flush_activity();

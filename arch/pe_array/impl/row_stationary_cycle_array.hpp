@@ -18,7 +18,7 @@ class RowStationaryCycleArray : public ICyclePeArray {
  public:
   // Bus widths and GLB ports come from the NoC and GLB modules.
   RowStationaryCycleArray(sc_core::sc_module_name name, const INoc& noc, const IGlobalBuffer& glb,
-                          sc_core::sc_time clock_period);
+                          const ClockDomain& clock);
 
   void start(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass,
              const StagedPass& staged, LayerTensors& tensors, const ActivitySink& activity, std::size_t layer_index,
@@ -52,7 +52,7 @@ class RowStationaryCycleArray : public ICyclePeArray {
   std::uint64_t psum_bus_words_;
   std::uint64_t glb_read_words_per_cycle_;
   std::uint64_t glb_write_words_per_cycle_;
-  sc_core::sc_time clock_period_;
+  const ClockDomain& clock_;
   sc_core::sc_event start_event_;
   sc_core::sc_event done_event_;
 

@@ -12,9 +12,8 @@ std::int32_t mac(std::int32_t accumulator, std::int32_t a, std::int32_t b) {  //
 
 }  // namespace
 
-SystolicCycleArray::SystolicCycleArray(sc_core::sc_module_name name, const IGlobalBuffer& glb,
-                                       sc_core::sc_time clock_period)
-    : ICycleSystolicArray(name), glb_(glb), clock_period_(clock_period) {
+SystolicCycleArray::SystolicCycleArray(sc_core::sc_module_name name, const IGlobalBuffer& glb, const ClockDomain& clock)
+    : ICycleSystolicArray(name), glb_(glb), clock_(clock) {
   SC_HAS_PROCESS(SystolicCycleArray);
   SC_METHOD(step);
   sensitive << start_event_;
@@ -89,10 +88,10 @@ void SystolicCycleArray::step() {
   if (preload_left_ == 0 && cycle_ >= stream_length_ && glb_reads_left_ == 0 && glb_writes_left_ == 0) {
     measured_.inter_pe_psum_words = 2 * measured_.macs;  // two operands hop to a neighbour per MAC
     measured_.nonzero_macs = measured_.macs;             // no zero gating
-    done_event_.notify(clock_period_);
+    done_event_.notify(clock_.period());
     return;
   }
-  next_trigger(clock_period_);
+  next_trigger(clock_.period());
 }
 
 // Weight/input stationary: the stationary block shifts down one row per cycle; after `rows` cycles PE (i, j)

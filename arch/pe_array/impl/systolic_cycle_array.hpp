@@ -11,7 +11,7 @@ namespace ergon {
 
 class SystolicCycleArray : public ICycleSystolicArray {
  public:
-  SystolicCycleArray(sc_core::sc_module_name name, const IGlobalBuffer& glb, sc_core::sc_time clock_period);
+  SystolicCycleArray(sc_core::sc_module_name name, const IGlobalBuffer& glb, const ClockDomain& clock);
   void start(const SystolicSchedule& schedule, const SystolicFold& fold, const PassTraffic& traffic,
              LayerTensors& tensors) override;
   const sc_core::sc_event& done_event() const override { return done_event_; }
@@ -28,7 +28,7 @@ class SystolicCycleArray : public ICycleSystolicArray {
   void write_output(std::int64_t pixel, std::int64_t filter, std::int32_t value, bool accumulate);
 
   const IGlobalBuffer& glb_;
-  sc_core::sc_time clock_period_;
+  const ClockDomain& clock_;
   sc_core::sc_event start_event_, done_event_;
   const SystolicSchedule* schedule_ = nullptr;
   SystolicFold fold_;
