@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "arch/operating_levels.hpp"
 #include "dataflow/elementwise.hpp"
 #include "dataflow/row_stationary/pass_traffic.hpp"
 #include "dataflow/row_stationary/row_stationary_mapper.hpp"
@@ -38,14 +39,6 @@ struct DramEncoding {
   std::uint64_t ofmap_bytes(std::uint64_t words) const {
     return compressed_activations ? rlc_bytes(expected(words, ofmap_density)) : raw_bytes(words);
   }
-};
-
-// The DVFS levels a layer runs at (arch/accelerator_config.hpp DvfsConfig); nominal under race to idle.
-struct OperatingLevels {
-  double frequency_mhz = 0;
-  double voltage_v = 0;
-  double dram_bandwidth_gbps = 0;
-  double memory_voltage_v = 0;
 };
 
 // A layer is either a row-stationary schedule on the array or a stream of element-wise passes.

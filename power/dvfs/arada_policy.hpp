@@ -1,0 +1,58 @@
+#pragma once
+// ARADA's per-layer resource allocation (Azhar et al., CF'23, seed 002, Algorithm 1 and eqs. 1, 2, 6):
+// from a race-to-idle run, a memory-bound layer gets its compute clock lowered until its computation
+// fills the time it waited for data; a compute-bound layer gets its DRAM bandwidth lowered to its
+// demand. The schedule is then re-simulated (sim/dvfs/); this file only decides levels and gives
+// ARADA's analytical estimate of the saving. docs/arada.md explains every choice.
+#include <string>
+#include <vector>
+
+#include "arch/accelerator_config.hpp"
+#include "arch/operating_levels.hpp"
+
+namespace ergon {
+
+enum class DvfsScheme {
+  kRaceToIdle,           // rti: every layer at the nominal levels (the baseline)
+  kIdeal,                // ideal: continuous levels, switching is free
+  kWithOverhead,         // vf-oh: continuous levels, each switch stalls its domain; skip changes that do not pay
+  kWithOverheadQuantised // vf-oh-q: as vf-oh, levels rounded up to the domain's table (50 MHz steps by default)
+};
+
+const std::vector<std::string>& dvfs_scheme_names();  // rti, ideal, vf-oh, vf-oh-q
+DvfsScheme parse_dvfs_scheme(const std::string& name);  // throws std::invalid_argument naming the choices
+std::string dvfs_scheme_name(DvfsScheme scheme);
+
+// What the race-to-idle simulation measured for one layer.
+struct LayerTiming {
+  std::string name;
+  bool executed = false;
+  double time_ns = 0;         // T_total
+  double stall_ns = 0;        // all waits for data
+  double fill_stall_ns = 0;   // waiting for the first tiles: no compute speed can hide it
+  double drain_stall_ns = 0;  // waiting for the last write-back
+  double dram_bytes = 0;
+  double dram_busy_ns = 0;  // the DRAM bus transferring
+};
+
+struct LayerAllocation {
+  std::string name;
+  std::string bound;  // "memory", "compute" or "n/a"
+  OperatingLevels levels;
+  double hideable_stall_ns = 0;  // ARADA's T_stall: stalls between passes, which a slower array fills
+  double compute_ns = 0;         // T_execution: the array working at F_max
+  double normalised_energy = 1;  // ARADA eq. 6 for the layer's compute domain
+  std::string decision;          // why the levels are what they are
+};
+
+struct DvfsAllocation {
+  DvfsScheme scheme = DvfsScheme::kRaceToIdle;
+  std::vector<LayerAllocation> layers;
+  double estimated_saving_pct = 0;  // ARADA eq. 6 over the network, layers weighted by T_execution
+  double bandwidth_reduction_pct = 0;  // time-weighted mean DRAM bandwidth below the maximum
+};
+
+DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, const AcceleratorConfig& config,
+                              DvfsScheme scheme);
+
+}  // namespace ergon

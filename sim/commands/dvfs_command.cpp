@@ -1,0 +1,77 @@
+// `ergon dvfs`: ARADA's per-layer allocation for one workload, re-simulated (docs/arada.md).
+// `ergon dvfs-study`: ARADA's grid of workloads, accelerators, DRAM technologies and schemes.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "common/atomic_file.hpp"
+#include "sim/commands/commands.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/dvfs/dvfs_run.hpp"
+#include "sim/dvfs/dvfs_study.hpp"
+#include "sim/parallel/process_pool.hpp"
+#include "sim/run_report.hpp"
+
+namespace ergon {
+namespace {
+
+struct DvfsOptions {
+  std::string config_path = default_config_path();
+  std::string workload_path;
+  std::vector<std::string> overrides;
+  std::string scheme = "vf-oh-q";
+  std::string out_dir;
+};
+
+void run_dvfs_command(const DvfsOptions& options) {
+  const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
+  const EnergyTable table = load_energy_table(energy_table_path(config));
+  const Workload workload = load_workload(options.workload_path);
+  const DvfsScheme scheme = parse_dvfs_scheme(options.scheme);
+  const DvfsOutcome outcome =
+      run_dvfs(config, table, workload, scheme, simulate_race_to_idle(config, table, workload));
+  std::filesystem::create_directories(options.out_dir);
+  write_file_atomically(options.out_dir + "/report.json", dvfs_json(outcome, config, workload).dump(2) + "\n");
+  write_file_atomically(options.out_dir + "/layers.csv", layers_csv(outcome.scheduled));
+  write_file_atomically(options.out_dir + "/rti_layers.csv", layers_csv(outcome.race_to_idle));
+  std::cout << dvfs_table(outcome) << "wrote " << options.out_dir << "/{report.json,layers.csv,rti_layers.csv}\n";
+}
+
+struct StudyOptions {
+  std::string out_dir;
+  unsigned jobs = available_cores();
+  std::vector<std::string> workloads;  // names under workloads/; default: ARADA's nine
+};
+
+}  // namespace
+
+void register_dvfs_command(CLI::App& app) {
+  CLI::App* dvfs = app.add_subcommand("dvfs", "ARADA per-layer DVFS: allocate levels, re-simulate, report savings");
+  auto options = std::make_shared<DvfsOptions>();
+  dvfs->add_option("--config,-c", options->config_path, "Accelerator config YAML")
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
+  dvfs->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+  dvfs->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
+  dvfs->add_option("--scheme", options->scheme,
+                   "rti (race to idle), ideal (continuous, free switching), vf-oh (switch overhead), vf-oh-q "
+                   "(overhead and quantised levels)")
+      ->check(CLI::IsMember(dvfs_scheme_names()))
+      ->capture_default_str();
+  dvfs->add_option("--out,-o", options->out_dir, "Output folder")->required();
+  dvfs->callback([options] { run_dvfs_command(*options); });
+
+  CLI::App* study = app.add_subcommand("dvfs-study", "ARADA's grid: 9 workloads x Edge/HPC TPU x DRAM x schemes");
+  auto study_options = std::make_shared<StudyOptions>();
+  study->add_option("--out,-o", study_options->out_dir, "Output folder")->required();
+  study->add_option("--jobs,-j", study_options->jobs, "Worker processes")->capture_default_str()->check(CLI::Range(1u, 1024u));
+  study->add_option("--workload", study_options->workloads,
+                    "Limit to these workloads (names under workloads/, repeatable; default: ARADA's nine)");
+  study->callback([study_options] {
+    run_dvfs_study(study_options->out_dir, study_options->jobs, study_options->workloads);
+  });
+}
+
+}  // namespace ergon

@@ -1,0 +1,127 @@
+#include "sim/dvfs/dvfs_run.hpp"
+
+#include <fmt/format.h>
+
+namespace ergon {
+namespace {
+
+double cycles_to_ns(std::uint64_t cycles, double frequency_mhz) {
+  return static_cast<double>(cycles) * 1e3 / frequency_mhz;
+}
+
+double compute_domain_pj(const EnergyBreakdown& e) {
+  return e.total_pj() - e.dram_pj;
+}
+
+double saving_pct(double before, double after) {
+  return before > 0 ? 100 * (1 - after / before) : 0;
+}
+
+}  // namespace
+
+std::vector<LayerTiming> layer_timings(const SimulationResult& result) {
+  std::vector<LayerTiming> timings;
+  for (const LayerResult& l : result.layers) {
+    const double f = l.levels.frequency_mhz;
+    timings.push_back({l.name, l.executed, l.time_ns, cycles_to_ns(l.stall_cycles, f),
+                       cycles_to_ns(l.fill_stall_cycles, f), cycles_to_ns(l.drain_stall_cycles, f),
+                       static_cast<double>(l.dram_read_bytes + l.dram_write_bytes), cycles_to_ns(l.dram_busy_cycles, f)});
+  }
+  return timings;
+}
+
+SimulationResult simulate_race_to_idle(const AcceleratorConfig& config, const EnergyTable& table,
+                                       const Workload& workload) {
+  return Simulation(config, table, workload, SimulationOptions{}).run();
+}
+
+DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
+                     DvfsScheme scheme, const SimulationResult& race_to_idle) {
+  DvfsOutcome outcome;
+  outcome.race_to_idle = race_to_idle;
+  outcome.allocation = allocate_arada(layer_timings(race_to_idle), config, scheme);
+  SimulationOptions options;
+  for (const LayerAllocation& layer : outcome.allocation.layers) options.layer_levels.push_back(layer.levels);
+  options.switch_overheads = scheme != DvfsScheme::kIdeal;
+  outcome.scheduled = Simulation(config, table, workload, options).run();
+  const EnergyBreakdown& before = race_to_idle.total.energy;
+  const EnergyBreakdown& after = outcome.scheduled.total.energy;
+  outcome.energy_saving_pct = saving_pct(before.total_pj(), after.total_pj());
+  outcome.compute_energy_saving_pct = saving_pct(compute_domain_pj(before), compute_domain_pj(after));
+  outcome.dram_energy_saving_pct = saving_pct(before.dram_pj, after.dram_pj);
+  outcome.latency_change_pct = -saving_pct(race_to_idle.total.time_ns, outcome.scheduled.total.time_ns);
+  return outcome;
+}
+
+std::string dvfs_table(const DvfsOutcome& outcome) {
+  std::string out = fmt::format("ARADA {} on {}: per-layer allocation, then re-simulated\n",
+                                dvfs_scheme_name(outcome.allocation.scheme), outcome.race_to_idle.config_name);
+  const auto row = [](const auto&... cells) {
+    return fmt::format("{:<26} {:>7} {:>10} {:>7} {:>8} {:>6} {:>9} {:>10} {:>10} {:>9}\n", cells...);
+  };
+  out += row("layer", "bound", "T_rti us", "stall", "F MHz", "V", "BW GB/s", "T_dvfs us", "E_rti uJ", "E_dvfs uJ");
+  for (std::size_t i = 0; i < outcome.allocation.layers.size(); ++i) {
+    const LayerAllocation& a = outcome.allocation.layers[i];
+    const LayerResult& before = outcome.race_to_idle.layers[i];
+    const LayerResult& after = outcome.scheduled.layers[i];
+    if (!before.executed) continue;
+    const double stall_share = before.time_ns > 0 ? 100 * a.hideable_stall_ns / before.time_ns : 0;
+    out += row(a.name, a.bound, fmt::format("{:.2f}", before.time_ns / 1e3), fmt::format("{:.1f}%", stall_share),
+               fmt::format("{:.1f}", a.levels.frequency_mhz), fmt::format("{:.3f}", a.levels.voltage_v),
+               fmt::format("{:.2f}", a.levels.dram_bandwidth_gbps), fmt::format("{:.2f}", after.time_ns / 1e3),
+               fmt::format("{:.3f}", before.energy.total_pj() / 1e6), fmt::format("{:.3f}", after.energy.total_pj() / 1e6));
+  }
+  out += fmt::format(
+      "latency {:.3f} -> {:.3f} ms ({:+.2f}%); energy {:.4f} -> {:.4f} mJ: saving {:.1f}% simulated "
+      "(compute domain {:.1f}%, DRAM {:.1f}%), {:.1f}% by ARADA eq. 6; DRAM bandwidth reduced {:.1f}%\n",
+      outcome.race_to_idle.total.time_ns / 1e6, outcome.scheduled.total.time_ns / 1e6, outcome.latency_change_pct,
+      outcome.race_to_idle.total.energy.total_pj() / 1e9, outcome.scheduled.total.energy.total_pj() / 1e9,
+      outcome.energy_saving_pct, outcome.compute_energy_saving_pct, outcome.dram_energy_saving_pct,
+      outcome.allocation.estimated_saving_pct, outcome.allocation.bandwidth_reduction_pct);
+  return out;
+}
+
+nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorConfig& config,
+                                 const Workload& workload) {
+  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < outcome.allocation.layers.size(); ++i) {
+    const LayerAllocation& a = outcome.allocation.layers[i];
+    const LayerResult& before = outcome.race_to_idle.layers[i];
+    const LayerResult& after = outcome.scheduled.layers[i];
+    layers.push_back({{"name", a.name},
+                      {"executed", before.executed},
+                      {"bound", a.bound},
+                      {"freq_mhz", a.levels.frequency_mhz},
+                      {"voltage_v", a.levels.voltage_v},
+                      {"dram_bandwidth_gbps", a.levels.dram_bandwidth_gbps},
+                      {"memory_voltage_v", a.levels.memory_voltage_v},
+                      {"stall_share", before.time_ns > 0 ? a.hideable_stall_ns / before.time_ns : 0.0},
+                      {"rti_time_ns", before.time_ns},
+                      {"rti_stall_ns", a.hideable_stall_ns},
+                      {"rti_fill_stall_ns", cycles_to_ns(before.fill_stall_cycles, before.levels.frequency_mhz)},
+                      {"time_ns", after.time_ns},
+                      {"dvfs_switch_ns", after.dvfs_switch_ns},
+                      {"rti_energy_pj", before.energy.total_pj()},
+                      {"energy_pj", after.energy.total_pj()},
+                      {"arada_normalised_energy", a.normalised_energy},
+                      {"decision", a.decision}});
+  }
+  return {{"schema_version", 1},
+          {"scheme", dvfs_scheme_name(outcome.allocation.scheme)},
+          {"config", {{"name", config.name}, {"file", config.file}, {"dram_preset", config.dram.preset}}},
+          {"workload", {{"name", workload.name()}, {"file", workload.file()}}},
+          {"total",
+           {{"energy_saving_pct", outcome.energy_saving_pct},
+            {"compute_energy_saving_pct", outcome.compute_energy_saving_pct},
+            {"dram_energy_saving_pct", outcome.dram_energy_saving_pct},
+            {"arada_estimated_saving_pct", outcome.allocation.estimated_saving_pct},
+            {"latency_change_pct", outcome.latency_change_pct},
+            {"bandwidth_reduction_pct", outcome.allocation.bandwidth_reduction_pct},
+            {"rti_latency_ns", outcome.race_to_idle.total.time_ns},
+            {"latency_ns", outcome.scheduled.total.time_ns},
+            {"rti_energy_pj", outcome.race_to_idle.total.energy.total_pj()},
+            {"energy_pj", outcome.scheduled.total.energy.total_pj()}}},
+          {"layers", layers}};
+}
+
+}  // namespace ergon

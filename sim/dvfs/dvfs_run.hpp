@@ -1,0 +1,35 @@
+#pragma once
+// ARADA end to end: simulate at race to idle, allocate levels per layer (power/dvfs/arada_policy), and
+// re-simulate the schedule, so the saving and the latency change are simulated, not only estimated.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "power/dvfs/arada_policy.hpp"
+#include "sim/simulation.hpp"
+
+namespace ergon {
+
+struct DvfsOutcome {
+  DvfsAllocation allocation;
+  SimulationResult race_to_idle;
+  SimulationResult scheduled;
+  double energy_saving_pct = 0;          // whole accelerator incl. DRAM
+  double compute_energy_saving_pct = 0;  // compute domain: MAC, RF, NoC, GLB, clock, control, leakage
+  double dram_energy_saving_pct = 0;
+  double latency_change_pct = 0;  // + is slower
+};
+
+// The race-to-idle timings ARADA's analysis starts from.
+std::vector<LayerTiming> layer_timings(const SimulationResult& result);
+
+// `race_to_idle` may be passed in when already simulated (a study runs every scheme from one baseline).
+DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
+                     DvfsScheme scheme, const SimulationResult& race_to_idle);
+SimulationResult simulate_race_to_idle(const AcceleratorConfig& config, const EnergyTable& table,
+                                       const Workload& workload);
+
+std::string dvfs_table(const DvfsOutcome& outcome);  // per layer, like ARADA's Table 1
+nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorConfig& config, const Workload& workload);
+
+}  // namespace ergon

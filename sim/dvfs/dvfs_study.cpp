@@ -1,0 +1,172 @@
+#include "sim/dvfs/dvfs_study.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "common/atomic_file.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/dvfs/dvfs_run.hpp"
+#include "sim/parallel/process_pool.hpp"
+
+namespace ergon {
+namespace {
+
+struct Hardware {
+  std::string config;  // under configs/
+  std::vector<std::string> drams;
+};
+
+// ARADA Tables 2 and 3.
+const std::vector<Hardware>& arada_hardware() {
+  static const std::vector<Hardware> hardware = {
+      {"edge_tpu", {"lpddr4", "lpddr5", "ddr4-4000", "ddr4-4400", "ddr5-4800"}},
+      {"hpc_tpu", {"ddr4-4400", "ddr5-4800", "ddr5-6800", "ddr5-7800", "hbm1", "hbm2"}}};
+  return hardware;
+}
+
+// ARADA Table 4: MobileNet, MobileNetV2, EfficientNetB0, ResNet-18, GoogLeNet, YOLOv4-tiny,
+// FaceRecognitionID (MobileFaceNet), FasterRCNN, SpeakerID (VGGVox).
+const std::vector<std::string>& arada_workloads() {
+  static const std::vector<std::string> names = {"mobilenet_v1", "mobilenet_v2",  "efficientnet_b0",
+                                                 "resnet18",     "googlenet_v1",  "yolov4_tiny",
+                                                 "mobilefacenet", "faster_rcnn", "vggvox"};
+  return names;
+}
+
+struct StudyRun {
+  std::string config, dram, workload;
+};
+
+const char* kCsvHeader =
+    "accelerator,dram,workload,scheme,energy_saving_pct,compute_energy_saving_pct,dram_energy_saving_pct,"
+    "arada_estimated_saving_pct,latency_change_pct,bandwidth_reduction_pct,rti_latency_ns,rti_energy_pj\n";
+
+// One accelerator, DRAM and workload under every scheme: a CSV row per scheme.
+std::string study_rows(const StudyRun& run) {
+  const AcceleratorConfig config =
+      load_accelerator_config(shipped_data_dir() + "/configs/" + run.config + ".yaml", {"dram.preset=" + run.dram});
+  const EnergyTable table = load_energy_table(energy_table_path(config));
+  const Workload workload = load_workload(shipped_data_dir() + "/workloads/" + run.workload + ".yaml");
+  const SimulationResult baseline = simulate_race_to_idle(config, table, workload);
+  std::string rows;
+  for (const std::string& name : dvfs_scheme_names()) {
+    const DvfsScheme scheme = parse_dvfs_scheme(name);
+    DvfsOutcome outcome;
+    if (scheme == DvfsScheme::kRaceToIdle) {  // the baseline itself: nothing changes
+      outcome.race_to_idle = outcome.scheduled = baseline;
+    } else {
+      outcome = run_dvfs(config, table, workload, scheme, baseline);
+    }
+    rows += fmt::format("{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.1f},{:.1f}\n", run.config, run.dram,
+                        run.workload, name, outcome.energy_saving_pct, outcome.compute_energy_saving_pct,
+                        outcome.dram_energy_saving_pct, outcome.allocation.estimated_saving_pct,
+                        outcome.latency_change_pct, outcome.allocation.bandwidth_reduction_pct,
+                        baseline.total.time_ns, baseline.total.energy.total_pj());
+  }
+  return rows;
+}
+
+struct Average {
+  double sums[6] = {};
+  int count = 0;
+};
+
+// Means over the workloads, keyed by accelerator, DRAM and scheme in grid order.
+std::string averages_csv(const std::vector<StudyRun>& runs, const std::vector<std::string>& rows) {
+  std::vector<std::string> order;
+  std::map<std::string, Average> averages;
+  for (const std::string& block : rows) {
+    std::istringstream lines(block);
+    for (std::string line; std::getline(lines, line);) {
+      std::vector<std::string> cells;
+      std::istringstream fields(line);
+      for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(cell);
+      const std::string key = cells[0] + "," + cells[1] + "," + cells[3];
+      if (averages.find(key) == averages.end()) order.push_back(key);
+      Average& a = averages[key];
+      for (int i = 0; i < 6; ++i) a.sums[i] += std::stod(cells[4 + static_cast<std::size_t>(i)]);
+      ++a.count;
+    }
+  }
+  std::string out =
+      "accelerator,dram,scheme,workloads,energy_saving_pct,compute_energy_saving_pct,dram_energy_saving_pct,"
+      "arada_estimated_saving_pct,latency_change_pct,bandwidth_reduction_pct\n";
+  for (const std::string& key : order) {
+    const Average& a = averages[key];
+    out += fmt::format("{},{}", key, a.count);
+    for (double sum : a.sums) out += fmt::format(",{:.3f}", sum / a.count);
+    out += "\n";
+  }
+  (void)runs;
+  return out;
+}
+
+// Figure 5 of ARADA: per accelerator, the mean saving per DRAM type and scheme.
+std::string study_gnuplot() {
+  return R"(# ARADA Figure 5 from averages.csv: `gnuplot study.gp` writes study.png and study.svg
+set datafile separator ','
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set ylabel 'energy saving vs race to idle (%)'
+set yrange [0:*]
+set key top right
+set grid ytics
+set xtics rotate by -30
+ideal(s) = (s eq 'ideal')
+panel(acc) = sprintf("< awk -F, '$1==\"%s\"' averages.csv", acc)
+do for [out in "png svg"] {
+  if (out eq "png") { set terminal pngcairo size 1400,560 font ',10'; set output 'study.png' }
+  else { set terminal svg size 1400,560 font ',10'; set output 'study.svg' }
+  set multiplot layout 1,2
+  do for [acc in "edge_tpu hpc_tpu"] {
+    set title sprintf('%s: simulated saving (bars) by scheme', acc) noenhanced
+    plot for [s in "ideal vf-oh vf-oh-q"] sprintf("< awk -F, '$1==\"%s\" && $3==\"%s\"' averages.csv", acc, s) \
+         using 5:xtic(2) title sprintf('%s simulated', s), \
+         for [s in "ideal vf-oh vf-oh-q"] sprintf("< awk -F, '$1==\"%s\" && $3==\"%s\"' averages.csv", acc, s) \
+         using 8 title sprintf('%s ARADA eq. 6', s) fillstyle pattern 4
+  }
+  unset multiplot
+}
+)";
+}
+
+}  // namespace
+
+void run_dvfs_study(const std::string& out_dir, unsigned jobs, const std::vector<std::string>& workload_names) {
+  const std::vector<std::string>& names = workload_names.empty() ? arada_workloads() : workload_names;
+  std::vector<StudyRun> runs;
+  for (const Hardware& hardware : arada_hardware()) {
+    for (const std::string& dram : hardware.drams) {
+      for (const std::string& workload : names) runs.push_back({hardware.config, dram, workload});
+    }
+  }
+  std::filesystem::create_directories(out_dir);
+  std::vector<std::string> rows(runs.size());
+  std::size_t finished = 0;
+  run_in_processes(
+      runs.size(), jobs, [&](std::size_t i) { return study_rows(runs[i]); },
+      [&](std::size_t i, const std::string& result) {
+        rows[i] = result;
+        std::cerr << fmt::format("[{}/{}] {} + {} {}\n", ++finished, runs.size(), runs[i].config, runs[i].dram,
+                                 runs[i].workload);
+      });
+  std::string csv = kCsvHeader;
+  for (const std::string& block : rows) csv += block;
+  write_file_atomically(out_dir + "/study.csv", csv);
+  const std::string averages = averages_csv(runs, rows);
+  write_file_atomically(out_dir + "/averages.csv", averages);
+  write_file_atomically(out_dir + "/study.gp", study_gnuplot());
+  const std::string plot = "cd '" + out_dir + "' && gnuplot study.gp 2> gnuplot.log";
+  const bool plotted = std::system("command -v gnuplot > /dev/null 2>&1") == 0 && std::system(plot.c_str()) == 0;
+  std::cout << averages << "wrote " << out_dir << "/{study.csv,averages.csv,study.gp"
+            << (plotted ? ",study.png,study.svg}" : "} (install gnuplot for the plots)") << "\n";
+}
+
+}  // namespace ergon

@@ -1,0 +1,21 @@
+#pragma once
+// Runs independent tasks on several cores. SystemC 2.3 keeps one simulation kernel per process, so
+// simulations cannot run side by side in threads; each task runs in a forked worker process instead and
+// sends its result (a string) back through a pipe. Results arrive in completion order.
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace ergon {
+
+using PoolTask = std::function<std::string(std::size_t task)>;
+using PoolResult = std::function<void(std::size_t task, const std::string& result)>;
+
+// With jobs == 1 the tasks run in this process, in order. A task that throws, or a worker that dies,
+// stops the pool: running workers are killed and a std::runtime_error names the task.
+void run_in_processes(std::size_t task_count, unsigned jobs, const PoolTask& task, const PoolResult& on_done);
+
+// Cores this process may use (at least 1).
+unsigned available_cores();
+
+}  // namespace ergon
