@@ -25,7 +25,7 @@ EnergyBreakdown price_activity(const ActivityCounts& activity, const EnergyTable
   // The table's GLB energy covers the trip GLB -> PE, so bus words are priced with the GLB accesses;
   // the NoC term is the psum hops between neighbouring PEs.
   energy.noc_pj = real(activity.inter_pe_words) * e.inter_pe_pj * dynamic_scale;
-  energy.glb_pj = real(activity.glb_accesses) * e.glb_pj * dynamic_scale;
+  energy.glb_pj = real(activity.glb_accesses) * e.glb_pj * point.glb_energy_scale * dynamic_scale;
   const double dram_scale = point.dram_voltage_ratio * point.dram_voltage_ratio;
   energy.dram_pj =
       dram_scale * (point.dram_energy_pj_per_bit > 0 ? real(activity.dram_bytes) * 8 * point.dram_energy_pj_per_bit

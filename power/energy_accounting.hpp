@@ -23,7 +23,9 @@ struct OperatingPoint {
   double frequency_mhz = 200;
   double voltage_v = 1.0;
   double dram_energy_pj_per_bit = 0;  // 0: price DRAM words with the table's dram_pj
-  double dram_voltage_ratio = 1.0;    // memory-domain voltage / its nominal: DRAM energy scales with its square
+  double dram_voltage_ratio = 1.0;
+  double glb_energy_scale = 1.0;  // the GLB's capacity against the table's reference (EnergyTable)    // memory-domain
+                                  // voltage / its nominal: DRAM energy scales with its square
 };
 
 struct EnergyBreakdown {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <memory>
 
 #include "common/yaml_view.hpp"
@@ -16,6 +17,11 @@ const AccessEnergies& EnergyTable::at_word_bits(int word_bits) const {
   }
   throw InputError({file, 0, 0, {}}, "word_widths",
                    fmt::format("energy table '{}' has no {}-bit entry; it has: {}", name, word_bits, available));
+}
+
+double EnergyTable::glb_energy_scale(double glb_size_kib) const {
+  if (glb_reference_size_kib <= 0 || glb_size_kib <= 0) return 1.0;
+  return std::pow(glb_size_kib / glb_reference_size_kib, glb_size_exponent);
 }
 
 namespace {
@@ -49,6 +55,12 @@ EnergyTable load_energy_table(const std::string& path) {
   table.clock_reference_frequency_mhz = root.get_number("clock_reference_frequency_mhz", kPositive);
   table.control_fraction = root.get_number("control_fraction", NumberRule{0.0, 0.95, false});
   table.leakage_power_mw = root.get_number("leakage_power_mw", 0.0, kNonNegative);
+  if (root.has("glb_energy_scaling")) {
+    YamlMap scaling = root.get_map("glb_energy_scaling");
+    table.glb_reference_size_kib = scaling.get_number("reference_size_kib", kPositive);
+    table.glb_size_exponent = scaling.get_number("exponent", NumberRule{0.0, 2.0, false});
+    scaling.reject_unknown_keys();
+  }
   const YamlView widths = root.at("word_widths");
   for (const auto& item : widths.items()) {
     AccessEnergies energies = parse_access_energies(item);

@@ -26,7 +26,12 @@ struct EnergyTable {
   double clock_reference_frequency_mhz = 0;
   double control_fraction = 0;  // share of total on-chip energy spent in control
   double leakage_power_mw = 0;  // at nominal voltage; scales with V
+  // GLB access energy against capacity: glb_pj x (size / reference)^exponent; reference 0 = no scaling.
+  double glb_reference_size_kib = 0;
+  double glb_size_exponent = 0;
   std::vector<AccessEnergies> word_widths;
+
+  double glb_energy_scale(double glb_size_kib) const;
 
   // The energies for `word_bits`; throws InputError naming the widths the table has.
   const AccessEnergies& at_word_bits(int word_bits) const;

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   ergon::register_import_command(app);
   ergon::register_roofline_command(app);
   ergon::register_dvfs_command(app);
+  ergon::register_sweep_command(app);
   ergon::register_estimate_command(app);
   ergon::register_workload_command(app);
   ergon::register_config_command(app);

@@ -273,9 +273,12 @@ SimulationResult Simulation::run() {
     LayerResult& entry = result.layers[jobs[j].layer_index];
     fill_measurement(entry, controller->measurements()[j], result.pe_count);
     // Energy follows the levels in force: the layer's own, switched to at its start.
-    const OperatingPoint point{config_.pe_array.word_bits, entry.levels.frequency_mhz, entry.levels.voltage_v,
+    const OperatingPoint point{config_.pe_array.word_bits,
+                               entry.levels.frequency_mhz,
+                               entry.levels.voltage_v,
                                config_.dram.energy_pj_per_bit,
-                               entry.levels.memory_voltage_v / nominal.memory_voltage_v};
+                               entry.levels.memory_voltage_v / nominal.memory_voltage_v,
+                               table_.glb_energy_scale(config_.glb.size_kib)};
     entry.energy = price_activity(
         {entry.nonzero_macs, entry.rf_accesses, entry.inter_pe_psum_words, entry.glb_reads + entry.glb_writes,
          entry.dram_read_bytes + entry.dram_write_bytes, entry.cycles, entry.dvfs_switch_ns * 1e-9},

@@ -49,7 +49,8 @@ void lower_compute(const LayerTiming& t, LayerAllocation& a, const SchemeRules& 
                              switch_in + switch_out);
     return;
   }
-  double frequency = std::max(nominal.frequency_mhz * a.compute_ns / budget_ns, dvfs.compute_levels.front().frequency_mhz);
+  double frequency =
+      std::max(nominal.frequency_mhz * a.compute_ns / budget_ns, dvfs.compute_levels.front().frequency_mhz);
   double voltage = compute_voltage_at(dvfs, frequency);
   if (rules.quantised) {
     const ComputeLevel level = compute_level_at_or_above(dvfs, frequency);
@@ -100,7 +101,8 @@ const std::vector<std::string>& dvfs_scheme_names() {
 DvfsScheme parse_dvfs_scheme(const std::string& name) {
   const auto& names = dvfs_scheme_names();
   const auto it = std::find(names.begin(), names.end(), name);
-  if (it == names.end()) throw std::invalid_argument("unknown DVFS scheme '" + name + "'; known: rti, ideal, vf-oh, vf-oh-q");
+  if (it == names.end())
+    throw std::invalid_argument("unknown DVFS scheme '" + name + "'; known: rti, ideal, vf-oh, vf-oh-q");
   return static_cast<DvfsScheme>(it - names.begin());
 }
 
@@ -127,7 +129,8 @@ DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, cons
       a.hideable_stall_ns = std::max(0.0, t.stall_ns - t.fill_stall_ns - t.drain_stall_ns);
       a.compute_ns = std::max(0.0, t.time_ns - t.stall_ns);
       a.bound = a.hideable_stall_ns > 0 ? "memory" : "compute";
-      if (rules.allocate && a.bound == "memory") lower_compute(t, a, rules, config.dvfs, nominal, next_fill_ns(race_to_idle, i));
+      if (rules.allocate && a.bound == "memory")
+        lower_compute(t, a, rules, config.dvfs, nominal, next_fill_ns(race_to_idle, i));
       if (rules.allocate && a.bound == "compute") lower_bandwidth(t, a, rules, config.dvfs, nominal);
       // eq. 6: (V_RA/V)^2 x F_RA/F x (1 + T_stall/T_execution), for the compute domain only.
       const double v = a.levels.voltage_v / nominal.voltage_v, f = a.levels.frequency_mhz / nominal.frequency_mhz;

@@ -13,13 +13,13 @@
 namespace ergon {
 
 enum class DvfsScheme {
-  kRaceToIdle,           // rti: every layer at the nominal levels (the baseline)
-  kIdeal,                // ideal: continuous levels, switching is free
-  kWithOverhead,         // vf-oh: continuous levels, each switch stalls its domain; skip changes that do not pay
-  kWithOverheadQuantised // vf-oh-q: as vf-oh, levels rounded up to the domain's table (50 MHz steps by default)
+  kRaceToIdle,            // rti: every layer at the nominal levels (the baseline)
+  kIdeal,                 // ideal: continuous levels, switching is free
+  kWithOverhead,          // vf-oh: continuous levels, each switch stalls its domain; skip changes that do not pay
+  kWithOverheadQuantised  // vf-oh-q: as vf-oh, levels rounded up to the domain's table (50 MHz steps by default)
 };
 
-const std::vector<std::string>& dvfs_scheme_names();  // rti, ideal, vf-oh, vf-oh-q
+const std::vector<std::string>& dvfs_scheme_names();    // rti, ideal, vf-oh, vf-oh-q
 DvfsScheme parse_dvfs_scheme(const std::string& name);  // throws std::invalid_argument naming the choices
 std::string dvfs_scheme_name(DvfsScheme scheme);
 
@@ -48,7 +48,7 @@ struct LayerAllocation {
 struct DvfsAllocation {
   DvfsScheme scheme = DvfsScheme::kRaceToIdle;
   std::vector<LayerAllocation> layers;
-  double estimated_saving_pct = 0;  // ARADA eq. 6 over the network, layers weighted by T_execution
+  double estimated_saving_pct = 0;     // ARADA eq. 6 over the network, layers weighted by T_execution
   double bandwidth_reduction_pct = 0;  // time-weighted mean DRAM bandwidth below the maximum
 };
 

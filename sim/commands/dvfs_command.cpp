@@ -30,8 +30,7 @@ void run_dvfs_command(const DvfsOptions& options) {
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
   const DvfsScheme scheme = parse_dvfs_scheme(options.scheme);
-  const DvfsOutcome outcome =
-      run_dvfs(config, table, workload, scheme, simulate_race_to_idle(config, table, workload));
+  const DvfsOutcome outcome = run_dvfs(config, table, workload, scheme, simulate_race_to_idle(config, table, workload));
   std::filesystem::create_directories(options.out_dir);
   write_file_atomically(options.out_dir + "/report.json", dvfs_json(outcome, config, workload).dump(2) + "\n");
   write_file_atomically(options.out_dir + "/layers.csv", layers_csv(outcome.scheduled));
@@ -66,12 +65,13 @@ void register_dvfs_command(CLI::App& app) {
   CLI::App* study = app.add_subcommand("dvfs-study", "ARADA's grid: 9 workloads x Edge/HPC TPU x DRAM x schemes");
   auto study_options = std::make_shared<StudyOptions>();
   study->add_option("--out,-o", study_options->out_dir, "Output folder")->required();
-  study->add_option("--jobs,-j", study_options->jobs, "Worker processes")->capture_default_str()->check(CLI::Range(1u, 1024u));
+  study->add_option("--jobs,-j", study_options->jobs, "Worker processes")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1024u));
   study->add_option("--workload", study_options->workloads,
                     "Limit to these workloads (names under workloads/, repeatable; default: ARADA's nine)");
-  study->callback([study_options] {
-    run_dvfs_study(study_options->out_dir, study_options->jobs, study_options->workloads);
-  });
+  study->callback(
+      [study_options] { run_dvfs_study(study_options->out_dir, study_options->jobs, study_options->workloads); });
 }
 
 }  // namespace ergon

@@ -25,7 +25,8 @@ std::vector<LayerTiming> layer_timings(const SimulationResult& result) {
     const double f = l.levels.frequency_mhz;
     timings.push_back({l.name, l.executed, l.time_ns, cycles_to_ns(l.stall_cycles, f),
                        cycles_to_ns(l.fill_stall_cycles, f), cycles_to_ns(l.drain_stall_cycles, f),
-                       static_cast<double>(l.dram_read_bytes + l.dram_write_bytes), cycles_to_ns(l.dram_busy_cycles, f)});
+                       static_cast<double>(l.dram_read_bytes + l.dram_write_bytes),
+                       cycles_to_ns(l.dram_busy_cycles, f)});
   }
   return timings;
 }
@@ -69,7 +70,8 @@ std::string dvfs_table(const DvfsOutcome& outcome) {
     out += row(a.name, a.bound, fmt::format("{:.2f}", before.time_ns / 1e3), fmt::format("{:.1f}%", stall_share),
                fmt::format("{:.1f}", a.levels.frequency_mhz), fmt::format("{:.3f}", a.levels.voltage_v),
                fmt::format("{:.2f}", a.levels.dram_bandwidth_gbps), fmt::format("{:.2f}", after.time_ns / 1e3),
-               fmt::format("{:.3f}", before.energy.total_pj() / 1e6), fmt::format("{:.3f}", after.energy.total_pj() / 1e6));
+               fmt::format("{:.3f}", before.energy.total_pj() / 1e6),
+               fmt::format("{:.3f}", after.energy.total_pj() / 1e6));
   }
   out += fmt::format(
       "latency {:.3f} -> {:.3f} ms ({:+.2f}%); energy {:.4f} -> {:.4f} mJ: saving {:.1f}% simulated "

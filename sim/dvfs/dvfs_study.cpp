@@ -32,9 +32,9 @@ const std::vector<Hardware>& arada_hardware() {
 // ARADA Table 4: MobileNet, MobileNetV2, EfficientNetB0, ResNet-18, GoogLeNet, YOLOv4-tiny,
 // FaceRecognitionID (MobileFaceNet), FasterRCNN, SpeakerID (VGGVox).
 const std::vector<std::string>& arada_workloads() {
-  static const std::vector<std::string> names = {"mobilenet_v1", "mobilenet_v2",  "efficientnet_b0",
-                                                 "resnet18",     "googlenet_v1",  "yolov4_tiny",
-                                                 "mobilefacenet", "faster_rcnn", "vggvox"};
+  static const std::vector<std::string> names = {"mobilenet_v1",  "mobilenet_v2", "efficientnet_b0",
+                                                 "resnet18",      "googlenet_v1", "yolov4_tiny",
+                                                 "mobilefacenet", "faster_rcnn",  "vggvox"};
   return names;
 }
 
@@ -65,8 +65,8 @@ std::string study_rows(const StudyRun& run) {
     rows += fmt::format("{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.1f},{:.1f}\n", run.config, run.dram,
                         run.workload, name, outcome.energy_saving_pct, outcome.compute_energy_saving_pct,
                         outcome.dram_energy_saving_pct, outcome.allocation.estimated_saving_pct,
-                        outcome.latency_change_pct, outcome.allocation.bandwidth_reduction_pct,
-                        baseline.total.time_ns, baseline.total.energy.total_pj());
+                        outcome.latency_change_pct, outcome.allocation.bandwidth_reduction_pct, baseline.total.time_ns,
+                        baseline.total.energy.total_pj());
   }
   return rows;
 }

@@ -1,0 +1,138 @@
+#include "sim/sweep/sweep_points.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "common/input_error.hpp"
+
+namespace ergon {
+namespace {
+
+constexpr std::size_t kMaxValuesPerParameter = 1000000;
+
+[[noreturn]] void fail(const std::string& argument, const std::string& message) {
+  throw InputError({{}, 0, 0, "--param " + argument}, "", message);
+}
+
+double number(const std::string& text, const std::string& argument) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(value))
+    fail(argument, "'" + text + "' is not a finite number");
+  return value;
+}
+
+// Shortest text that reads back as the same number; ranges are rounded to 12 significant digits so
+// 0.1 steps do not print as 0.30000000000000004.
+std::string format_value(double value) {
+  return fmt::format("{}", std::stod(fmt::format("{:.12g}", value)));
+}
+
+std::vector<std::string> range_values(const std::vector<std::string>& parts, const std::string& argument) {
+  const double low = number(parts[0], argument), high = number(parts[1], argument);
+  if (high < low) fail(argument, "a range runs from low to high: lo:hi:step");
+  std::vector<std::string> values;
+  const bool geometric = !parts[2].empty() && parts[2][0] == '*';
+  const double step = number(geometric ? parts[2].substr(1) : parts[2], argument);
+  if (geometric && (step <= 1 || low <= 0)) fail(argument, "a geometric range lo:hi:*f needs lo > 0 and f > 1");
+  if (!geometric && step <= 0) fail(argument, "the step of lo:hi:step must be positive");
+  for (std::size_t i = 0;; ++i) {
+    const double value = geometric ? low * std::pow(step, static_cast<double>(i)) : low + step * static_cast<double>(i);
+    if (value > high * (1 + 1e-12) + 1e-12) break;
+    if (values.size() == kMaxValuesPerParameter) fail(argument, "more than a million values");
+    values.push_back(format_value(value));
+  }
+  return values;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find(separator, start)) != std::string::npos; start = end + 1) {
+    parts.push_back(text.substr(start, end - start));
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+}  // namespace
+
+SweepParameter parse_sweep_parameter(const std::string& text) {
+  const auto equals = text.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == text.size()) {
+    fail(text, "expected key.path=SPEC (a list 1,2,4; a range lo:hi:step; a geometric range lo:hi:*2)");
+  }
+  SweepParameter parameter;
+  parameter.key = text.substr(0, equals);
+  const std::string spec = text.substr(equals + 1);
+  const std::vector<std::string> range = split(spec, ':');
+  if (range.size() == 3) {
+    parameter.values = range_values(range, text);
+  } else if (range.size() == 1) {
+    for (const std::string& item : split(spec, ',')) parameter.values.push_back(format_value(number(item, text)));
+  } else {
+    fail(text, "a range has three parts: lo:hi:step or lo:hi:*factor");
+  }
+  return parameter;
+}
+
+SweepGrid::SweepGrid(std::vector<std::string> workloads, std::vector<SweepParameter> parameters)
+    : workloads_(std::move(workloads)), parameters_(std::move(parameters)) {
+  size_ = workloads_.size();
+  for (const SweepParameter& p : parameters_) {
+    if (p.values.empty()) throw InputError({{}, 0, 0, "--param " + p.key}, "", "no values");
+    if (size_ > std::numeric_limits<std::size_t>::max() / p.values.size()) {
+      throw InputError({{}, 0, 0, "--param " + p.key}, "", "the sweep has too many points to count");
+    }
+    size_ *= p.values.size();
+  }
+}
+
+SweepPoint SweepGrid::point(std::size_t index) const {
+  SweepPoint point;
+  point.index = index;
+  point.values.resize(parameters_.size());
+  std::size_t rest = index;
+  for (std::size_t i = parameters_.size(); i-- > 0;) {
+    const std::size_t count = parameters_[i].values.size();
+    point.values[i] = parameters_[i].values[rest % count];
+    rest /= count;
+  }
+  point.workload = rest;
+  return point;
+}
+
+std::vector<std::string> SweepGrid::overrides(const SweepPoint& point) const {
+  std::vector<std::string> assignments;
+  for (std::size_t i = 0; i < parameters_.size(); ++i)
+    assignments.push_back(parameters_[i].key + "=" + point.values[i]);
+  return assignments;
+}
+
+Shard parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  Shard shard;
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("no slash");
+    std::size_t used_index = 0, used_count = 0;
+    const std::string index = text.substr(0, slash), count = text.substr(slash + 1);
+    shard.index = std::stoul(index, &used_index);
+    shard.count = std::stoul(count, &used_count);
+    if (used_index != index.size() || used_count != count.size()) throw std::invalid_argument("trailing text");
+  } catch (const std::exception&) {
+    throw InputError({{}, 0, 0, "--shard " + text}, "", "expected I/N, e.g. 0/4 for the first of four shards");
+  }
+  if (shard.count == 0 || shard.index >= shard.count) {
+    throw InputError({{}, 0, 0, "--shard " + text}, "", "need 0 <= I < N");
+  }
+  return shard;
+}
+
+}  // namespace ergon

@@ -1,0 +1,249 @@
+#include "sim/sweep/sweep_run.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "common/atomic_file.hpp"
+#include "common/text.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/parallel/process_pool.hpp"
+#include "sim/sweep/sweep_plot.hpp"
+#include "sim/sweep/sweep_results.hpp"
+
+namespace ergon {
+namespace {
+
+const char* kMetricColumns =
+    "layer,op,cycles,time_ns,stall_cycles,macs,dram_read_bytes,dram_write_bytes,glb_accesses,mac_pj,rf_pj,noc_pj,"
+    "glb_pj,dram_pj,clock_pj,control_pj,leakage_pj,total_pj";
+
+std::string results_header(const SweepGrid& grid) {
+  std::string header = "point,workload";
+  for (const SweepParameter& p : grid.parameters()) header += "," + csv_quoted(p.key);
+  return header + "," + kMetricColumns + "\n";
+}
+
+std::size_t layer_column(const SweepGrid& grid) {
+  return 2 + grid.parameters().size();
+}
+
+std::string metric_row(const std::string& prefix, const LayerResult& l) {
+  const EnergyBreakdown& e = l.energy;
+  return fmt::format(
+      "{},{},{},{},{:.3f},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}\n", prefix,
+      csv_quoted(l.name), l.op, l.cycles, l.time_ns, l.stall_cycles, l.macs, l.dram_read_bytes, l.dram_write_bytes,
+      l.glb_reads + l.glb_writes, e.mac_pj, e.rf_pj, e.noc_pj, e.glb_pj, e.dram_pj, e.clock_pj, e.control_pj,
+      e.leakage_pj, e.total_pj());
+}
+
+// Simulates one point; its rows, or "!" and the reason it could not be simulated.
+std::string simulate_point(const SweepOptions& options, const SweepGrid& grid, std::size_t index) {
+  const SweepPoint point = grid.point(index);
+  try {
+    std::vector<std::string> overrides = options.overrides;
+    for (const std::string& assignment : grid.overrides(point)) overrides.push_back(assignment);
+    const AcceleratorConfig config = load_accelerator_config(options.config_path, overrides);
+    const EnergyTable table = load_energy_table(energy_table_path(config));
+    const Workload workload = load_workload(grid.workloads()[point.workload]);
+    SimulationOptions simulation;
+    simulation.fidelity = options.fidelity;
+    const SimulationResult result = Simulation(config, table, workload, simulation).run();
+    std::string prefix = fmt::format("{},{}", index, csv_quoted(workload.name()));
+    for (const std::string& value : point.values) prefix += "," + value;
+    std::string rows;
+    for (const LayerResult& layer : result.layers) {
+      if (layer.executed) rows += metric_row(prefix, layer);
+    }
+    return rows + metric_row(prefix, result.total);
+  } catch (const std::exception& error) {
+    return std::string("!") + error.what();
+  }
+}
+
+SweepGrid make_grid(const SweepOptions& options) {
+  if (options.workload_paths.empty()) throw std::runtime_error("give at least one --workload");
+  return SweepGrid(options.workload_paths, options.parameters);
+}
+
+nlohmann::ordered_json manifest(const SweepOptions& options, const SweepGrid& grid) {
+  nlohmann::ordered_json parameters = nlohmann::ordered_json::array();
+  for (const SweepParameter& p : grid.parameters()) parameters.push_back({{"key", p.key}, {"values", p.values}});
+  return {{"schema_version", 1},
+          {"config", options.config_path},
+          {"overrides", options.overrides},
+          {"workloads", options.workload_paths},
+          {"fidelity", options.fidelity == Fidelity::kCycleAccurate ? "cycle" : "tlm"},
+          {"parameters", parameters},
+          {"points", grid.size()},
+          {"shard", fmt::format("{}/{}", options.shard.index, options.shard.count)}};
+}
+
+// Every value of every parameter must make a valid config before any point runs.
+void check_parameters(const SweepOptions& options, const SweepGrid& grid) {
+  for (std::size_t p = 0; p < grid.parameters().size(); ++p) {
+    for (const std::string& value : grid.parameters()[p].values) {
+      std::vector<std::string> overrides = options.overrides;
+      for (std::size_t q = 0; q < grid.parameters().size(); ++q) {
+        overrides.push_back(grid.parameters()[q].key + "=" + (q == p ? value : grid.parameters()[q].values.front()));
+      }
+      load_accelerator_config(options.config_path, overrides);
+    }
+  }
+  for (const std::string& path : grid.workloads()) load_workload(path);
+}
+
+class Progress {
+ public:
+  explicit Progress(std::size_t total) : total_(total), terminal_(::isatty(STDERR_FILENO) == 1) {}
+  void finished(const std::string& what) {
+    ++done_;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (!terminal_) {
+      std::cerr << fmt::format("[{}/{}] {} ({:.1f} s)\n", done_, total_, what, seconds);
+      return;
+    }
+    const std::size_t width = 30, filled = total_ == 0 ? width : width * done_ / total_;
+    const double eta = done_ > 0 ? seconds * static_cast<double>(total_ - done_) / static_cast<double>(done_) : 0;
+    std::cerr << fmt::format("\r[{}{}] {}/{} points, {:.1f} s, about {:.0f} s left ", std::string(filled, '#'),
+                             std::string(width - filled, '.'), done_, total_, seconds, eta)
+              << (done_ == total_ ? "\n" : "") << std::flush;
+  }
+
+ private:
+  std::size_t total_, done_ = 0;
+  bool terminal_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+std::string point_label(const SweepGrid& grid, std::size_t index) {
+  const SweepPoint point = grid.point(index);
+  std::string label = fmt::format("point {} {}", index, grid.workloads()[point.workload]);
+  for (std::size_t i = 0; i < point.values.size(); ++i) label += " " + grid.parameters()[i].key + "=" + point.values[i];
+  return label;
+}
+
+// Opens results.csv for appending: a fresh file, or (with --resume) the finished points of the last run.
+std::map<std::size_t, PointRows> prepare_results(const SweepOptions& options, const SweepGrid& grid,
+                                                 const std::string& results, const std::string& manifest_path) {
+  const std::string header = results_header(grid);
+  const std::string wanted = manifest(options, grid).dump(2) + "\n";
+  const bool exists = std::filesystem::exists(results);
+  if (exists && !options.resume) {
+    throw std::runtime_error(results + " exists: pass --resume to continue that sweep, or choose another --out");
+  }
+  std::map<std::size_t, PointRows> finished;
+  if (exists) {
+    std::ifstream in(manifest_path);
+    const std::string previous((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (previous != wanted) {
+      throw std::runtime_error(options.out_dir +
+                               " holds a different sweep (its sweep.json differs): use another --out");
+    }
+    finished = index_results(results, header, layer_column(grid));
+    write_sorted_results(results, header, {{results, finished}});  // drop interrupted points' rows
+    finished = index_results(results, header, layer_column(grid));
+  } else {
+    write_file_atomically(manifest_path, wanted);
+    write_file_atomically(results, header);
+  }
+  return finished;
+}
+
+}  // namespace
+
+std::string list_sweep_points(const SweepOptions& options) {
+  const SweepGrid grid = make_grid(options);
+  std::string out;
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    if (options.shard.contains(i)) out += point_label(grid, i) + "\n";
+  }
+  return out;
+}
+
+void run_sweep(const SweepOptions& options) {
+  const SweepGrid grid = make_grid(options);
+  check_parameters(options, grid);
+  std::filesystem::create_directories(options.out_dir);
+  const std::string results = options.out_dir + "/results.csv";
+  const std::map<std::size_t, PointRows> finished =
+      prepare_results(options, grid, results, options.out_dir + "/sweep.json");
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    if (options.shard.contains(i) && finished.find(i) == finished.end()) todo.push_back(i);
+  }
+  std::cerr << fmt::format("{} points in this shard, {} already finished, {} to run on {} worker(s)\n",
+                           todo.size() + finished.size(), finished.size(), todo.size(), options.jobs);
+  std::FILE* out = std::fopen(results.c_str(), "ab");
+  if (out == nullptr) throw std::runtime_error("cannot append to " + results);
+  Progress progress(todo.size());
+  std::vector<std::string> failures;
+  try {
+    run_in_processes(
+        todo.size(), options.jobs, [&](std::size_t i) { return simulate_point(options, grid, todo[i]); },
+        [&](std::size_t i, const std::string& rows) {
+          if (!rows.empty() && rows[0] == '!') {
+            failures.push_back(point_label(grid, todo[i]) + ": " + rows.substr(1));
+          } else {  // one write per point, flushed: an interruption leaves whole points behind
+            std::fwrite(rows.data(), 1, rows.size(), out);
+            std::fflush(out);
+          }
+          progress.finished(point_label(grid, todo[i]));
+        });
+  } catch (...) {
+    std::fclose(out);
+    throw;
+  }
+  std::fclose(out);
+  write_sorted_results(results, results_header(grid),
+                       {{results, index_results(results, results_header(grid), layer_column(grid))}});
+  if (options.plot) std::cout << plot_sweep(options.out_dir, grid);
+  std::cout << "wrote " << results << "\n";
+  if (!failures.empty()) {
+    std::string message =
+        fmt::format("{} points could not be simulated (rerun with --resume after fixing):", failures.size());
+    for (const std::string& failure : failures) message += "\n  " + failure;
+    throw std::runtime_error(message);
+  }
+}
+
+void merge_sweeps(const std::vector<std::string>& shard_dirs, const std::string& out_dir) {
+  if (shard_dirs.empty()) throw std::runtime_error("give the shard folders to merge");
+  nlohmann::ordered_json first;
+  std::vector<std::pair<std::string, std::map<std::size_t, PointRows>>> sources;
+  std::string header;
+  for (const std::string& dir : shard_dirs) {
+    std::ifstream in(dir + "/sweep.json");
+    if (!in) throw std::runtime_error(dir + ": no sweep.json; is it a sweep's --out folder?");
+    nlohmann::ordered_json shard = nlohmann::ordered_json::parse(in);
+    shard.erase("shard");
+    if (first.is_null()) first = shard;
+    if (shard != first) throw std::runtime_error(dir + " holds a different sweep than " + shard_dirs.front());
+    std::ifstream results(dir + "/results.csv");
+    if (!std::getline(results, header)) throw std::runtime_error(dir + "/results.csv is missing or empty");
+    header += "\n";
+    const std::size_t parameters = first["parameters"].size();
+    sources.emplace_back(dir + "/results.csv", index_results(dir + "/results.csv", header, 2 + parameters));
+  }
+  const std::size_t points = first["points"].get<std::size_t>();
+  std::size_t found = 0;
+  for (const auto& source : sources) found += source.second.size();
+  std::filesystem::create_directories(out_dir);
+  write_sorted_results(out_dir + "/results.csv", header, sources);  // throws on a point found twice
+  first["shard"] = "0/1";
+  write_file_atomically(out_dir + "/sweep.json", first.dump(2) + "\n");
+  std::cout << fmt::format("merged {} shards: {} of {} points into {}/results.csv\n", sources.size(), found, points,
+                           out_dir);
+  if (found != points) {
+    throw std::runtime_error(fmt::format(
+        "{} points are missing: run the missing shards (or --resume them) and merge again", points - found));
+  }
+}
+
+}  // namespace ergon
