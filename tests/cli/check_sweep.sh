@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `ergon sweep`: the same sweep run in one process with 1 or 2 workers, as two shards under GNU parallel
+# merged with `ergon sweep-merge`, and resumed after an interruption, gives byte-identical results.csv.
+set -euo pipefail
+ergon="$(realpath "$1")"
+source_dir="$(realpath "$2")"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+sweep=("$ergon" sweep --config "$source_dir/configs/eyeriss.yaml"
+  --workload "$source_dir/workloads/resnet8.yaml" --workload "$source_dir/workloads/ds_cnn.yaml"
+  --param glb.size_kib=16:64:*2 --param noc.ifmap_bus_words=2,4)
+
+"${sweep[@]}" --jobs 2 --out "$out/single" > /dev/null 2> "$out/progress.txt"
+[ "$(grep -c ',"total",' "$out/single/results.csv")" -eq 12 ]  # 2 workloads x 3 sizes x 2 widths
+"${sweep[@]}" --jobs 1 --out "$out/serial" > /dev/null 2>&1
+cmp "$out/single/results.csv" "$out/serial/results.csv"
+
+# Points are listed per shard; the shards partition them.
+[ "$("${sweep[@]}" --list-points | wc -l)" -eq 12 ]
+[ "$("${sweep[@]}" --list-points --shard 1/2 | wc -l)" -eq 6 ]
+
+# Two shards through GNU parallel, merged: the single-process result, byte for byte.
+parallel --will-cite "${sweep[@]}" --jobs 1 --shard {}/2 --out "$out/shard{}" '>' /dev/null '2>&1' ::: 0 1
+"$ergon" sweep-merge "$out/shard0" "$out/shard1" --out "$out/merged" > /dev/null
+cmp "$out/single/results.csv" "$out/merged/results.csv"
+# A missing shard is reported, not silently merged.
+if "$ergon" sweep-merge "$out/shard0" --out "$out/partial" > /dev/null 2> "$out/err.txt"; then exit 1; fi
+grep -q "points are missing" "$out/err.txt"
+
+# An interrupted sweep: five whole points and a cut-off line; --resume finishes it identically.
+mkdir "$out/resumed"
+cp "$out/single/sweep.json" "$out/resumed/"
+awk -F, 'NR == 1 || $1 < 5' "$out/single/results.csv" > "$out/resumed/results.csv"
+grep ',"total",' "$out/single/results.csv" | awk -F, '$1 == 7' | head -c 40 >> "$out/resumed/results.csv"
+"${sweep[@]}" --jobs 2 --out "$out/resumed" --resume > /dev/null 2> "$out/resume.txt"
+grep -q "5 already finished, 7 to run" "$out/resume.txt"
+cmp "$out/single/results.csv" "$out/resumed/results.csv"
+
+# Finished work is never overwritten without --resume.
+if "${sweep[@]}" --out "$out/single" > /dev/null 2> "$out/err.txt"; then exit 1; fi
+grep -q "pass --resume" "$out/err.txt"
+# A key that is not in the config is named.
+if "$ergon" sweep --workload "$source_dir/workloads/resnet8.yaml" --param glb.size_kb=8,16 --out "$out/bad" \
+  > /dev/null 2> "$out/err.txt"; then exit 1; fi
+grep -q "size_kb" "$out/err.txt"
+
+# --plot: energy against the GLB size, PNG and SVG, and the optimum.
+"$ergon" sweep --config "$source_dir/configs/eyeriss.yaml" --workload "$source_dir/workloads/resnet8.yaml" \
+  --param glb.size_kib=8:128:*2 --plot --out "$out/plot" > "$out/plot.txt" 2> /dev/null
+grep -q "least energy" "$out/plot.txt"
+if command -v gnuplot > /dev/null; then
+  [ -s "$out/plot/energy_resnet8.png" ] && [ -s "$out/plot/energy_resnet8.svg" ]
+fi
+echo "sweep checks passed"
