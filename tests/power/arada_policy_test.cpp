@@ -1,0 +1,82 @@
+// ARADA's allocation on hand-made timings: eq. 1 for memory-bound layers, the demand bandwidth for
+// compute-bound ones, eq. 6 for the estimate, switch overheads and quantisation.
+#include "power/dvfs/arada_policy.hpp"
+
+#include <gtest/gtest.h>
+
+#include "tests/test_paths.hpp"
+
+namespace ergon {
+namespace {
+
+AcceleratorConfig edge_tpu() {
+  return load_accelerator_config(test::source_dir() + "/configs/edge_tpu.yaml");
+}
+
+// 100 us layer: 10 us fill, 20 us stalls between passes, 70 us computing.
+LayerTiming memory_bound() {
+  return {"memory_bound", true, 100000, 30000, 10000, 0, 1e6, 90000};
+}
+
+// 100 us layer without stalls between passes, moving 1 MB.
+LayerTiming compute_bound() {
+  return {"compute_bound", true, 100000, 5000, 5000, 0, 1e6, 40000};
+}
+
+TEST(AradaPolicy, MemoryBoundLayerSlowsToFillItsStalls) {
+  const AcceleratorConfig config = edge_tpu();
+  const DvfsAllocation a = allocate_arada({memory_bound()}, config, DvfsScheme::kIdeal);
+  const LayerAllocation& layer = a.layers.at(0);
+  EXPECT_EQ(layer.bound, "memory");
+  EXPECT_DOUBLE_EQ(layer.hideable_stall_ns, 20000);
+  EXPECT_DOUBLE_EQ(layer.compute_ns, 70000);
+  EXPECT_NEAR(layer.levels.frequency_mhz, 500.0 * 70 / 90, 1e-9);  // eq. 1
+  EXPECT_NEAR(layer.levels.voltage_v, 0.8 * 70 / 90, 1e-12);       // V ~ f
+  const double ratio = (70.0 / 90) * (70.0 / 90);                  // eq. 6 with V ~ f
+  EXPECT_NEAR(layer.normalised_energy, ratio, 1e-12);
+  EXPECT_NEAR(a.estimated_saving_pct, 100 * (1 - ratio), 1e-9);
+  EXPECT_DOUBLE_EQ(layer.levels.dram_bandwidth_gbps, config.dram.bandwidth_gbps);
+}
+
+TEST(AradaPolicy, QuantisedLevelsRoundUp) {
+  const DvfsAllocation a = allocate_arada({memory_bound()}, edge_tpu(), DvfsScheme::kWithOverheadQuantised);
+  // With a 10 us switch overlapping the 10 us fill, eq. 1 gives 388.9 MHz, rounded up to 400.
+  EXPECT_DOUBLE_EQ(a.layers.at(0).levels.frequency_mhz, 400);
+  EXPECT_DOUBLE_EQ(a.layers.at(0).levels.voltage_v, 0.64);
+}
+
+TEST(AradaPolicy, ChangesThatDoNotPayForTheSwitchAreSkipped) {
+  LayerTiming brief = memory_bound();
+  brief.stall_ns = 3000;  // 3 us of hideable stall, no fill to hide a 10 us switch behind
+  brief.fill_stall_ns = 0;
+  const DvfsAllocation a = allocate_arada({brief, memory_bound()}, edge_tpu(), DvfsScheme::kWithOverhead);
+  EXPECT_DOUBLE_EQ(a.layers.at(0).levels.frequency_mhz, 500);
+  EXPECT_NE(a.layers.at(0).decision.find("does not pay"), std::string::npos);
+  const DvfsAllocation ideal = allocate_arada({brief}, edge_tpu(), DvfsScheme::kIdeal);
+  EXPECT_LT(ideal.layers.at(0).levels.frequency_mhz, 500);
+}
+
+TEST(AradaPolicy, ComputeBoundLayerGetsItsDemandBandwidth) {
+  const AcceleratorConfig config = edge_tpu();
+  const DvfsAllocation a = allocate_arada({compute_bound()}, config, DvfsScheme::kIdeal);
+  const LayerAllocation& layer = a.layers.at(0);
+  EXPECT_EQ(layer.bound, "compute");
+  EXPECT_DOUBLE_EQ(layer.levels.frequency_mhz, 500);
+  EXPECT_NEAR(layer.levels.dram_bandwidth_gbps, 1e6 / 95000, 1e-9);  // bytes over the window after the fill
+  EXPECT_DOUBLE_EQ(layer.normalised_energy, 1.0);                    // eq. 6 counts the compute domain only
+  EXPECT_GT(a.bandwidth_reduction_pct, 50);
+}
+
+TEST(AradaPolicy, RaceToIdleKeepsNominalLevels) {
+  const AcceleratorConfig config = edge_tpu();
+  const DvfsAllocation a = allocate_arada({memory_bound(), compute_bound()}, config, DvfsScheme::kRaceToIdle);
+  for (const LayerAllocation& layer : a.layers) {
+    EXPECT_DOUBLE_EQ(layer.levels.frequency_mhz, 500);
+    EXPECT_DOUBLE_EQ(layer.levels.dram_bandwidth_gbps, config.dram.bandwidth_gbps);
+  }
+  EXPECT_DOUBLE_EQ(a.estimated_saving_pct, 0);
+  EXPECT_THROW(parse_dvfs_scheme("turbo"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ergon

@@ -1,0 +1,129 @@
+// DVFS in the simulator: levels change at layer boundaries, the switch stalls the compute clock, time
+// and energy follow the level in force, and both fidelities agree on a scheduled run.
+#include <gtest/gtest.h>
+
+#include "arch/dvfs_levels.hpp"
+#include "sim/dvfs/dvfs_run.hpp"
+#include "sim/simulation.hpp"
+#include "tests/test_paths.hpp"
+
+namespace ergon {
+namespace {
+
+AcceleratorConfig config_named(const std::string& name, const std::vector<std::string>& overrides = {}) {
+  return load_accelerator_config(test::source_dir() + "/configs/" + name + ".yaml", overrides);
+}
+
+const EnergyTable& table() {
+  static const EnergyTable loaded = load_energy_table(test::source_dir() + "/power/tables/cnnergy_65nm.yaml");
+  return loaded;
+}
+
+const Workload& resnet8() {
+  static const Workload loaded = load_workload(test::source_dir() + "/workloads/resnet8.yaml");
+  return loaded;
+}
+
+std::vector<OperatingLevels> all_at(const AcceleratorConfig& config, const Workload& workload, double frequency_mhz) {
+  const OperatingLevels level{frequency_mhz, compute_voltage_at(config.dvfs, frequency_mhz), config.dram.bandwidth_gbps,
+                              config.dvfs.memory_voltage_v};
+  return std::vector<OperatingLevels>(workload.layers().size(), level);
+}
+
+TEST(DvfsConfig, DefaultLevelsAreFiftyMegahertzStepsWithVoltageProportionalToFrequency) {
+  const AcceleratorConfig config = config_named("edge_tpu");
+  ASSERT_EQ(config.dvfs.compute_levels.size(), 10u);  // 50 ... 500 MHz
+  EXPECT_DOUBLE_EQ(config.dvfs.compute_levels.front().frequency_mhz, 50);
+  EXPECT_DOUBLE_EQ(config.dvfs.compute_levels.front().voltage_v, 0.08);
+  EXPECT_DOUBLE_EQ(config.dvfs.compute_levels.back().frequency_mhz, 500);
+  EXPECT_DOUBLE_EQ(compute_voltage_at(config.dvfs, 375), 0.6);
+  EXPECT_DOUBLE_EQ(compute_level_at_or_above(config.dvfs, 351).frequency_mhz, 400);  // rounds up
+  ASSERT_EQ(config.dvfs.memory_levels.size(), 16u);
+  EXPECT_DOUBLE_EQ(config.dvfs.memory_levels.back().bandwidth_gbps, config.dram.bandwidth_gbps);
+  EXPECT_DOUBLE_EQ(config.dvfs.compute_switch_overhead_us, 10);
+}
+
+TEST(DvfsSimulation, HalfTheClockDoublesComputeTimeAndQuartersDynamicEnergy) {
+  const AcceleratorConfig config = config_named("eyeriss", {"dram.bandwidth_gbps=1000"});  // compute-bound
+  const SimulationResult nominal = Simulation(config, table(), resnet8(), {}).run();
+  SimulationOptions options;
+  options.layer_levels = all_at(config, resnet8(), 100);
+  const SimulationResult halved = Simulation(config, table(), resnet8(), options).run();
+  // The first layer switches; the others run on at the same level.
+  EXPECT_DOUBLE_EQ(halved.total.dvfs_switch_ns, 10000);
+  EXPECT_EQ(halved.total.macs, nominal.total.macs);
+  EXPECT_NEAR(static_cast<double>(halved.total.compute_cycles), static_cast<double>(nominal.total.compute_cycles),
+              0.01 * static_cast<double>(nominal.total.compute_cycles));
+  EXPECT_GT(halved.total.time_ns - 10000, 1.9 * nominal.total.time_ns);
+  EXPECT_NEAR(halved.total.energy.mac_pj, 0.25 * nominal.total.energy.mac_pj, 1e-6 * nominal.total.energy.mac_pj);
+  EXPECT_NEAR(halved.total.energy.dram_pj, nominal.total.energy.dram_pj, 1e-9 * nominal.total.energy.dram_pj);
+  for (const LayerResult& layer : halved.layers) {
+    if (layer.executed) {
+      EXPECT_DOUBLE_EQ(layer.levels.frequency_mhz, 100);
+    }
+  }
+}
+
+TEST(DvfsSimulation, ASwitchStallsOnlyTheLayerWhoseLevelDiffers) {
+  const AcceleratorConfig config = config_named("eyeriss");
+  SimulationOptions options;
+  options.layer_levels = all_at(config, resnet8(), config.clock.frequency_mhz);
+  std::size_t lowered = 0;
+  for (std::size_t i = 0; i < resnet8().layers().size(); ++i) {
+    if (resnet8().layers()[i].op == OpKind::kConv && lowered == 0) lowered = i;
+  }
+  options.layer_levels[lowered].frequency_mhz = 100;
+  options.layer_levels[lowered].voltage_v = 0.5;
+  const SimulationResult result = Simulation(config, table(), resnet8(), options).run();
+  EXPECT_DOUBLE_EQ(result.layers[lowered].dvfs_switch_ns, 10000);
+  double switched = 0;
+  for (const LayerResult& layer : result.layers) switched += layer.dvfs_switch_ns;
+  EXPECT_DOUBLE_EQ(switched, 20000);  // into the level, and back to nominal at the next executed layer
+  EXPECT_GE(result.layers[lowered].time_ns, 10000);
+}
+
+TEST(DvfsSimulation, BothFidelitiesAgreeOnAScheduledRun) {
+  const AcceleratorConfig config = config_named("eyeriss");
+  const Workload workload = load_workload(test::source_dir() + "/workloads/ds_cnn.yaml");
+  SimulationOptions options;
+  options.layer_levels = all_at(config, workload, config.clock.frequency_mhz);
+  for (std::size_t i = 0; i < options.layer_levels.size(); i += 2) {
+    options.layer_levels[i].frequency_mhz = 150;
+    options.layer_levels[i].voltage_v = 0.75;
+    options.layer_levels[i].dram_bandwidth_gbps = config.dram.bandwidth_gbps / 2;
+  }
+  const SimulationResult tlm = Simulation(config, table(), workload, options).run();
+  options.fidelity = Fidelity::kCycleAccurate;
+  const SimulationResult cycle = Simulation(config, table(), workload, options).run();
+  for (std::size_t i = 0; i < tlm.layers.size(); ++i) {
+    EXPECT_EQ(tlm.layers[i].cycles, cycle.layers[i].cycles) << tlm.layers[i].name;
+    EXPECT_DOUBLE_EQ(tlm.layers[i].time_ns, cycle.layers[i].time_ns) << tlm.layers[i].name;
+    EXPECT_EQ(cycle.layers[i].output_mismatches, 0u) << tlm.layers[i].name;
+  }
+}
+
+TEST(DvfsSimulation, RejectsLevelsOutsideTheDomains) {
+  const AcceleratorConfig config = config_named("eyeriss");
+  SimulationOptions options;
+  options.layer_levels = all_at(config, resnet8(), 2 * config.clock.frequency_mhz);
+  EXPECT_THROW(Simulation(config, table(), resnet8(), options), std::invalid_argument);
+}
+
+TEST(DvfsRun, IdealArradaScheduleSavesComputeEnergyOnAMemoryBoundEdgeTpu) {
+  const AcceleratorConfig config = config_named("edge_tpu");
+  const Workload workload = load_workload(test::source_dir() + "/workloads/mobilenet_v1.yaml");
+  const SimulationResult baseline = simulate_race_to_idle(config, table(), workload);
+  const DvfsOutcome ideal = run_dvfs(config, table(), workload, DvfsScheme::kIdeal, baseline);
+  EXPECT_GT(ideal.compute_energy_saving_pct, 1.0);
+  EXPECT_GT(ideal.energy_saving_pct, 1.0);
+  EXPECT_EQ(ideal.scheduled.total.dvfs_switch_ns, 0.0);  // ideal: switching is free
+  bool lowered = false;
+  for (const LayerResult& layer : ideal.scheduled.layers) lowered |= layer.levels.frequency_mhz < 500;
+  EXPECT_TRUE(lowered);
+  const DvfsOutcome rti = run_dvfs(config, table(), workload, DvfsScheme::kRaceToIdle, baseline);
+  EXPECT_DOUBLE_EQ(rti.energy_saving_pct, 0.0);
+  EXPECT_DOUBLE_EQ(rti.latency_change_pct, 0.0);
+}
+
+}  // namespace
+}  // namespace ergon
