@@ -16,3 +16,12 @@ for job in "resnet50.yaml tlm" "alexnet.yaml cycle"; do
     build-release/sim/ergon run --workload "workloads/$1" --fidelity "$2" --out "$out" > /dev/null
   rm -rf "$out"
 done
+echo
+echo "64-point GLB sweep of AlexNet at tlm fidelity ($(nproc) cores, --jobs $(nproc)):"
+out=$(mktemp -d)
+/usr/bin/time -f "  wall %e s, peak memory of the parent %M KiB" \
+  build-release/sim/ergon sweep --workload workloads/alexnet.yaml --param glb.size_kib=8:512:8 \
+  --jobs "$(nproc)" --out "$out" > /dev/null 2> "$out/time.txt" || { cat "$out/time.txt"; exit 1; }
+tail -1 "$out/time.txt"
+echo "  $(grep -c ',"total",' "$out/results.csv") points"
+rm -rf "$out"

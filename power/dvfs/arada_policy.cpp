@@ -91,7 +91,65 @@ void lower_bandwidth(const LayerTiming& t, LayerAllocation& a, const SchemeRules
   a.decision = "compute-bound: DRAM bandwidth lowered to demand (eq. 2)";
 }
 
+// eq. 6 over the network (layers weighted by T_execution) and the mean bandwidth reduction.
+void summarise(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,
+               const OperatingLevels& nominal) {
+  double weighted_energy = 0, weight = 0, bandwidth_time = 0, time = 0;
+  for (std::size_t i = 0; i < race_to_idle.size(); ++i) {
+    LayerAllocation& a = allocation.layers[i];
+    if (!race_to_idle[i].executed) continue;
+    // eq. 6: (V_RA/V)^2 x F_RA/F x (1 + T_stall/T_execution), for the compute domain only.
+    const double v = a.levels.voltage_v / nominal.voltage_v, f = a.levels.frequency_mhz / nominal.frequency_mhz;
+    const bool lowered = a.levels.frequency_mhz < nominal.frequency_mhz;
+    a.normalised_energy = lowered && a.compute_ns > 0 ? v * v * f * (1 + a.hideable_stall_ns / a.compute_ns) : 1.0;
+    weighted_energy += a.compute_ns * a.normalised_energy;
+    weight += a.compute_ns;
+    bandwidth_time += race_to_idle[i].time_ns * a.levels.dram_bandwidth_gbps / nominal.dram_bandwidth_gbps;
+    time += race_to_idle[i].time_ns;
+  }
+  allocation.estimated_saving_pct = weight > 0 ? 100 * (1 - weighted_energy / weight) : 0;
+  allocation.bandwidth_reduction_pct = time > 0 ? 100 * (1 - bandwidth_time / time) : 0;
+}
+
+OperatingLevels nominal_levels(const AcceleratorConfig& config) {
+  return {config.clock.frequency_mhz, config.clock.voltage_v, config.dram.bandwidth_gbps, config.dvfs.memory_voltage_v};
+}
+
 }  // namespace
+
+bool refine_arada(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,
+                  const std::vector<LayerTiming>& scheduled, const AcceleratorConfig& config, double tolerance) {
+  const OperatingLevels nominal = nominal_levels(config);
+  const bool quantised = allocation.scheme == DvfsScheme::kWithOverheadQuantised;
+  bool changed = false;
+  for (std::size_t i = 0; i < race_to_idle.size(); ++i) {
+    LayerAllocation& a = allocation.layers[i];
+    if (!race_to_idle[i].executed || race_to_idle[i].time_ns <= 0) continue;
+    const double slowdown = scheduled[i].time_ns / race_to_idle[i].time_ns;
+    if (slowdown <= 1 + tolerance) continue;
+    OperatingLevels& l = a.levels;
+    if (l.frequency_mhz < nominal.frequency_mhz) {
+      l.frequency_mhz = std::min(nominal.frequency_mhz, l.frequency_mhz * slowdown);
+      l.voltage_v = compute_voltage_at(config.dvfs, l.frequency_mhz);
+      if (quantised) l.frequency_mhz = compute_level_at_or_above(config.dvfs, l.frequency_mhz).frequency_mhz;
+      if (quantised) l.voltage_v = compute_level_at_or_above(config.dvfs, l.frequency_mhz).voltage_v;
+      changed = true;
+    }
+    if (l.dram_bandwidth_gbps < nominal.dram_bandwidth_gbps) {
+      l.dram_bandwidth_gbps = std::min(nominal.dram_bandwidth_gbps, l.dram_bandwidth_gbps * slowdown);
+      l.memory_voltage_v = memory_voltage_at(config.dvfs, l.dram_bandwidth_gbps);
+      if (quantised) {
+        const MemoryLevel level = memory_level_at_or_above(config.dvfs, l.dram_bandwidth_gbps);
+        l.dram_bandwidth_gbps = level.bandwidth_gbps;
+        l.memory_voltage_v = level.voltage_v;
+      }
+      changed = true;
+    }
+    if (changed && a.decision.find("raised") == std::string::npos) a.decision += "; raised after re-simulation";
+  }
+  summarise(allocation, race_to_idle, nominal);
+  return changed;
+}
 
 const std::vector<std::string>& dvfs_scheme_names() {
   static const std::vector<std::string> names = {"rti", "ideal", "vf-oh", "vf-oh-q"};
@@ -113,11 +171,9 @@ std::string dvfs_scheme_name(DvfsScheme scheme) {
 DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, const AcceleratorConfig& config,
                               DvfsScheme scheme) {
   const SchemeRules rules = rules_of(scheme, config.dvfs);
-  const OperatingLevels nominal{config.clock.frequency_mhz, config.clock.voltage_v, config.dram.bandwidth_gbps,
-                                config.dvfs.memory_voltage_v};
+  const OperatingLevels nominal = nominal_levels(config);
   DvfsAllocation allocation;
   allocation.scheme = scheme;
-  double weighted_energy = 0, weight = 0, bandwidth_time = 0, time = 0;
   for (std::size_t i = 0; i < race_to_idle.size(); ++i) {
     const LayerTiming& t = race_to_idle[i];
     LayerAllocation a;
@@ -132,19 +188,10 @@ DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, cons
       if (rules.allocate && a.bound == "memory")
         lower_compute(t, a, rules, config.dvfs, nominal, next_fill_ns(race_to_idle, i));
       if (rules.allocate && a.bound == "compute") lower_bandwidth(t, a, rules, config.dvfs, nominal);
-      // eq. 6: (V_RA/V)^2 x F_RA/F x (1 + T_stall/T_execution), for the compute domain only.
-      const double v = a.levels.voltage_v / nominal.voltage_v, f = a.levels.frequency_mhz / nominal.frequency_mhz;
-      const bool lowered = a.levels.frequency_mhz < nominal.frequency_mhz;
-      a.normalised_energy = lowered && a.compute_ns > 0 ? v * v * f * (1 + a.hideable_stall_ns / a.compute_ns) : 1.0;
-      weighted_energy += a.compute_ns * a.normalised_energy;
-      weight += a.compute_ns;
-      bandwidth_time += t.time_ns * a.levels.dram_bandwidth_gbps / nominal.dram_bandwidth_gbps;
-      time += t.time_ns;
     }
     allocation.layers.push_back(a);
   }
-  allocation.estimated_saving_pct = weight > 0 ? 100 * (1 - weighted_energy / weight) : 0;
-  allocation.bandwidth_reduction_pct = time > 0 ? 100 * (1 - bandwidth_time / time) : 0;
+  summarise(allocation, race_to_idle, nominal);
   return allocation;
 }
 

@@ -55,4 +55,10 @@ struct DvfsAllocation {
 DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, const AcceleratorConfig& config,
                               DvfsScheme scheme);
 
+// ARADA's run-time feedback (Sec. 3.2, Fig. 4): a layer that ran more than `tolerance` longer under its
+// levels than at race to idle gets its lowered level raised by that slowdown. Returns false when no
+// layer needed it.
+bool refine_arada(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,
+                  const std::vector<LayerTiming>& scheduled, const AcceleratorConfig& config, double tolerance = 0.005);
+
 }  // namespace ergon

@@ -37,14 +37,26 @@ SimulationResult simulate_race_to_idle(const AcceleratorConfig& config, const En
 }
 
 DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
-                     DvfsScheme scheme, const SimulationResult& race_to_idle) {
+                     DvfsScheme scheme, const SimulationResult& race_to_idle, int feedback_rounds) {
   DvfsOutcome outcome;
   outcome.race_to_idle = race_to_idle;
-  outcome.allocation = allocate_arada(layer_timings(race_to_idle), config, scheme);
-  SimulationOptions options;
-  for (const LayerAllocation& layer : outcome.allocation.layers) options.layer_levels.push_back(layer.levels);
-  options.switch_overheads = scheme != DvfsScheme::kIdeal;
-  outcome.scheduled = Simulation(config, table, workload, options).run();
+  const std::vector<LayerTiming> baseline = layer_timings(race_to_idle);
+  outcome.allocation = allocate_arada(baseline, config, scheme);
+  const auto simulate = [&] {
+    SimulationOptions options;
+    for (const LayerAllocation& layer : outcome.allocation.layers) options.layer_levels.push_back(layer.levels);
+    options.switch_overheads = scheme != DvfsScheme::kIdeal;
+    return Simulation(config, table, workload, options).run();
+  };
+  outcome.scheduled = simulate();
+  outcome.open_loop_energy_saving_pct =
+      saving_pct(race_to_idle.total.energy.total_pj(), outcome.scheduled.total.energy.total_pj());
+  outcome.open_loop_latency_change_pct = -saving_pct(race_to_idle.total.time_ns, outcome.scheduled.total.time_ns);
+  while (outcome.feedback_rounds < feedback_rounds &&
+         refine_arada(outcome.allocation, baseline, layer_timings(outcome.scheduled), config)) {
+    outcome.scheduled = simulate();
+    ++outcome.feedback_rounds;
+  }
   const EnergyBreakdown& before = race_to_idle.total.energy;
   const EnergyBreakdown& after = outcome.scheduled.total.energy;
   outcome.energy_saving_pct = saving_pct(before.total_pj(), after.total_pj());
@@ -75,11 +87,13 @@ std::string dvfs_table(const DvfsOutcome& outcome) {
   }
   out += fmt::format(
       "latency {:.3f} -> {:.3f} ms ({:+.2f}%); energy {:.4f} -> {:.4f} mJ: saving {:.1f}% simulated "
-      "(compute domain {:.1f}%, DRAM {:.1f}%), {:.1f}% by ARADA eq. 6; DRAM bandwidth reduced {:.1f}%\n",
+      "(compute domain {:.1f}%, DRAM {:.1f}%), {:.1f}% by ARADA eq. 6; DRAM bandwidth reduced {:.1f}%\n"
+      "before feedback ({} rounds raised late layers): saving {:.1f}%, latency {:+.2f}%\n",
       outcome.race_to_idle.total.time_ns / 1e6, outcome.scheduled.total.time_ns / 1e6, outcome.latency_change_pct,
       outcome.race_to_idle.total.energy.total_pj() / 1e9, outcome.scheduled.total.energy.total_pj() / 1e9,
       outcome.energy_saving_pct, outcome.compute_energy_saving_pct, outcome.dram_energy_saving_pct,
-      outcome.allocation.estimated_saving_pct, outcome.allocation.bandwidth_reduction_pct);
+      outcome.allocation.estimated_saving_pct, outcome.allocation.bandwidth_reduction_pct, outcome.feedback_rounds,
+      outcome.open_loop_energy_saving_pct, outcome.open_loop_latency_change_pct);
   return out;
 }
 
@@ -118,6 +132,9 @@ nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorCo
             {"dram_energy_saving_pct", outcome.dram_energy_saving_pct},
             {"arada_estimated_saving_pct", outcome.allocation.estimated_saving_pct},
             {"latency_change_pct", outcome.latency_change_pct},
+            {"open_loop_energy_saving_pct", outcome.open_loop_energy_saving_pct},
+            {"open_loop_latency_change_pct", outcome.open_loop_latency_change_pct},
+            {"feedback_rounds", outcome.feedback_rounds},
             {"bandwidth_reduction_pct", outcome.allocation.bandwidth_reduction_pct},
             {"rti_latency_ns", outcome.race_to_idle.total.time_ns},
             {"latency_ns", outcome.scheduled.total.time_ns},

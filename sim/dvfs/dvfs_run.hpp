@@ -18,14 +18,21 @@ struct DvfsOutcome {
   double compute_energy_saving_pct = 0;  // compute domain: MAC, RF, NoC, GLB, clock, control, leakage
   double dram_energy_saving_pct = 0;
   double latency_change_pct = 0;  // + is slower
+  // The first re-simulation, before feedback raised the levels of layers that ran late.
+  double open_loop_energy_saving_pct = 0;
+  double open_loop_latency_change_pct = 0;
+  int feedback_rounds = 0;  // re-simulations after the first
 };
+
+inline constexpr int kDvfsFeedbackRounds = 3;
 
 // The race-to-idle timings ARADA's analysis starts from.
 std::vector<LayerTiming> layer_timings(const SimulationResult& result);
 
 // `race_to_idle` may be passed in when already simulated (a study runs every scheme from one baseline).
 DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
-                     DvfsScheme scheme, const SimulationResult& race_to_idle);
+                     DvfsScheme scheme, const SimulationResult& race_to_idle,
+                     int feedback_rounds = kDvfsFeedbackRounds);
 SimulationResult simulate_race_to_idle(const AcceleratorConfig& config, const EnergyTable& table,
                                        const Workload& workload);
 
