@@ -93,6 +93,11 @@ void Controller::load_layers() {
     } else {
       load_elementwise(job_index);
     }
+    // The layer's reads are done: a higher bandwidth for the next layer is switched to now, overlapping
+    // the last pass (its write-back only gets faster). A lower one waits for the layer's end.
+    if (job_index + 1 < jobs_.size() && jobs_[job_index + 1].levels.dram_bandwidth_gbps > dram_bandwidth_gbps_) {
+      switch_memory_level(job_index + 1);
+    }
   }
 }
 
@@ -401,6 +406,7 @@ void Controller::switch_compute_level(std::size_t job, LayerMeasurement& layer) 
   trace(TraceEvent::Kind::kDvfsSwitch, job, stop, sc_core::sc_time_stamp());
 }
 
+// Also called ahead, once the previous layer's reads are done; a no-op when the level is already set.
 void Controller::switch_memory_level(std::size_t job) {
   const double wanted = jobs_[job].levels.dram_bandwidth_gbps;
   if (wanted == dram_bandwidth_gbps_) return;

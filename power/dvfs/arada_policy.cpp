@@ -29,20 +29,28 @@ SchemeRules rules_of(DvfsScheme scheme, const DvfsConfig& dvfs) {
   return {};
 }
 
-// The next executed layer's fill: a compute switch there overlaps its first DRAM fetch.
-double next_fill_ns(const std::vector<LayerTiming>& layers, std::size_t index) {
+constexpr std::size_t kNone = SIZE_MAX;
+
+std::size_t next_executed(const std::vector<LayerTiming>& layers, std::size_t index) {
   for (std::size_t j = index + 1; j < layers.size(); ++j) {
-    if (layers[j].executed) return layers[j].fill_stall_ns;
+    if (layers[j].executed) return j;
   }
-  return -1;  // no next layer: nothing to switch back for
+  return kNone;
+}
+
+std::size_t previous_executed(const std::vector<LayerTiming>& layers, std::size_t index) {
+  for (std::size_t j = index; j-- > 0;) {
+    if (layers[j].executed) return j;
+  }
+  return kNone;
 }
 
 // eq. 1 with T_total - T_stall = T_execution: the array slowed to F until its work fills the time it
-// waited, less what switching into (and back out of) the level costs.
+// waited, less the switching it must absorb: into its own level (overlapping its first fetch) and, at
+// the next layer's start, back out of it and into the next layer's memory level.
 void lower_compute(const LayerTiming& t, LayerAllocation& a, const SchemeRules& rules, const DvfsConfig& dvfs,
-                   const OperatingLevels& nominal, double next_fill) {
+                   const OperatingLevels& nominal, double switch_out) {
   const double switch_in = std::max(0.0, rules.compute_switch_ns - t.fill_stall_ns);
-  const double switch_out = next_fill < 0 ? 0.0 : std::max(0.0, rules.compute_switch_ns - next_fill);
   const double budget_ns = a.compute_ns + a.hideable_stall_ns - switch_in - switch_out;
   if (budget_ns <= a.compute_ns) {
     a.decision = fmt::format("stall {:.0f} ns does not pay for switching ({:.0f} ns exposed)", a.hideable_stall_ns,
@@ -67,10 +75,10 @@ void lower_compute(const LayerTiming& t, LayerAllocation& a, const SchemeRules& 
 }
 
 // The DRAM slowed to the layer's demand: its bytes spread over the time between the first tiles and the
-// final write-back, less the memory switches.
+// final write-back. (Switching back up is issued once the layer's reads are done, during its last pass.)
 void lower_bandwidth(const LayerTiming& t, LayerAllocation& a, const SchemeRules& rules, const DvfsConfig& dvfs,
                      const OperatingLevels& nominal) {
-  const double window_ns = t.time_ns - t.fill_stall_ns - t.drain_stall_ns - 2 * rules.memory_switch_ns;
+  const double window_ns = t.time_ns - t.fill_stall_ns - t.drain_stall_ns;
   if (window_ns <= t.dram_busy_ns) {
     a.decision = "compute-bound, but the DRAM has no slack that pays for switching";
     return;
@@ -91,19 +99,64 @@ void lower_bandwidth(const LayerTiming& t, LayerAllocation& a, const SchemeRules
   a.decision = "compute-bound: DRAM bandwidth lowered to demand (eq. 2)";
 }
 
-// eq. 6 over the network (layers weighted by T_execution) and the mean bandwidth reduction.
+// Compute-bound layers first. With a memory switch overhead, lowering the bandwidth stalls the layer's
+// first fetch; only a memory-bound layer just before it, finishing early, can hide that.
+void allocate_bandwidth(const std::vector<LayerTiming>& timings, DvfsAllocation& allocation, const SchemeRules& rules,
+                        const DvfsConfig& dvfs, const OperatingLevels& nominal) {
+  for (std::size_t i = 0; i < timings.size(); ++i) {
+    LayerAllocation& a = allocation.layers[i];
+    if (a.bound != "compute") continue;
+    if (rules.memory_switch_ns > 0) {
+      const std::size_t previous = previous_executed(timings, i);
+      const double slack = previous == kNone ? 0 : allocation.layers[previous].hideable_stall_ns;
+      if (previous == kNone || allocation.layers[previous].bound != "memory" ||
+          slack <= rules.memory_switch_ns + rules.compute_switch_ns) {
+        a.decision = "compute-bound; no slack just before it hides the memory switch";
+        continue;
+      }
+    }
+    lower_bandwidth(timings[i], a, rules, dvfs, nominal);
+  }
+}
+
+// Then memory-bound layers, each absorbing the switches at the next layer's start.
+void allocate_compute(const std::vector<LayerTiming>& timings, DvfsAllocation& allocation, const SchemeRules& rules,
+                      const DvfsConfig& dvfs, const OperatingLevels& nominal) {
+  for (std::size_t i = 0; i < timings.size(); ++i) {
+    LayerAllocation& a = allocation.layers[i];
+    if (a.bound != "memory") continue;
+    const std::size_t next = next_executed(timings, i);
+    const bool next_lowers_bandwidth =
+        next != kNone && allocation.layers[next].levels.dram_bandwidth_gbps < nominal.dram_bandwidth_gbps;
+    const double switch_out = next == kNone
+                                  ? 0.0
+                                  : std::max(std::max(0.0, rules.compute_switch_ns - timings[next].fill_stall_ns),
+                                             next_lowers_bandwidth ? rules.memory_switch_ns : 0.0);
+    lower_compute(timings[i], a, rules, dvfs, nominal, switch_out);
+    if (next_lowers_bandwidth && rules.memory_switch_ns > 0 && a.levels.frequency_mhz >= nominal.frequency_mhz) {
+      LayerAllocation& unhidden = allocation.layers[next];  // nothing hides its memory switch after all
+      unhidden.levels.dram_bandwidth_gbps = nominal.dram_bandwidth_gbps;
+      unhidden.levels.memory_voltage_v = nominal.memory_voltage_v;
+      unhidden.decision = "compute-bound; the layer before cannot hide the memory switch";
+    }
+  }
+}
+
+// eq. 6 over the network (layers weighted by their compute-domain energy) and the mean bandwidth reduction.
 void summarise(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,
                const OperatingLevels& nominal) {
   double weighted_energy = 0, weight = 0, bandwidth_time = 0, time = 0;
   for (std::size_t i = 0; i < race_to_idle.size(); ++i) {
     LayerAllocation& a = allocation.layers[i];
     if (!race_to_idle[i].executed) continue;
-    // eq. 6: (V_RA/V)^2 x F_RA/F x (1 + T_stall/T_execution), for the compute domain only.
+    // eq. 5: (V_RA/V)^2 x F_RA/F x T_execution(RA)/T_execution, with the execution stretched to
+    // T_execution x F/F_RA; when F_RA is eq. 1's, T_execution(RA) = T_execution + T_stall and this is
+    // eq. 6. The compute domain only: ARADA leaves memory energy out.
     const double v = a.levels.voltage_v / nominal.voltage_v, f = a.levels.frequency_mhz / nominal.frequency_mhz;
-    const bool lowered = a.levels.frequency_mhz < nominal.frequency_mhz;
-    a.normalised_energy = lowered && a.compute_ns > 0 ? v * v * f * (1 + a.hideable_stall_ns / a.compute_ns) : 1.0;
-    weighted_energy += a.compute_ns * a.normalised_energy;
-    weight += a.compute_ns;
+    const double stretched = a.compute_ns / f;
+    a.normalised_energy = a.compute_ns > 0 ? v * v * f * stretched / a.compute_ns : 1.0;
+    weighted_energy += race_to_idle[i].compute_energy_pj * a.normalised_energy;
+    weight += race_to_idle[i].compute_energy_pj;
     bandwidth_time += race_to_idle[i].time_ns * a.levels.dram_bandwidth_gbps / nominal.dram_bandwidth_gbps;
     time += race_to_idle[i].time_ns;
   }
@@ -121,12 +174,13 @@ bool refine_arada(DvfsAllocation& allocation, const std::vector<LayerTiming>& ra
                   const std::vector<LayerTiming>& scheduled, const AcceleratorConfig& config, double tolerance) {
   const OperatingLevels nominal = nominal_levels(config);
   const bool quantised = allocation.scheme == DvfsScheme::kWithOverheadQuantised;
-  bool changed = false;
+  bool any_changed = false;
   for (std::size_t i = 0; i < race_to_idle.size(); ++i) {
     LayerAllocation& a = allocation.layers[i];
     if (!race_to_idle[i].executed || race_to_idle[i].time_ns <= 0) continue;
     const double slowdown = scheduled[i].time_ns / race_to_idle[i].time_ns;
     if (slowdown <= 1 + tolerance) continue;
+    bool changed = false;
     OperatingLevels& l = a.levels;
     if (l.frequency_mhz < nominal.frequency_mhz) {
       l.frequency_mhz = std::min(nominal.frequency_mhz, l.frequency_mhz * slowdown);
@@ -136,7 +190,13 @@ bool refine_arada(DvfsAllocation& allocation, const std::vector<LayerTiming>& ra
       changed = true;
     }
     if (l.dram_bandwidth_gbps < nominal.dram_bandwidth_gbps) {
-      l.dram_bandwidth_gbps = std::min(nominal.dram_bandwidth_gbps, l.dram_bandwidth_gbps * slowdown);
+      // A lower bandwidth mostly lengthens the layer's first fetch, which nothing overlaps: raise it until
+      // that fetch has shrunk by the delay (and at least by the slowdown).
+      const double excess_ns = scheduled[i].time_ns - race_to_idle[i].time_ns;
+      const double fill_ns = scheduled[i].fill_stall_ns;
+      const double target_fill_ns = std::max(race_to_idle[i].fill_stall_ns, fill_ns - excess_ns);
+      const double speedup = target_fill_ns > 0 ? std::max(slowdown, fill_ns / target_fill_ns) : slowdown;
+      l.dram_bandwidth_gbps = std::min(nominal.dram_bandwidth_gbps, l.dram_bandwidth_gbps * speedup);
       l.memory_voltage_v = memory_voltage_at(config.dvfs, l.dram_bandwidth_gbps);
       if (quantised) {
         const MemoryLevel level = memory_level_at_or_above(config.dvfs, l.dram_bandwidth_gbps);
@@ -146,9 +206,10 @@ bool refine_arada(DvfsAllocation& allocation, const std::vector<LayerTiming>& ra
       changed = true;
     }
     if (changed && a.decision.find("raised") == std::string::npos) a.decision += "; raised after re-simulation";
+    any_changed |= changed;
   }
   summarise(allocation, race_to_idle, nominal);
-  return changed;
+  return any_changed;
 }
 
 const std::vector<std::string>& dvfs_scheme_names() {
@@ -174,8 +235,7 @@ DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, cons
   const OperatingLevels nominal = nominal_levels(config);
   DvfsAllocation allocation;
   allocation.scheme = scheme;
-  for (std::size_t i = 0; i < race_to_idle.size(); ++i) {
-    const LayerTiming& t = race_to_idle[i];
+  for (const LayerTiming& t : race_to_idle) {
     LayerAllocation a;
     a.name = t.name;
     a.levels = nominal;
@@ -184,12 +244,14 @@ DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, cons
     if (t.executed) {
       a.hideable_stall_ns = std::max(0.0, t.stall_ns - t.fill_stall_ns - t.drain_stall_ns);
       a.compute_ns = std::max(0.0, t.time_ns - t.stall_ns);
-      a.bound = a.hideable_stall_ns > 0 ? "memory" : "compute";
-      if (rules.allocate && a.bound == "memory")
-        lower_compute(t, a, rules, config.dvfs, nominal, next_fill_ns(race_to_idle, i));
-      if (rules.allocate && a.bound == "compute") lower_bandwidth(t, a, rules, config.dvfs, nominal);
+      // Memory-bound when the array waited at least a cycle between passes (ARADA: T_stall > 0).
+      a.bound = a.hideable_stall_ns >= 1e3 / nominal.frequency_mhz ? "memory" : "compute";
     }
     allocation.layers.push_back(a);
+  }
+  if (rules.allocate) {
+    allocate_bandwidth(race_to_idle, allocation, rules, config.dvfs, nominal);
+    allocate_compute(race_to_idle, allocation, rules, config.dvfs, nominal);
   }
   summarise(allocation, race_to_idle, nominal);
   return allocation;

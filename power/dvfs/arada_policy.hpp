@@ -32,7 +32,8 @@ struct LayerTiming {
   double fill_stall_ns = 0;   // waiting for the first tiles: no compute speed can hide it
   double drain_stall_ns = 0;  // waiting for the last write-back
   double dram_bytes = 0;
-  double dram_busy_ns = 0;  // the DRAM bus transferring
+  double dram_busy_ns = 0;       // the DRAM bus transferring
+  double compute_energy_pj = 0;  // compute domain (all but DRAM): weighs the layer in the eq. 6 estimate
 };
 
 struct LayerAllocation {
@@ -41,14 +42,16 @@ struct LayerAllocation {
   OperatingLevels levels;
   double hideable_stall_ns = 0;  // ARADA's T_stall: stalls between passes, which a slower array fills
   double compute_ns = 0;         // T_execution: the array working at F_max
-  double normalised_energy = 1;  // ARADA eq. 6 for the layer's compute domain
+  double normalised_energy = 1;  // ARADA eq. 5/6: compute-domain dynamic energy vs race to idle
   std::string decision;          // why the levels are what they are
 };
 
 struct DvfsAllocation {
   DvfsScheme scheme = DvfsScheme::kRaceToIdle;
   std::vector<LayerAllocation> layers;
-  double estimated_saving_pct = 0;     // ARADA eq. 6 over the network, layers weighted by T_execution
+  // ARADA eq. 6 over the network: each layer's ratio weighted by its race-to-idle compute-domain energy
+  // (eq. 3's alpha C V^2 F T differs per layer through alpha and T).
+  double estimated_saving_pct = 0;
   double bandwidth_reduction_pct = 0;  // time-weighted mean DRAM bandwidth below the maximum
 };
 

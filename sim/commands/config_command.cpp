@@ -14,6 +14,18 @@ struct ConfigShowOptions {
   std::vector<std::string> overrides;
 };
 
+nlohmann::ordered_json dvfs_json(const DvfsConfig& dvfs) {
+  nlohmann::ordered_json compute = nlohmann::ordered_json::array(), memory = nlohmann::ordered_json::array();
+  for (const ComputeLevel& l : dvfs.compute_levels) {
+    compute.push_back({{"frequency_mhz", l.frequency_mhz}, {"voltage_v", l.voltage_v}});
+  }
+  for (const MemoryLevel& l : dvfs.memory_levels) {
+    memory.push_back({{"bandwidth_gbps", l.bandwidth_gbps}, {"voltage_v", l.voltage_v}});
+  }
+  return {{"compute", {{"switch_overhead_us", dvfs.compute_switch_overhead_us}, {"levels", compute}}},
+          {"memory", {{"switch_overhead_us", dvfs.memory_switch_overhead_us}, {"levels", memory}}}};
+}
+
 std::string config_json(const AcceleratorConfig& c) {
   const auto& rf = c.pe_array.rf;
   const nlohmann::ordered_json json = {
@@ -50,6 +62,7 @@ std::string config_json(const AcceleratorConfig& c) {
         {"latency_ns", c.dram.latency_ns},
         {"request_queue_depth", c.dram.request_queue_depth},
         {"energy_pj_per_bit", c.dram.energy_pj_per_bit}}},
+      {"dvfs", dvfs_json(c.dvfs)},
       {"energy", {{"table", c.energy.table}, {"table_file", energy_table_path(c)}}},
   };
   return json.dump(2) + "\n";

@@ -12,6 +12,7 @@
 #include "sim/dvfs/dvfs_run.hpp"
 #include "sim/dvfs/dvfs_study.hpp"
 #include "sim/parallel/process_pool.hpp"
+#include "sim/run_observers.hpp"
 #include "sim/run_report.hpp"
 
 namespace ergon {
@@ -23,6 +24,7 @@ struct DvfsOptions {
   std::vector<std::string> overrides;
   std::string scheme = "vf-oh-q";
   std::string out_dir;
+  std::vector<std::string> traces;
 };
 
 void run_dvfs_command(const DvfsOptions& options) {
@@ -32,10 +34,17 @@ void run_dvfs_command(const DvfsOptions& options) {
   const DvfsScheme scheme = parse_dvfs_scheme(options.scheme);
   const DvfsOutcome outcome = run_dvfs(config, table, workload, scheme, simulate_race_to_idle(config, table, workload));
   std::filesystem::create_directories(options.out_dir);
+  // The final schedule once more, streaming its activity (frequency and voltage per interval) and traces.
+  RunOutputs outputs(options.out_dir, workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v);
+  SimulationOptions replay = scheduled_options(outcome.allocation);
+  replay.observers = outputs.observers();
+  Simulation(config, table, workload, replay).run();
+  outputs.finish();
   write_file_atomically(options.out_dir + "/report.json", dvfs_json(outcome, config, workload).dump(2) + "\n");
   write_file_atomically(options.out_dir + "/layers.csv", layers_csv(outcome.scheduled));
   write_file_atomically(options.out_dir + "/rti_layers.csv", layers_csv(outcome.race_to_idle));
-  std::cout << dvfs_table(outcome) << "wrote " << options.out_dir << "/{report.json,layers.csv,rti_layers.csv}\n";
+  std::cout << dvfs_table(outcome) << "wrote " << options.out_dir
+            << "/{report.json,layers.csv,rti_layers.csv,activity.csv}\n";
 }
 
 struct StudyOptions {
@@ -60,6 +69,8 @@ void register_dvfs_command(CLI::App& app) {
       ->check(CLI::IsMember(dvfs_scheme_names()))
       ->capture_default_str();
   dvfs->add_option("--out,-o", options->out_dir, "Output folder")->required();
+  dvfs->add_option("--trace", options->traces, "Also write trace.vcd and/or trace.json of the DVFS run; repeatable")
+      ->check(CLI::IsMember({"vcd", "perfetto"}));
   dvfs->callback([options] { run_dvfs_command(*options); });
 
   CLI::App* study = app.add_subcommand("dvfs-study", "ARADA's grid: 9 workloads x Edge/HPC TPU x DRAM x schemes");

@@ -9,9 +9,9 @@
 #include "network/importers/scalesim_topology.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
+#include "sim/run_observers.hpp"
 #include "sim/run_report.hpp"
 #include "sim/simulation.hpp"
-#include "sim/traces.hpp"
 
 namespace ergon {
 namespace {
@@ -57,26 +57,13 @@ void run_simulation(const RunOptions& requested) {
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
   std::filesystem::create_directories(options.out_dir);
-  ActivityCsvWriter activity(options.out_dir + "/activity.csv", workload);
-  const auto wants = [&](const char* trace) {
-    return std::find(options.traces.begin(), options.traces.end(), trace) != options.traces.end();
-  };
-  std::optional<VcdWriter> vcd;
-  if (wants("vcd")) vcd.emplace(options.out_dir + "/trace.vcd", config.clock.frequency_mhz, config.clock.voltage_v);
-  std::optional<PerfettoWriter> perfetto;
-  if (wants("perfetto")) perfetto.emplace(options.out_dir + "/trace.json", workload);
+  RunOutputs outputs(options.out_dir, workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v);
   SimulationOptions simulation_options;
   if (options.batch > 0) simulation_options.batch = options.batch;
   if (options.fidelity == "cycle") simulation_options.fidelity = Fidelity::kCycleAccurate;
-  simulation_options.observers.activity = [&](const ActivityInterval& interval) {
-    activity.write(interval);
-    if (vcd) vcd->write(interval);
-  };
-  if (perfetto) simulation_options.observers.trace = [&](const TraceEvent& event) { perfetto->write(event); };
+  simulation_options.observers = outputs.observers();
   const SimulationResult result = Simulation(config, table, workload, simulation_options).run();
-  activity.finish();
-  if (vcd) vcd->finish();
-  if (perfetto) perfetto->finish();
+  outputs.finish();
   write_file_atomically(options.out_dir + "/layers.csv", layers_csv(result));
   write_file_atomically(options.out_dir + "/report.json",
                         run_json(result, config, workload, options.fidelity).dump(2) + "\n");

@@ -25,8 +25,8 @@ std::vector<LayerTiming> layer_timings(const SimulationResult& result) {
     const double f = l.levels.frequency_mhz;
     timings.push_back({l.name, l.executed, l.time_ns, cycles_to_ns(l.stall_cycles, f),
                        cycles_to_ns(l.fill_stall_cycles, f), cycles_to_ns(l.drain_stall_cycles, f),
-                       static_cast<double>(l.dram_read_bytes + l.dram_write_bytes),
-                       cycles_to_ns(l.dram_busy_cycles, f)});
+                       static_cast<double>(l.dram_read_bytes + l.dram_write_bytes), cycles_to_ns(l.dram_busy_cycles, f),
+                       compute_domain_pj(l.energy)});
   }
   return timings;
 }
@@ -36,6 +36,13 @@ SimulationResult simulate_race_to_idle(const AcceleratorConfig& config, const En
   return Simulation(config, table, workload, SimulationOptions{}).run();
 }
 
+SimulationOptions scheduled_options(const DvfsAllocation& allocation) {
+  SimulationOptions options;
+  for (const LayerAllocation& layer : allocation.layers) options.layer_levels.push_back(layer.levels);
+  options.switch_overheads = allocation.scheme != DvfsScheme::kIdeal;
+  return options;
+}
+
 DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
                      DvfsScheme scheme, const SimulationResult& race_to_idle, int feedback_rounds) {
   DvfsOutcome outcome;
@@ -43,10 +50,7 @@ DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, 
   const std::vector<LayerTiming> baseline = layer_timings(race_to_idle);
   outcome.allocation = allocate_arada(baseline, config, scheme);
   const auto simulate = [&] {
-    SimulationOptions options;
-    for (const LayerAllocation& layer : outcome.allocation.layers) options.layer_levels.push_back(layer.levels);
-    options.switch_overheads = scheme != DvfsScheme::kIdeal;
-    return Simulation(config, table, workload, options).run();
+    return Simulation(config, table, workload, scheduled_options(outcome.allocation)).run();
   };
   outcome.scheduled = simulate();
   outcome.open_loop_energy_saving_pct =

@@ -36,6 +36,9 @@ DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, 
 SimulationResult simulate_race_to_idle(const AcceleratorConfig& config, const EnergyTable& table,
                                        const Workload& workload);
 
+// The options that simulate the outcome's final schedule (to replay it with observers).
+SimulationOptions scheduled_options(const DvfsAllocation& allocation);
+
 std::string dvfs_table(const DvfsOutcome& outcome);  // per layer, like ARADA's Table 1
 nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorConfig& config, const Workload& workload);
 

@@ -15,12 +15,12 @@ AcceleratorConfig edge_tpu() {
 
 // 100 us layer: 10 us fill, 20 us stalls between passes, 70 us computing.
 LayerTiming memory_bound() {
-  return {"memory_bound", true, 100000, 30000, 10000, 0, 1e6, 90000};
+  return {"memory_bound", true, 100000, 30000, 10000, 0, 1e6, 90000, 5e6};
 }
 
 // 100 us layer without stalls between passes, moving 1 MB.
 LayerTiming compute_bound() {
-  return {"compute_bound", true, 100000, 5000, 5000, 0, 1e6, 40000};
+  return {"compute_bound", true, 100000, 5000, 5000, 0, 1e6, 40000, 5e6};
 }
 
 TEST(AradaPolicy, MemoryBoundLayerSlowsToFillItsStalls) {

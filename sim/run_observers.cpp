@@ -1,0 +1,31 @@
+#include "sim/run_observers.hpp"
+
+#include <algorithm>
+
+namespace ergon {
+
+RunOutputs::RunOutputs(const std::string& out_dir, const Workload& workload, const std::vector<std::string>& traces,
+                       double frequency_mhz, double voltage_v)
+    : activity_(out_dir + "/activity.csv", workload) {
+  const auto wants = [&](const char* trace) { return std::find(traces.begin(), traces.end(), trace) != traces.end(); };
+  if (wants("vcd")) vcd_.emplace(out_dir + "/trace.vcd", frequency_mhz, voltage_v);
+  if (wants("perfetto")) perfetto_.emplace(out_dir + "/trace.json", workload);
+}
+
+RunObservers RunOutputs::observers() {
+  RunObservers observers;
+  observers.activity = [this](const ActivityInterval& interval) {
+    activity_.write(interval);
+    if (vcd_) vcd_->write(interval);
+  };
+  if (perfetto_) observers.trace = [this](const TraceEvent& event) { perfetto_->write(event); };
+  return observers;
+}
+
+void RunOutputs::finish() {
+  activity_.finish();
+  if (vcd_) vcd_->finish();
+  if (perfetto_) perfetto_->finish();
+}
+
+}  // namespace ergon
