@@ -91,7 +91,7 @@ std::string dvfs_table(const DvfsOutcome& outcome) {
   }
   out += fmt::format(
       "latency {:.3f} -> {:.3f} ms ({:+.2f}%); energy {:.4f} -> {:.4f} mJ: saving {:.1f}% simulated "
-      "(compute domain {:.1f}%, DRAM {:.1f}%), {:.1f}% by ARADA eq. 6; DRAM bandwidth reduced {:.1f}%\n"
+      "(compute domain {:.1f}%, DRAM {:.1f}%), {:.1f}% by ARADA eq. 5/6; DRAM bandwidth reduced {:.1f}%\n"
       "before feedback ({} rounds raised late layers): saving {:.1f}%, latency {:+.2f}%\n",
       outcome.race_to_idle.total.time_ns / 1e6, outcome.scheduled.total.time_ns / 1e6, outcome.latency_change_pct,
       outcome.race_to_idle.total.energy.total_pj() / 1e9, outcome.scheduled.total.energy.total_pj() / 1e9,
