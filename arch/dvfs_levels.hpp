@@ -47,4 +47,15 @@ inline MemoryLevel memory_level_at_or_above(const DvfsConfig& dvfs, double bandw
   return dvfs_detail::level_at_or_above(dvfs.memory_levels, &MemoryLevel::bandwidth_gbps, bandwidth_gbps);
 }
 
+// The level a domain runs at when `wanted` is asked for: the value itself with its interpolated voltage
+// (continuous levels), or the lowest level of the table at or above it (quantised).
+inline ComputeLevel compute_level_for(const DvfsConfig& dvfs, double frequency_mhz, bool quantised) {
+  return quantised ? compute_level_at_or_above(dvfs, frequency_mhz)
+                   : ComputeLevel{frequency_mhz, compute_voltage_at(dvfs, frequency_mhz)};
+}
+inline MemoryLevel memory_level_for(const DvfsConfig& dvfs, double bandwidth_gbps, bool quantised) {
+  return quantised ? memory_level_at_or_above(dvfs, bandwidth_gbps)
+                   : MemoryLevel{bandwidth_gbps, memory_voltage_at(dvfs, bandwidth_gbps)};
+}
+
 }  // namespace ergon

@@ -57,20 +57,15 @@ void lower_compute(const LayerTiming& t, LayerAllocation& a, const SchemeRules& 
                              switch_in + switch_out);
     return;
   }
-  double frequency =
+  const double wanted_mhz =
       std::max(nominal.frequency_mhz * a.compute_ns / budget_ns, dvfs.compute_levels.front().frequency_mhz);
-  double voltage = compute_voltage_at(dvfs, frequency);
-  if (rules.quantised) {
-    const ComputeLevel level = compute_level_at_or_above(dvfs, frequency);
-    frequency = level.frequency_mhz;
-    voltage = level.voltage_v;
-  }
-  if (frequency >= nominal.frequency_mhz) {
+  const ComputeLevel level = compute_level_for(dvfs, wanted_mhz, rules.quantised);
+  if (level.frequency_mhz >= nominal.frequency_mhz) {
     a.decision = "no legal level below the nominal one fits";
     return;
   }
-  a.levels.frequency_mhz = frequency;
-  a.levels.voltage_v = voltage;
+  a.levels.frequency_mhz = level.frequency_mhz;
+  a.levels.voltage_v = level.voltage_v;
   a.decision = "memory-bound: compute clock lowered (eq. 1)";
 }
 
@@ -83,19 +78,14 @@ void lower_bandwidth(const LayerTiming& t, LayerAllocation& a, const SchemeRules
     a.decision = "compute-bound, but the DRAM has no slack that pays for switching";
     return;
   }
-  double bandwidth = std::max(t.dram_bytes / window_ns, dvfs.memory_levels.front().bandwidth_gbps);
-  double voltage = memory_voltage_at(dvfs, bandwidth);
-  if (rules.quantised) {
-    const MemoryLevel level = memory_level_at_or_above(dvfs, bandwidth);
-    bandwidth = level.bandwidth_gbps;
-    voltage = level.voltage_v;
-  }
-  if (bandwidth >= nominal.dram_bandwidth_gbps) {
+  const double wanted_gbps = std::max(t.dram_bytes / window_ns, dvfs.memory_levels.front().bandwidth_gbps);
+  const MemoryLevel level = memory_level_for(dvfs, wanted_gbps, rules.quantised);
+  if (level.bandwidth_gbps >= nominal.dram_bandwidth_gbps) {
     a.decision = "compute-bound; no legal bandwidth below the maximum fits";
     return;
   }
-  a.levels.dram_bandwidth_gbps = bandwidth;
-  a.levels.memory_voltage_v = voltage;
+  a.levels.dram_bandwidth_gbps = level.bandwidth_gbps;
+  a.levels.memory_voltage_v = level.voltage_v;
   a.decision = "compute-bound: DRAM bandwidth lowered to demand (eq. 2)";
 }
 
@@ -183,10 +173,10 @@ bool refine_arada(DvfsAllocation& allocation, const std::vector<LayerTiming>& ra
     bool changed = false;
     OperatingLevels& l = a.levels;
     if (l.frequency_mhz < nominal.frequency_mhz) {
-      l.frequency_mhz = std::min(nominal.frequency_mhz, l.frequency_mhz * slowdown);
-      l.voltage_v = compute_voltage_at(config.dvfs, l.frequency_mhz);
-      if (quantised) l.frequency_mhz = compute_level_at_or_above(config.dvfs, l.frequency_mhz).frequency_mhz;
-      if (quantised) l.voltage_v = compute_level_at_or_above(config.dvfs, l.frequency_mhz).voltage_v;
+      const ComputeLevel level =
+          compute_level_for(config.dvfs, std::min(nominal.frequency_mhz, l.frequency_mhz * slowdown), quantised);
+      l.frequency_mhz = level.frequency_mhz;
+      l.voltage_v = level.voltage_v;
       changed = true;
     }
     if (l.dram_bandwidth_gbps < nominal.dram_bandwidth_gbps) {
@@ -196,13 +186,10 @@ bool refine_arada(DvfsAllocation& allocation, const std::vector<LayerTiming>& ra
       const double fill_ns = scheduled[i].fill_stall_ns;
       const double target_fill_ns = std::max(race_to_idle[i].fill_stall_ns, fill_ns - excess_ns);
       const double speedup = target_fill_ns > 0 ? std::max(slowdown, fill_ns / target_fill_ns) : slowdown;
-      l.dram_bandwidth_gbps = std::min(nominal.dram_bandwidth_gbps, l.dram_bandwidth_gbps * speedup);
-      l.memory_voltage_v = memory_voltage_at(config.dvfs, l.dram_bandwidth_gbps);
-      if (quantised) {
-        const MemoryLevel level = memory_level_at_or_above(config.dvfs, l.dram_bandwidth_gbps);
-        l.dram_bandwidth_gbps = level.bandwidth_gbps;
-        l.memory_voltage_v = level.voltage_v;
-      }
+      const MemoryLevel level = memory_level_for(
+          config.dvfs, std::min(nominal.dram_bandwidth_gbps, l.dram_bandwidth_gbps * speedup), quantised);
+      l.dram_bandwidth_gbps = level.bandwidth_gbps;
+      l.memory_voltage_v = level.voltage_v;
       changed = true;
     }
     if (changed && a.decision.find("raised") == std::string::npos) a.decision += "; raised after re-simulation";

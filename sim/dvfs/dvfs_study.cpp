@@ -141,6 +141,12 @@ do for [out in "png svg"] {
 
 void run_dvfs_study(const std::string& out_dir, unsigned jobs, const std::vector<std::string>& workload_names) {
   const std::vector<std::string>& names = workload_names.empty() ? arada_workloads() : workload_names;
+  for (const std::string& name : names) {
+    const std::string path = shipped_data_dir() + "/workloads/" + name + ".yaml";
+    if (!std::filesystem::exists(path)) {
+      throw std::runtime_error("--workload " + name + ": no " + path + "; give a name under workloads/, e.g. resnet18");
+    }
+  }
   std::vector<StudyRun> runs;
   for (const Hardware& hardware : arada_hardware()) {
     for (const std::string& dram : hardware.drams) {

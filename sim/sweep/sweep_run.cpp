@@ -55,6 +55,12 @@ std::string simulate_point(const SweepOptions& options, const SweepGrid& grid, s
     SimulationOptions simulation;
     simulation.fidelity = options.fidelity;
     const SimulationResult result = Simulation(config, table, workload, simulation).run();
+    for (const LayerResult& layer : result.layers) {
+      if (layer.output_mismatches > 0) {
+        return fmt::format("!layer {}: the simulated output differs from the reference in {} values", layer.name,
+                           layer.output_mismatches);
+      }
+    }
     std::string prefix = fmt::format("{},{}", index, csv_quoted(workload.name()));
     for (const std::string& value : point.values) prefix += "," + value;
     std::string rows;
