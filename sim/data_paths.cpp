@@ -8,6 +8,10 @@ std::string shipped_data_dir() {
   return ERGON_DATA_DIR;
 }
 
+std::string lahmer_parameters_path() {
+  return shipped_data_dir() + "/reference/jetson/lahmer_2022_table3.yaml";
+}
+
 std::string default_config_path() {
   return shipped_data_dir() + "/configs/eyeriss.yaml";
 }

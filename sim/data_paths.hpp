@@ -6,8 +6,9 @@
 
 namespace ergon {
 
-std::string shipped_data_dir();     // the source tree's root, fixed at build time
-std::string default_config_path();  // configs/eyeriss.yaml
+std::string shipped_data_dir();        // the source tree's root, fixed at build time
+std::string default_config_path();     // configs/eyeriss.yaml
+std::string lahmer_parameters_path();  // reference/jetson/lahmer_2022_table3.yaml
 // A table name ("cnnergy_65nm") resolves to power/tables/<name>.yaml; a value ending in .yaml is a
 // path, relative to the config file's folder.
 std::string energy_table_path(const AcceleratorConfig& config);

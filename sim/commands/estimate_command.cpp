@@ -4,6 +4,7 @@
 #include "network/workload.hpp"
 #include "power/estimators/cnnergy.hpp"
 #include "power/estimators/cnnergy_report.hpp"
+#include "power/estimators/lahmer_report.hpp"
 #include "sim/commands/cnnergy_hardware.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
@@ -44,6 +45,47 @@ void run_cnnergy(const CnnergyCommandOptions& options) {
   emit_output(text, options.out_path);
 }
 
+struct LahmerCommandOptions {
+  std::string workload_path;
+  std::string board;
+  std::string parameters_path;
+  std::string kclc = "exact";
+  std::string format = "table";
+  std::string out_path;
+};
+
+void run_lahmer(const LahmerCommandOptions& options) {
+  const std::string parameters = options.parameters_path.empty() ? lahmer_parameters_path() : options.parameters_path;
+  const LahmerBoard board = load_lahmer_board(parameters, options.board);
+  const Workload workload = load_workload(options.workload_path);
+  const LahmerEstimate estimate =
+      estimate_lahmer(workload, board, options.kclc == "exact" ? KclcForm::kExact : KclcForm::kApproximate);
+  const std::string text = options.format == "json"  ? lahmer_json(estimate).dump(2) + "\n"
+                           : options.format == "csv" ? lahmer_csv(estimate)
+                                                     : lahmer_table(estimate);
+  emit_output(text, options.out_path);
+}
+
+void register_lahmer(CLI::App& estimate) {
+  CLI::App* lahmer = estimate.add_subcommand(
+      "lahmer", "Empirical energy model of Jetson boards (Lahmer et al., WiOpt 2022): conv and FC layers");
+  auto options = std::make_shared<LahmerCommandOptions>();
+  lahmer->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+  lahmer->add_option("--board,-b", options->board, "Board: tx2 or xavier-nx (Table III)")->required();
+  lahmer
+      ->add_option("--parameters", options->parameters_path,
+                   "Parameter file (default: reference/jetson/lahmer_2022_table3.yaml)")
+      ->check(CLI::ExistingFile);
+  lahmer->add_option("--kclc", options->kclc, "KCLC form of eq. 2: exact (padding neglected) or approximate")
+      ->check(CLI::IsMember({"exact", "approximate"}))
+      ->capture_default_str();
+  lahmer->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+  lahmer->add_option("--out,-o", options->out_path, "Write to this file (atomically) instead of stdout");
+  lahmer->callback([options] { run_lahmer(*options); });
+}
+
 }  // namespace
 
 void register_estimate_command(CLI::App& app) {
@@ -71,6 +113,7 @@ void register_estimate_command(CLI::App& app) {
       ->capture_default_str();
   cnnergy->add_option("--out,-o", options->out_path, "Write to this file (atomically) instead of stdout");
   cnnergy->callback([options] { run_cnnergy(*options); });
+  register_lahmer(*estimate);
 }
 
 }  // namespace ergon
