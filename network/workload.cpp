@@ -184,8 +184,12 @@ std::vector<Layer> parse_layers(YamlMap& root, std::int64_t default_batch) {
 }  // namespace
 
 Workload load_workload(const std::string& path) {
+  return parse_workload(load_yaml_file(path), path);
+}
+
+Workload parse_workload(const YAML::Node& document, const std::string& path) {
   auto origin = std::make_shared<YamlOrigin>(YamlOrigin{path, {}});
-  YamlMap root(YamlView(load_yaml_file(path), origin, ""));
+  YamlMap root(YamlView(document, origin, ""));
   const std::string name = root.get_string("name");
   const std::string source = root.get_string("source");
   const std::int64_t default_batch = root.get_int("batch", 1, IntRule{1, 1 << 20});

@@ -1,6 +1,8 @@
 #pragma once
 // A workload: a directed acyclic graph of layers (Boost.Graph), its layers in a deterministic
 // topological order, with every tensor shape inferred and checked.
+#include <yaml-cpp/yaml.h>
+
 #include <boost/graph/adjacency_list.hpp>
 #include <cstdint>
 #include <map>
@@ -42,5 +44,7 @@ class Workload {
 
 // Loads and checks a workload file (docs/workloads.md); every problem is an InputError.
 Workload load_workload(const std::string& path);
+// The same for a document already in memory (generated workloads); `path` names it in errors.
+Workload parse_workload(const YAML::Node& document, const std::string& path);
 
 }  // namespace ergon

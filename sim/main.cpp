@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   ergon::register_roofline_command(app);
   ergon::register_dvfs_command(app);
   ergon::register_sweep_command(app);
+  ergon::register_fit_command(app);
   ergon::register_estimate_command(app);
   ergon::register_workload_command(app);
   ergon::register_config_command(app);

@@ -13,5 +13,6 @@ void register_import_command(CLI::App& app);
 void register_roofline_command(CLI::App& app);
 void register_dvfs_command(CLI::App& app);
 void register_sweep_command(CLI::App& app);
+void register_fit_command(CLI::App& app);
 
 }  // namespace ergon
