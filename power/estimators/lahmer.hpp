@@ -20,9 +20,11 @@ struct LahmerBoard {
   std::string name;
   std::string description;
   std::string source;
-  double a_c = 0;             // J per MAC (units assumed: the paper states none)
-  double b_c = 0;             // J per MAC per output map
-  std::optional<double> a_f;  // J per MAC; Table III gives it for Xavier NX only
+  // E_conv = a_c KCLC + b_c CLC. Units assumed (the paper states none): joules per MAC of one output map
+  // (a_c: costs every output map shares) and joules per MAC (b_c, a_f).
+  double a_c = 0;
+  double b_c = 0;
+  std::optional<double> a_f;  // Table III gives it for Xavier NX only
 };
 
 // Reads one board from a parameter file such as reference/jetson/lahmer_2022_table3.yaml.
