@@ -1,0 +1,241 @@
+#include "power/estimators/blackthorn/layer_models.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace ergon::blackthorn {
+namespace {
+
+int scaled(int value, double scale) {
+  return std::max(2, static_cast<int>(std::lround(value * scale)));
+}
+
+SubModelSpec conv_model(LayerKind kind, int kernel, int stride, double scale) {
+  const int max_size = kernel >= 7 ? 230 : 112;  // the networks' large-kernel layers see the image
+  SubModelSpec spec{kind, kernel, stride, {}};
+  if (kind == LayerKind::kConv) spec.dimensions.push_back({"filters", integer_grid(1, scaled(512, scale))});
+  spec.dimensions.push_back({"channels", integer_grid(1, scaled(512, scale))});
+  spec.dimensions.push_back({"size", integer_grid(kernel, std::max(kernel + 1, scaled(max_size, scale)))});
+  return spec;
+}
+
+LayerKind kind_from_name(const std::string& name) {
+  for (LayerKind kind : {LayerKind::kConv, LayerKind::kDepthwise, LayerKind::kFullyConnected, LayerKind::kMaxPool,
+                         LayerKind::kAvgPool}) {
+    if (name == layer_kind_name(kind)) return kind;
+  }
+  throw std::invalid_argument("unknown layer kind '" + name + "' in the models");
+}
+
+}  // namespace
+
+const char* layer_kind_name(LayerKind kind) {
+  switch (kind) {
+    case LayerKind::kConv: return "conv";
+    case LayerKind::kDepthwise: return "depthwise";
+    case LayerKind::kFullyConnected: return "fc";
+    case LayerKind::kMaxPool: return "maxpool";
+    case LayerKind::kAvgPool: return "avgpool";
+  }
+  return "?";
+}
+
+std::vector<SubModelSpec> default_sub_models(double scale) {
+  std::vector<SubModelSpec> specs;
+  for (auto [k, s] : {std::pair{1, 1}, {1, 2}, {3, 1}, {3, 2}, {5, 1}, {7, 2}, {11, 4}}) {
+    specs.push_back(conv_model(LayerKind::kConv, k, s, scale));
+  }
+  for (auto [k, s] : {std::pair{3, 1}, {3, 2}, {5, 1}, {5, 2}})
+    specs.push_back(conv_model(LayerKind::kDepthwise, k, s, scale));
+  for (auto [k, s] : {std::pair{2, 2}, {3, 1}, {3, 2}}) specs.push_back(conv_model(LayerKind::kMaxPool, k, s, scale));
+  specs.push_back(conv_model(LayerKind::kAvgPool, 3, 1, scale));
+  specs.push_back(
+      {LayerKind::kFullyConnected,
+       0,
+       0,
+       {{"outputs", integer_grid(1, scaled(4096, scale))}, {"inputs", integer_grid(1, scaled(9216, scale))}}});
+  return specs;
+}
+
+LayerSpec layer_at(const SubModelSpec& spec, const std::vector<double>& c) {
+  LayerSpec layer;
+  layer.kind = spec.kind;
+  layer.kernel = spec.kernel;
+  layer.stride = spec.stride;
+  const bool convolution = spec.kind == LayerKind::kConv || spec.kind == LayerKind::kDepthwise;
+  layer.padding = convolution && spec.kernel < 11 ? spec.kernel / 2 : 0;
+  const auto at = [&](std::size_t i) { return static_cast<int>(std::lround(c.at(i))); };
+  switch (spec.kind) {
+    case LayerKind::kConv:
+      layer.filters = at(0);
+      layer.channels = at(1);
+      layer.size = at(2);
+      break;
+    case LayerKind::kFullyConnected:
+      layer.outputs = at(0);
+      layer.inputs = at(1);
+      break;
+    default:
+      layer.channels = at(0);
+      layer.size = at(1);
+      break;
+  }
+  return layer;
+}
+
+std::vector<double> coordinates_of(const LayerSpec& l) {
+  switch (l.kind) {
+    case LayerKind::kConv: return {double(l.filters), double(l.channels), double(l.size)};
+    case LayerKind::kFullyConnected: return {double(l.outputs), double(l.inputs)};
+    default: return {double(l.channels), double(l.size)};
+  }
+}
+
+SubModel profile_sub_model(const SubModelSpec& spec, ILatencyBackend& backend, const ProfileSettings& settings) {
+  const LatencyFunction latency = [&](const std::vector<double>& c) { return backend.latency_ms(layer_at(spec, c)); };
+  const ProfileResult result = profile_dimensions(spec.dimensions, latency, settings);
+  SubModel model;
+  model.kind = spec.kind;
+  model.kernel = spec.kernel;
+  model.stride = spec.stride;
+  for (const Dimension& d : spec.dimensions) {
+    model.dimension_names.push_back(d.name);
+    model.lower.push_back(d.grid.front());
+    model.upper.push_back(d.grid.back());
+  }
+  model.curve = result.model;
+  model.measurements = result.measurements;
+  model.converged = result.converged;
+  return model;
+}
+
+const SubModel* BlackthornModels::find(LayerKind kind, int kernel, int stride) const {
+  for (const SubModel& m : models) {
+    if (m.kind == kind && (kind == LayerKind::kFullyConnected || (m.kernel == kernel && m.stride == stride))) return &m;
+  }
+  return nullptr;
+}
+
+std::size_t BlackthornModels::measurements() const {
+  std::size_t total = 0;
+  for (const SubModel& m : models) total += m.measurements;
+  return total;
+}
+
+nlohmann::ordered_json models_json(const BlackthornModels& models) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const SubModel& m : models.models) {
+    list.push_back({{"kind", layer_kind_name(m.kind)},
+                    {"kernel", m.kernel},
+                    {"stride", m.stride},
+                    {"dimensions", m.dimension_names},
+                    {"lower", m.lower},
+                    {"upper", m.upper},
+                    {"measurements", m.measurements},
+                    {"converged", m.converged},
+                    {"model", to_json(m.curve)}});
+  }
+  return {{"schema_version", 1}, {"backend", models.backend}, {"models", list}};
+}
+
+BlackthornModels models_from_json(const nlohmann::json& json) {
+  try {
+    if (json.at("schema_version").get<int>() != 1) throw std::invalid_argument("unsupported schema_version");
+    BlackthornModels models;
+    models.backend = json.at("backend").get<std::string>();
+    for (const auto& entry : json.at("models")) {
+      SubModel m;
+      m.kind = kind_from_name(entry.at("kind").get<std::string>());
+      m.kernel = entry.at("kernel").get<int>();
+      m.stride = entry.at("stride").get<int>();
+      m.dimension_names = entry.at("dimensions").get<std::vector<std::string>>();
+      m.lower = entry.at("lower").get<std::vector<double>>();
+      m.upper = entry.at("upper").get<std::vector<double>>();
+      m.measurements = entry.at("measurements").get<std::size_t>();
+      m.converged = entry.at("converged").get<bool>();
+      m.curve = curve_from_json(entry.at("model"));
+      models.models.push_back(std::move(m));
+    }
+    return models;
+  } catch (const nlohmann::json::exception& error) {
+    throw std::invalid_argument(std::string("malformed Blackthorn models: ") + error.what());
+  }
+}
+
+std::optional<LayerSpec> layer_spec(const Layer& layer, std::string& why_not) {
+  LayerSpec spec;
+  const TensorShape* in = layer.input_shapes.empty() ? nullptr : &layer.input_shapes.front();
+  const auto square = [&](const Window& w) {
+    if (in->height != in->width || w.kernel_h != w.kernel_w || w.stride_h != w.stride_w) {
+      why_not = "the models cover square inputs, kernels and strides";
+      return false;
+    }
+    spec.channels = static_cast<int>(in->channels);
+    spec.size = static_cast<int>(in->height);
+    spec.kernel = static_cast<int>(w.kernel_h);
+    spec.stride = static_cast<int>(w.stride_h);
+    return true;
+  };
+  switch (layer.op) {
+    case OpKind::kConv: {
+      const ConvParams& conv = layer.conv();
+      if (conv.groups != 1 && conv.groups != in->channels) {
+        why_not = "grouped convolution (neither dense nor depthwise)";
+        return std::nullopt;
+      }
+      if (!square(conv.window)) return std::nullopt;
+      spec.kind = conv.groups == 1 ? LayerKind::kConv : LayerKind::kDepthwise;
+      spec.filters = static_cast<int>(conv.filters);
+      return spec;
+    }
+    case OpKind::kFullyConnected:
+      spec.kind = LayerKind::kFullyConnected;
+      spec.inputs = static_cast<int>(in->elements());
+      spec.outputs = static_cast<int>(layer.output_shape.elements());
+      return spec;
+    case OpKind::kMaxPool:
+    case OpKind::kAvgPool:
+      spec.kind = layer.op == OpKind::kMaxPool ? LayerKind::kMaxPool : LayerKind::kAvgPool;
+      if (!square(std::get<PoolParams>(layer.params).window)) return std::nullopt;
+      return spec;
+    default: why_not = "no model for this layer type (ignored, as in the paper)"; return std::nullopt;
+  }
+}
+
+double predict_ms(const BlackthornModels& models, const LayerSpec& layer) {
+  const SubModel* model = models.find(layer.kind, layer.kernel, layer.stride);
+  if (model == nullptr) {
+    throw std::invalid_argument(
+        fmt::format("no {} model for kernel {} stride {}", layer_kind_name(layer.kind), layer.kernel, layer.stride));
+  }
+  return std::max(0.0, evaluate(model->curve, coordinates_of(layer)));
+}
+
+BlackthornEstimate estimate_blackthorn(const Workload& workload, const BlackthornModels& models) {
+  BlackthornEstimate estimate;
+  estimate.workload = workload.name();
+  for (const Layer& layer : workload.layers()) {
+    BlackthornLayerEstimate entry{layer.name, op_name(layer.op), false, "", 0};
+    std::string why_not;
+    const std::optional<LayerSpec> spec = layer_spec(layer, why_not);
+    if (spec) {
+      try {
+        entry.latency_ms = predict_ms(models, *spec) * static_cast<double>(layer.batch);
+        entry.modelled = true;
+      } catch (const std::invalid_argument& error) {
+        entry.note = error.what();
+      }
+    } else {
+      entry.note = why_not;
+    }
+    if (!entry.modelled && layer.op != OpKind::kInput) ++estimate.unmodelled;
+    estimate.total_ms += entry.latency_ms;
+    estimate.layers.push_back(std::move(entry));
+  }
+  return estimate;
+}
+
+}  // namespace ergon::blackthorn

@@ -1,0 +1,91 @@
+#pragma once
+// Blackthorn's layer models and network estimate (seed 004, Secs. IV-C and V): one nested curve model per
+// layer kind and discrete setting (kernel size, stride), profiled on a platform backend; a network's
+// latency is the sum of its layers' predictions. The backend is an interface: the first one simulates
+// the layer with Ergon (sim/validation/ergon_latency_backend.hpp); analytical code here never calls
+// the simulator itself.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "network/workload.hpp"
+#include "power/estimators/blackthorn/profiler.hpp"
+
+namespace ergon::blackthorn {
+
+enum class LayerKind { kConv, kDepthwise, kFullyConnected, kMaxPool, kAvgPool };
+const char* layer_kind_name(LayerKind kind);
+
+// One layer as the models see it: square inputs and kernels.
+struct LayerSpec {
+  LayerKind kind = LayerKind::kConv;
+  int channels = 0, size = 0, filters = 0, kernel = 1, stride = 1;  // conv, depthwise, pooling
+  int padding = 0;              // per side; profiled at the usual one (conv k/2, except 11x11 and pooling: none)
+  int inputs = 0, outputs = 0;  // fully connected
+};
+
+class ILatencyBackend {
+ public:
+  virtual ~ILatencyBackend() = default;
+  virtual double latency_ms(const LayerSpec& layer) = 0;
+  virtual std::string describe() const = 0;
+};
+
+// A sub-model to profile: a layer kind at one discrete setting, over its continuous dimensions.
+struct SubModelSpec {
+  LayerKind kind = LayerKind::kConv;
+  int kernel = 0, stride = 0;  // 0 for fully connected
+  std::vector<Dimension> dimensions;
+};
+
+// Conv: filters (innermost, as in the paper's Fig. 6), input channels, input size; depthwise and pooling:
+// channels, size; fully connected: outputs, inputs. The discrete settings are those of the shipped
+// networks. `scale` shrinks every range (tests and quick looks).
+std::vector<SubModelSpec> default_sub_models(double scale = 1.0);
+
+LayerSpec layer_at(const SubModelSpec& spec, const std::vector<double>& coordinates);
+std::vector<double> coordinates_of(const LayerSpec& layer);
+
+struct SubModel {
+  LayerKind kind = LayerKind::kConv;
+  int kernel = 0, stride = 0;
+  std::vector<std::string> dimension_names;
+  std::vector<double> lower, upper;  // the profiled ranges (beyond them the model extrapolates)
+  Curve curve;
+  std::size_t measurements = 0;
+  bool converged = true;
+};
+
+SubModel profile_sub_model(const SubModelSpec& spec, ILatencyBackend& backend, const ProfileSettings& settings);
+
+struct BlackthornModels {
+  std::string backend;
+  std::vector<SubModel> models;
+  const SubModel* find(LayerKind kind, int kernel, int stride) const;
+  std::size_t measurements() const;
+};
+
+nlohmann::ordered_json models_json(const BlackthornModels& models);
+BlackthornModels models_from_json(const nlohmann::json& json);  // throws std::invalid_argument
+
+// The layer a workload layer is, or nullopt (with the reason) for layers without a model.
+std::optional<LayerSpec> layer_spec(const Layer& layer, std::string& why_not);
+
+struct BlackthornLayerEstimate {
+  std::string name, op;
+  bool modelled = false;
+  std::string note;
+  double latency_ms = 0;
+};
+struct BlackthornEstimate {
+  std::string workload;
+  std::vector<BlackthornLayerEstimate> layers;
+  double total_ms = 0;
+  std::size_t unmodelled = 0;  // layers with work but no model (ignored, as in the paper)
+};
+
+double predict_ms(const BlackthornModels& models, const LayerSpec& layer);  // throws when no sub-model fits
+BlackthornEstimate estimate_blackthorn(const Workload& workload, const BlackthornModels& models);
+
+}  // namespace ergon::blackthorn

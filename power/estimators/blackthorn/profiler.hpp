@@ -1,0 +1,38 @@
+#pragma once
+// Blackthorn's per-dimension model building (seed 004, Sec. IV-C, Algorithm 1 PROFILER): fit a curve
+// along the first dimension; then fit each of its parameters as a curve along the second dimension,
+// measuring the first-dimension fit at the points the second-dimension fitter chooses; and so on.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "power/estimators/blackthorn/curve_fitter.hpp"
+
+namespace ergon::blackthorn {
+
+struct Dimension {
+  std::string name;
+  std::vector<double> grid;  // candidate values, ascending
+};
+
+// Latency in ms at one point: coordinates[i] is the value of dimension i.
+using LatencyFunction = std::function<double(const std::vector<double>& coordinates)>;
+
+struct ProfileSettings {
+  FitterSettings innermost;  // along dimension 0, on measured latencies
+  FitterSettings outer;      // along the others, on fitted parameters
+};
+
+struct ProfileResult {
+  Curve model;
+  std::size_t measurements = 0;  // distinct latencies measured
+  bool converged = true;         // every 1-D fit ended with one hypothesis (not at its budget)
+};
+
+ProfileResult profile_dimensions(const std::vector<Dimension>& dimensions, const LatencyFunction& latency,
+                                 const ProfileSettings& settings);
+
+// A grid of whole numbers lo, lo+1, ..., hi.
+std::vector<double> integer_grid(int low, int high);
+
+}  // namespace ergon::blackthorn
