@@ -16,7 +16,9 @@ int main(int argc, char** argv) {
   ergon::register_dvfs_command(app);
   ergon::register_sweep_command(app);
   ergon::register_fit_command(app);
+  ergon::register_profile_command(app);
   ergon::register_estimate_command(app);
+  ergon::register_blackthorn_commands(app);
   ergon::register_workload_command(app);
   ergon::register_config_command(app);
   try {

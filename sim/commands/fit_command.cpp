@@ -26,6 +26,10 @@ void run_fit_lahmer(const FitOptions& options) {
 
 }  // namespace
 
+void register_profile_command(CLI::App& app) {
+  app.add_subcommand("profile", "Build empirical latency models by measuring simulated layers")->require_subcommand(1);
+}
+
 void register_fit_command(CLI::App& app) {
   CLI::App* fit = app.add_subcommand("fit", "Fit empirical model forms to simulated layers");
   fit->require_subcommand(1);

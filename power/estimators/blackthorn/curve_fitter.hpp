@@ -19,12 +19,12 @@ struct FitterSettings {
   std::vector<double> step_widths = default_step_widths();
   double alpha = 1, beta = 1, gamma = 1;  // eq. 2 weights of U, R and D
   double c_lin = 1, c_step = 2;           // eqs. 2-3 difficulty coefficients (the paper's)
-  double tolerance = 0.002;               // T_e: a set within 0.2 % RMS of the points is never pruned
-  double ratio_start = 50, ratio_decay = 5, ratio_floor = 2;  // R_e: linear decay per iteration (eq. 5)
-  double template_ratio = 4;                                  // R_t (eq. 9)
-  double outlier_threshold = 10;                              // thres (eq. 7)
+  double tolerance = 0.01;                // T_e: a set within 1 % RMS of the points is never pruned
+  double ratio_start = 50, ratio_decay = 5, ratio_floor = 1.5;  // R_e: linear decay per iteration (eq. 5)
+  double template_ratio = 4;                                    // R_t (eq. 9)
+  double outlier_threshold = 10;                                // thres (eq. 7)
   std::size_t min_points_for_outliers = 5;
-  std::size_t max_measurements = 16;
+  std::size_t max_measurements = 14;
 
   static std::vector<double> default_step_widths();  // 8, 12, ..., 512 (Sec. IV-B1)
 };

@@ -18,7 +18,10 @@ SubModelSpec conv_model(LayerKind kind, int kernel, int stride, double scale) {
   SubModelSpec spec{kind, kernel, stride, {}};
   if (kind == LayerKind::kConv) spec.dimensions.push_back({"filters", integer_grid(1, scaled(512, scale))});
   spec.dimensions.push_back({"channels", integer_grid(1, scaled(512, scale))});
-  spec.dimensions.push_back({"size", integer_grid(kernel, std::max(kernel + 1, scaled(max_size, scale)))});
+  // The input's area rather than its side: latency follows the pixels computed, which a line can follow.
+  std::vector<double> pixels;
+  for (double side : integer_grid(kernel, std::max(kernel + 1, scaled(max_size, scale)))) pixels.push_back(side * side);
+  spec.dimensions.push_back({"pixels", pixels});
   return spec;
 }
 
@@ -72,7 +75,7 @@ LayerSpec layer_at(const SubModelSpec& spec, const std::vector<double>& c) {
     case LayerKind::kConv:
       layer.filters = at(0);
       layer.channels = at(1);
-      layer.size = at(2);
+      layer.size = static_cast<int>(std::lround(std::sqrt(c.at(2))));
       break;
     case LayerKind::kFullyConnected:
       layer.outputs = at(0);
@@ -80,7 +83,7 @@ LayerSpec layer_at(const SubModelSpec& spec, const std::vector<double>& c) {
       break;
     default:
       layer.channels = at(0);
-      layer.size = at(1);
+      layer.size = static_cast<int>(std::lround(std::sqrt(c.at(1))));
       break;
   }
   return layer;
@@ -88,9 +91,9 @@ LayerSpec layer_at(const SubModelSpec& spec, const std::vector<double>& c) {
 
 std::vector<double> coordinates_of(const LayerSpec& l) {
   switch (l.kind) {
-    case LayerKind::kConv: return {double(l.filters), double(l.channels), double(l.size)};
+    case LayerKind::kConv: return {double(l.filters), double(l.channels), double(l.size) * l.size};
     case LayerKind::kFullyConnected: return {double(l.outputs), double(l.inputs)};
-    default: return {double(l.channels), double(l.size)};
+    default: return {double(l.channels), double(l.size) * l.size};
   }
 }
 

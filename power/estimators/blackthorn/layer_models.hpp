@@ -39,8 +39,9 @@ struct SubModelSpec {
   std::vector<Dimension> dimensions;
 };
 
-// Conv: filters (innermost, as in the paper's Fig. 6), input channels, input size; depthwise and pooling:
-// channels, size; fully connected: outputs, inputs. The discrete settings are those of the shipped
+// Conv: filters (innermost, as in the paper's Fig. 6), input channels, input pixels (side^2: the paper
+// fits width and height separately, each linearly); depthwise and pooling: channels, pixels; fully
+// connected: outputs, inputs. The discrete settings are those of the shipped
 // networks. `scale` shrinks every range (tests and quick looks).
 std::vector<SubModelSpec> default_sub_models(double scale = 1.0);
 

@@ -47,14 +47,22 @@ class Profiler {
 
   Curve profile_innermost(std::vector<double> coordinates, const Curve* skeleton) {
     std::vector<std::optional<TemplateKind>> forced;
-    if (skeleton != nullptr) forced.push_back(skeleton->kind);
+    FitterSettings settings = settings_.innermost;
+    if (skeleton != nullptr) {
+      forced.push_back(skeleton->kind);
+      // Keep the first fit's step width, so the parameters fitted along the outer dimensions describe
+      // the same steps everywhere.
+      if (skeleton->kind == TemplateKind::kStep && skeleton->width.constant > 0 && !skeleton->width.curve) {
+        settings.step_widths = {skeleton->width.constant};
+      }
+    }
     const FitResult fit = fit_curves(
         dimensions_[0].grid, 1,
         [&](double x) {
           coordinates[0] = x;
           return std::vector<double>{measure(coordinates)};
         },
-        settings_.innermost, forced);
+        settings, forced);
     converged_ = converged_ && fit.converged;
     const FittedCurve& c = fit.outputs[0];
     Curve curve;

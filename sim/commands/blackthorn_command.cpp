@@ -1,0 +1,132 @@
+// `ergon profile blackthorn` builds Blackthorn's layer models on a config; `ergon estimate blackthorn`
+// predicts a network's latency from them (docs/blackthorn.md).
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "common/text.hpp"
+#include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/parallel/process_pool.hpp"
+#include "sim/validation/blackthorn_run.hpp"
+
+namespace ergon {
+namespace {
+
+using namespace blackthorn;
+
+struct ProfileOptions {
+  std::string config_path = default_config_path();
+  std::vector<std::string> overrides;
+  std::string out_dir;
+  BlackthornProfileOptions run;
+};
+
+struct EstimateOptions {
+  std::string models_dir;
+  std::string workload_path;
+  std::string format = "table";
+  std::string out_path;
+};
+
+BlackthornModels read_models(const std::string& dir) {
+  const std::string path = dir + "/models.json";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": no models; run `ergon profile blackthorn --out " + dir + "` first");
+  try {
+    return models_from_json(nlohmann::json::parse(in));
+  } catch (const std::exception& error) {
+    throw std::runtime_error(path + ": " + error.what());
+  }
+}
+
+std::string estimate_text(const BlackthornEstimate& e, const BlackthornModels& models, const std::string& format) {
+  if (format == "json") {
+    nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+    for (const auto& l : e.layers) {
+      layers.push_back(
+          {{"name", l.name}, {"op", l.op}, {"modelled", l.modelled}, {"latency_ms", l.latency_ms}, {"note", l.note}});
+    }
+    return nlohmann::ordered_json{
+               {"schema_version", 1},       {"estimator", "blackthorn"},      {"workload", e.workload},
+               {"backend", models.backend}, {"total_latency_ms", e.total_ms}, {"unmodelled_layers", e.unmodelled},
+               {"layers", layers}}
+               .dump(2) +
+           "\n";
+  }
+  if (format == "csv") {
+    std::string out = "layer,op,modelled,latency_ms,note\n";
+    for (const auto& l : e.layers) {
+      out += fmt::format("{},{},{},{:.6g},{}\n", csv_quoted(l.name), l.op, l.modelled ? 1 : 0, l.latency_ms,
+                         csv_quoted(l.note));
+    }
+    return out + fmt::format("total,,,{:.6g},\n", e.total_ms);
+  }
+  std::string out = fmt::format("Blackthorn estimate of {} from models of {}\n", e.workload, models.backend);
+  out += fmt::format("{:<28} {:<10} {:>12}\n", "layer", "op", "latency ms");
+  std::string ignored;
+  for (const auto& l : e.layers) {
+    if (l.modelled) {
+      out += fmt::format("{:<28} {:<10} {:>12.4f}\n", l.name, l.op, l.latency_ms);
+    } else if (l.op != "input") {
+      ignored += fmt::format("  {} ({}): {}\n", l.name, l.op, l.note);
+    }
+  }
+  out += fmt::format("{:<28} {:<10} {:>12.4f}\ntotal latency: {:.4f} ms (sum of the layers)\n", "total", "", e.total_ms,
+                     e.total_ms);
+  if (!ignored.empty()) out += "ignored (no model):\n" + ignored;
+  return out;
+}
+
+}  // namespace
+
+void register_blackthorn_commands(CLI::App& app) {
+  CLI::App* profile = app.get_subcommand("profile");
+  CLI::App* blackthorn = profile->add_subcommand(
+      "blackthorn", "Profile Blackthorn's layer latency models (Lechner and Jantsch 2021) on a simulated config");
+  auto options = std::make_shared<ProfileOptions>();
+  options->run.jobs = available_cores();
+  blackthorn->add_option("--config,-c", options->config_path, "Accelerator config YAML")
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
+  blackthorn->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
+  blackthorn->add_option("--out,-o", options->out_dir, "Output folder (models.json, report.json)")->required();
+  blackthorn->add_option("--jobs,-j", options->run.jobs, "Worker processes")->capture_default_str();
+  blackthorn->add_option("--scale", options->run.scale, "Shrink every profiled range by this factor (quick looks)")
+      ->check(CLI::Range(0.01, 1.0))
+      ->capture_default_str();
+  blackthorn->add_option("--random-layers", options->run.random_layers, "Random conv layers to check the models on")
+      ->capture_default_str();
+  blackthorn->callback([options] {
+    const AcceleratorConfig config = load_accelerator_config(options->config_path, options->overrides);
+    const EnergyTable table = load_energy_table(energy_table_path(config));
+    std::cout << write_blackthorn_profile(run_blackthorn_profile(config, table, options->run), options->out_dir);
+  });
+
+  CLI::App* estimate =
+      app.get_subcommand("estimate")
+          ->add_subcommand("blackthorn",
+                           "Network latency as the sum of Blackthorn layer models (from `ergon profile blackthorn`)");
+  auto estimate_options = std::make_shared<EstimateOptions>();
+  estimate->add_option("--models,-m", estimate_options->models_dir, "Folder written by ergon profile blackthorn")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  estimate->add_option("--workload,-w", estimate_options->workload_path, "Workload YAML")
+      ->required()
+      ->check(CLI::ExistingFile);
+  estimate->add_option("--format", estimate_options->format, "Output format")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+  estimate->add_option("--out,-o", estimate_options->out_path, "Write to this file (atomically) instead of stdout");
+  estimate->callback([estimate_options] {
+    const BlackthornModels models = read_models(estimate_options->models_dir);
+    const Workload workload = load_workload(estimate_options->workload_path);
+    emit_output(estimate_text(estimate_blackthorn(workload, models), models, estimate_options->format),
+                estimate_options->out_path);
+  });
+}
+
+}  // namespace ergon
