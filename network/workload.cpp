@@ -1,5 +1,7 @@
 #include "network/workload.hpp"
 
+#include "network/importers/onnx_model.hpp"
+
 #include <fmt/format.h>
 
 #include <boost/graph/connected_components.hpp>
@@ -184,6 +186,7 @@ std::vector<Layer> parse_layers(YamlMap& root, std::int64_t default_batch) {
 }  // namespace
 
 Workload load_workload(const std::string& path) {
+  if (path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0) return load_onnx_workload(path);
   return parse_workload(load_yaml_file(path), path);
 }
 

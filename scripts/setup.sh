@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config ccache time
   libsystemc-dev libboost-graph-dev libyaml-cpp-dev libfmt-dev
-  libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox parallel libeigen3-dev
+  libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox parallel libeigen3-dev libonnx-dev libprotobuf-dev
 )
 
 missing=()

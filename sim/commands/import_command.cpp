@@ -6,6 +6,7 @@
 #include "arch/accelerator_config.hpp"
 #include "arch/importers/scalesim_config.hpp"
 #include "common/atomic_file.hpp"
+#include "network/importers/onnx_model.hpp"
 #include "network/importers/scalesim_topology.hpp"
 #include "network/workload.hpp"
 #include "sim/commands/commands.hpp"
@@ -66,6 +67,18 @@ void register_import_command(CLI::App& app) {
   scalesim->add_option("--config-out", options->config_out_path, "Accelerator config YAML to write")->needs(config);
   config->needs(scalesim->get_option("--config-out"));
   scalesim->callback([options] { import_scalesim(*options); });
+
+  CLI::App* onnx =
+      command->add_subcommand("onnx", "An ONNX model as a workload YAML (unsupported operators are errors)");
+  auto onnx_model = std::make_shared<std::string>();
+  auto onnx_out = std::make_shared<std::string>();
+  onnx->add_option("model", *onnx_model, "ONNX model (.onnx)")->required()->check(CLI::ExistingFile);
+  onnx->add_option("--out,-o", *onnx_out, "Workload YAML to write")->required();
+  onnx->callback([onnx_model, onnx_out] {
+    load_onnx_workload(*onnx_model);  // every shape checked against ONNX's before anything is written
+    write_file_atomically(*onnx_out, onnx_workload_yaml(*onnx_model));
+    std::cout << "wrote " << *onnx_out << "\n";
+  });
 }
 
 }  // namespace ergon
