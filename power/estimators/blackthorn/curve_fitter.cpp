@@ -81,11 +81,20 @@ class OutputFit {
                        [&](const Hypothesis& h) { return h.alive && h.kind == kind; });
   }
 
-  // The surviving hypothesis with the least error; the linear one on a tie (the simpler template).
+  // The surviving hypothesis with the least error. When both templates survive, the step one must beat
+  // the line by R_t (eq. 9's ratio): its extra parameter buys a better fit of the measured points
+  // without telling the steps apart from a slope.
   FittedCurve best() const {
     const Hypothesis* chosen = nullptr;
+    const Hypothesis* line = nullptr;
     for (const Hypothesis& h : hypotheses_) {
-      if (h.alive && (chosen == nullptr || h.sse < chosen->sse * (1 - 1e-9) - 1e-300)) chosen = &h;
+      if (!h.alive) continue;
+      if (h.kind == TemplateKind::kLinear) line = &h;
+      if (chosen == nullptr || h.sse < chosen->sse * (1 - 1e-9) - 1e-300) chosen = &h;
+    }
+    if (line != nullptr && chosen->kind == TemplateKind::kStep &&
+        chosen->sse * settings_.template_ratio >= line->sse) {
+      chosen = line;
     }
     return {chosen->kind, chosen->first, chosen->second, chosen->width, chosen->sse};
   }
