@@ -13,15 +13,18 @@
 #include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/simulation.hpp"
+#include "sim/validation/comparison_report.hpp"
 
 namespace ergon {
 namespace {
 
 struct CompareOptions {
-  std::string config_path = default_config_path();
+  std::vector<std::string> config_paths;
   std::string workload_path;
   std::vector<std::string> overrides;
+  std::string blackthorn_models;
   std::string format = "table";
+  std::string out_path;
 };
 
 struct ComparedLayer {
@@ -167,31 +170,53 @@ std::string compare_json(const Comparison& comparison, const std::string& worklo
 
 void register_compare_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
-      "compare", "Simulation vs the CNNergy analytical estimate, per layer (energy, traffic, latency)");
+      "compare", "One comparison report: simulations, CNNergy, Lahmer (TX2, Xavier NX), Blackthorn and measurements");
   auto options = std::make_shared<CompareOptions>();
-  command->add_option("--config,-c", options->config_path, "Accelerator config YAML")
-      ->capture_default_str()
+  command
+      ->add_option("--config,-c", options->config_paths,
+                   "Accelerator config YAML to simulate (repeatable; default configs/eyeriss.yaml)")
       ->check(CLI::ExistingFile);
-  command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
-  command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
-  command->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"table", "json"}))
+  command->add_option("--workload,-w", options->workload_path, "Workload YAML or ONNX")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--set", options->overrides, "Override a config key of every config: key.path=value");
+  command
+      ->add_option("--blackthorn-models", options->blackthorn_models,
+                   "Folder of `ergon profile blackthorn` models to add their latency estimate")
+      ->check(CLI::ExistingDirectory);
+  command
+      ->add_option("--format", options->format,
+                   "table (with the simulation-vs-CNNergy detail), markdown, csv or json (the comparison report)")
+      ->check(CLI::IsMember({"table", "markdown", "csv", "json", "cnnergy-json"}))
       ->capture_default_str();
+  command->add_option("--out,-o", options->out_path, "Write to this file (atomically) instead of stdout");
   command->callback([options] {
-    const AcceleratorConfig config = load_accelerator_config(options->config_path, options->overrides);
-    const EnergyTable table = load_energy_table(energy_table_path(config));
+    ComparisonInputs inputs{options->workload_path, options->config_paths, options->overrides,
+                            options->blackthorn_models};
+    if (inputs.config_paths.empty()) inputs.config_paths.push_back(default_config_path());
     const Workload workload = load_workload(options->workload_path);
-    const Comparison comparison = compare(config, table, workload);
-    if (comparison.rows.empty()) {
-      throw std::runtime_error("no layer of " + workload.name() + " is both simulated and modelled by CNNergy");
+    if (options->format == "markdown")
+      return emit_output(comparison_markdown(build_comparison(inputs)), options->out_path);
+    if (options->format == "csv") return emit_output(comparison_csv(build_comparison(inputs)), options->out_path);
+    if (options->format == "json") {
+      return emit_output(comparison_json(build_comparison(inputs)).dump(2) + "\n", options->out_path);
     }
-    std::string text = options->format == "json" ? compare_json(comparison, workload.name())
-                                                 : compare_table(comparison.rows, workload.name());
-    if (options->format != "json" && !comparison.skipped.empty()) {
-      text += "\nsimulated but not in the comparison (CNNergy does not model them):\n";
-      for (const auto& line : comparison.skipped) text += "  " + line + "\n";
+    std::string text = options->format == "table" ? comparison_table(build_comparison(inputs)) + "\n" : "";
+    // In detail: the simulation of the first row-stationary config beside CNNergy, by component.
+    for (const std::string& path : inputs.config_paths) {
+      const AcceleratorConfig config = load_accelerator_config(path, options->overrides);
+      if (config.pe_array.impl != "row_stationary") continue;
+      const Comparison comparison = compare(config, load_energy_table(energy_table_path(config)), workload);
+      if (options->format == "cnnergy-json")
+        return emit_output(compare_json(comparison, workload.name()), options->out_path);
+      if (!comparison.rows.empty()) text += compare_table(comparison.rows, workload.name());
+      if (!comparison.skipped.empty()) {
+        text += "\nsimulated but not in the comparison (CNNergy does not model them):\n";
+        for (const auto& line : comparison.skipped) text += "  " + line + "\n";
+      }
+      break;
     }
-    emit_output(text, "");
+    emit_output(text, options->out_path);
   });
 }
 

@@ -1,0 +1,286 @@
+#include "sim/validation/comparison_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+
+#include "common/text.hpp"
+#include "common/yaml_view.hpp"
+#include "power/estimators/blackthorn/layer_models.hpp"
+#include "power/estimators/cnnergy.hpp"
+#include "power/estimators/lahmer.hpp"
+#include "sim/commands/cnnergy_hardware.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/simulation.hpp"
+
+namespace ergon {
+namespace {
+
+class ReportBuilder {
+ public:
+  explicit ReportBuilder(const Workload& workload) {
+    report_.workload = workload.name();
+    for (const Layer& layer : workload.layers()) {
+      if (layer.op == OpKind::kInput) continue;
+      index_[layer.name] = report_.layers.size();
+      report_.layers.push_back(layer.name);
+    }
+  }
+
+  SourceValues& add(const std::string& name, const std::string& detail) {
+    SourceValues source;
+    source.name = name;
+    source.detail = detail;
+    source.layer_energy_mj.resize(report_.layers.size());
+    source.layer_latency_ms.resize(report_.layers.size());
+    report_.sources.push_back(std::move(source));
+    return report_.sources.back();
+  }
+
+  void set(SourceValues& source, const std::string& layer, std::optional<double> energy_mj,
+           std::optional<double> latency_ms) {
+    const auto found = index_.find(layer);
+    if (found == index_.end()) return;
+    source.layer_energy_mj[found->second] = energy_mj;
+    source.layer_latency_ms[found->second] = latency_ms;
+  }
+
+  ComparisonReport finish() {
+    // Keep the layers some source has a value for.
+    ComparisonReport kept = report_;
+    kept.layers.clear();
+    for (auto& s : kept.sources) {
+      s.layer_energy_mj.clear();
+      s.layer_latency_ms.clear();
+    }
+    for (std::size_t i = 0; i < report_.layers.size(); ++i) {
+      bool any = false;
+      for (const auto& s : report_.sources)
+        any |= s.layer_energy_mj[i].has_value() || s.layer_latency_ms[i].has_value();
+      if (!any) continue;
+      kept.layers.push_back(report_.layers[i]);
+      for (std::size_t j = 0; j < report_.sources.size(); ++j) {
+        kept.sources[j].layer_energy_mj.push_back(report_.sources[j].layer_energy_mj[i]);
+        kept.sources[j].layer_latency_ms.push_back(report_.sources[j].layer_latency_ms[i]);
+      }
+    }
+    return kept;
+  }
+
+ private:
+  ComparisonReport report_;
+  std::map<std::string, std::size_t> index_;
+};
+
+void add_simulation(ReportBuilder& builder, const AcceleratorConfig& config, const Workload& workload) {
+  const SimulationResult result =
+      Simulation(config, load_energy_table(energy_table_path(config)), workload, SimulationOptions{}).run();
+  SourceValues& source =
+      builder.add("sim " + config.name, "Ergon transaction-level simulation of " + config.file + ", per image");
+  for (const LayerResult& layer : result.layers) {
+    if (!layer.executed) continue;
+    const double batch = static_cast<double>(layer.batch);
+    builder.set(source, layer.name, layer.energy.total_pj() * 1e-9 / batch, layer.time_ns * 1e-6 / batch);
+  }
+  const double batch = result.layers.empty() ? 1.0 : static_cast<double>(result.layers.back().batch);
+  source.energy_mj = result.total.energy.total_pj() * 1e-9 / batch;
+  source.latency_ms = result.total.time_ns * 1e-6 / batch;
+}
+
+void add_cnnergy(ReportBuilder& builder, const AcceleratorConfig& config, const Workload& workload) {
+  CnnergyOptions options;
+  options.word_bits = config.pe_array.word_bits;
+  const CnnergyEstimate estimate =
+      estimate_cnnergy(workload, load_energy_table(energy_table_path(config)), cnnergy_hardware(config), options);
+  SourceValues& source = builder.add(
+      "CNNergy", fmt::format("analytical estimate on {}'s array; latency = MACs / {:.1f} GMAC/s (Eyeriss, measured)",
+                             config.name, options.throughput_macs_per_s / 1e9));
+  double latency = 0;
+  for (const auto& layer : estimate.layers) {
+    if (!layer.modelled) continue;
+    const double ms = static_cast<double>(layer.macs) / options.throughput_macs_per_s * 1e3;
+    builder.set(source, layer.name, layer.energy.total_pj() * 1e-9, ms);
+    latency += ms;
+  }
+  source.energy_mj = estimate.total.total_pj() * 1e-9;
+  source.latency_ms = latency;
+}
+
+void add_lahmer(ReportBuilder& builder, const Workload& workload, const std::string& board_name,
+                const std::string& label) {
+  const LahmerEstimate estimate =
+      estimate_lahmer(workload, load_lahmer_board(lahmer_parameters_path(), board_name), KclcForm::kExact);
+  SourceValues& source = builder.add(label, "Lahmer et al. (WiOpt 2022) Table III, CPU energy, exact KCLC" +
+                                                (estimate.unmodelled_compute_layers > 0
+                                                     ? fmt::format("; PARTIAL: {} conv/FC layers without parameters",
+                                                                   estimate.unmodelled_compute_layers)
+                                                     : std::string()));
+  for (const auto& layer : estimate.layers) {
+    if (layer.modelled) builder.set(source, layer.name, layer.energy_j * 1e3, std::nullopt);
+  }
+  source.energy_mj = estimate.total_j * 1e3;
+}
+
+void add_blackthorn(ReportBuilder& builder, const Workload& workload, const std::string& dir) {
+  std::ifstream in(dir + "/models.json");
+  if (!in) throw std::runtime_error(dir + "/models.json: no Blackthorn models (run ergon profile blackthorn)");
+  const blackthorn::BlackthornModels models = blackthorn::models_from_json(nlohmann::json::parse(in));
+  const blackthorn::BlackthornEstimate estimate = blackthorn::estimate_blackthorn(workload, models);
+  SourceValues& source =
+      builder.add("Blackthorn", "layer models fitted to " + models.backend +
+                                    fmt::format("; {} layers without a model ignored", estimate.unmodelled));
+  for (const auto& layer : estimate.layers) {
+    if (layer.modelled) builder.set(source, layer.name, std::nullopt, layer.latency_ms);
+  }
+  source.latency_ms = estimate.total_ms;
+}
+
+// Blackthorn's Table 3: measured whole-network latency on the Jetson boards, for the networks it lists.
+void add_published(ReportBuilder& builder, const Workload& workload) {
+  const std::string path = shipped_data_dir() + "/reference/jetson/blackthorn_2021_tables.yaml";
+  const YAML::Node root = load_yaml_file(path);
+  const YAML::Node network = root["networks"][workload.name()];
+  if (!network) return;
+  for (const auto& board : network) {
+    SourceValues& source = builder.add("measured " + board.first.as<std::string>(),
+                                       root["source"].as<std::string>() + " (TensorRT, batch 1, median of 500)");
+    source.latency_ms = board.second["measured_ms"].as<double>();
+  }
+}
+
+std::string cell(const std::optional<double>& value) {
+  return value ? fmt::format("{:.4g}", *value) : "-";
+}
+
+bool any(const std::vector<std::optional<double>>& values) {
+  return std::any_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); });
+}
+
+// The per-layer columns that hold something: (source, energy?) pairs.
+std::vector<std::pair<const SourceValues*, bool>> layer_columns(const ComparisonReport& r) {
+  std::vector<std::pair<const SourceValues*, bool>> columns;
+  for (const auto& s : r.sources) {
+    if (any(s.layer_energy_mj)) columns.emplace_back(&s, true);
+    if (any(s.layer_latency_ms)) columns.emplace_back(&s, false);
+  }
+  return columns;
+}
+
+std::string column_title(const std::pair<const SourceValues*, bool>& column) {
+  return column.first->name + (column.second ? " mJ" : " ms");
+}
+
+std::string column_cell(const std::pair<const SourceValues*, bool>& column, std::size_t layer) {
+  return cell(column.second ? column.first->layer_energy_mj[layer] : column.first->layer_latency_ms[layer]);
+}
+
+}  // namespace
+
+std::optional<double> SourceValues::edp_mj_ms() const {
+  if (!energy_mj || !latency_ms) return std::nullopt;
+  return *energy_mj * *latency_ms;
+}
+
+ComparisonReport build_comparison(const ComparisonInputs& inputs) {
+  const Workload workload = load_workload(inputs.workload_path);
+  ReportBuilder builder(workload);
+  std::optional<AcceleratorConfig> row_stationary;
+  for (const std::string& path : inputs.config_paths) {
+    const AcceleratorConfig config = load_accelerator_config(path, inputs.overrides);
+    add_simulation(builder, config, workload);
+    if (!row_stationary && config.pe_array.impl == "row_stationary") row_stationary = config;
+  }
+  if (row_stationary) add_cnnergy(builder, *row_stationary, workload);
+  add_lahmer(builder, workload, "tx2", "Lahmer TX2");
+  add_lahmer(builder, workload, "xavier-nx", "Lahmer Xavier NX");
+  if (!inputs.blackthorn_models_dir.empty()) add_blackthorn(builder, workload, inputs.blackthorn_models_dir);
+  add_published(builder, workload);
+  return builder.finish();
+}
+
+std::string comparison_table(const ComparisonReport& r) {
+  std::string out = fmt::format("{}: per image, by source\n", r.workload);
+  out += fmt::format("{:<22} {:>12} {:>12} {:>12}\n", "source", "energy mJ", "latency ms", "EDP mJ*ms");
+  for (const auto& s : r.sources) {
+    out += fmt::format("{:<22} {:>12} {:>12} {:>12}\n", s.name, cell(s.energy_mj), cell(s.latency_ms),
+                       cell(s.edp_mj_ms()));
+  }
+  const auto columns = layer_columns(r);
+  out += fmt::format("\nper layer:\n{:<24}", "layer");
+  for (const auto& c : columns) out += fmt::format(" {:>20}", column_title(c));
+  out += "\n";
+  for (std::size_t l = 0; l < r.layers.size(); ++l) {
+    out += fmt::format("{:<24}", r.layers[l]);
+    for (const auto& c : columns) out += fmt::format(" {:>20}", column_cell(c, l));
+    out += "\n";
+  }
+  out += "sources:\n";
+  for (const auto& s : r.sources) out += fmt::format("  {}: {}\n", s.name, s.detail);
+  return out;
+}
+
+std::string comparison_markdown(const ComparisonReport& r) {
+  std::string out = fmt::format(
+      "### {}: per image\n\n| source | energy mJ | latency ms | EDP mJ·ms | note |\n|---|---|---|---|---|\n",
+      r.workload);
+  for (const auto& s : r.sources) {
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", s.name, cell(s.energy_mj), cell(s.latency_ms),
+                       cell(s.edp_mj_ms()), s.detail);
+  }
+  const auto columns = layer_columns(r);
+  out += "\n| layer |";
+  for (const auto& c : columns) out += " " + column_title(c) + " |";
+  out += "\n|---|";
+  for (std::size_t i = 0; i < columns.size(); ++i) out += "---|";
+  out += "\n";
+  for (std::size_t l = 0; l < r.layers.size(); ++l) {
+    out += "| " + r.layers[l] + " |";
+    for (const auto& c : columns) out += " " + column_cell(c, l) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+std::string comparison_csv(const ComparisonReport& r) {
+  std::string out = "layer,source,energy_mj,latency_ms,edp_mj_ms\n";
+  const auto number = [](const std::optional<double>& v) { return v ? fmt::format("{:.6g}", *v) : std::string(); };
+  for (std::size_t l = 0; l < r.layers.size(); ++l) {
+    for (const auto& s : r.sources) {
+      if (!s.layer_energy_mj[l] && !s.layer_latency_ms[l]) continue;
+      out += fmt::format("{},{},{},{},\n", csv_quoted(r.layers[l]), csv_quoted(s.name), number(s.layer_energy_mj[l]),
+                         number(s.layer_latency_ms[l]));
+    }
+  }
+  for (const auto& s : r.sources) {
+    out += fmt::format("total,{},{},{},{}\n", csv_quoted(s.name), number(s.energy_mj), number(s.latency_ms),
+                       number(s.edp_mj_ms()));
+  }
+  return out;
+}
+
+nlohmann::ordered_json comparison_json(const ComparisonReport& r) {
+  const auto number = [](const std::optional<double>& v) {
+    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+  };
+  nlohmann::ordered_json sources = nlohmann::ordered_json::array();
+  for (const auto& s : r.sources) {
+    nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+    for (std::size_t l = 0; l < r.layers.size(); ++l) {
+      if (!s.layer_energy_mj[l] && !s.layer_latency_ms[l]) continue;
+      layers.push_back({{"name", r.layers[l]},
+                        {"energy_mj", number(s.layer_energy_mj[l])},
+                        {"latency_ms", number(s.layer_latency_ms[l])}});
+    }
+    sources.push_back({{"name", s.name},
+                       {"detail", s.detail},
+                       {"energy_mj", number(s.energy_mj)},
+                       {"latency_ms", number(s.latency_ms)},
+                       {"edp_mj_ms", number(s.edp_mj_ms())},
+                       {"layers", layers}});
+  }
+  return {{"schema_version", 1}, {"workload", r.workload}, {"unit_note", "per image"}, {"sources", sources}};
+}
+
+}  // namespace ergon

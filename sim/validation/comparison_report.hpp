@@ -1,0 +1,41 @@
+#pragma once
+// The one comparison report (docs/validation.md): for a workload, per layer and in total, energy and
+// latency per image from every source that has them: the simulation of each config given, the CNNergy
+// estimate, Lahmer et al.'s TX2 and Xavier NX estimates, a Blackthorn-fitted estimate, and published
+// measurements (reference/jetson/). Each source is computed on its own; none feeds another.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ergon {
+
+struct SourceValues {
+  std::string name;    // e.g. "sim eyeriss", "CNNergy", "Lahmer TX2", "measured Jetson TX2"
+  std::string detail;  // what it is and its caveats
+  std::vector<std::optional<double>> layer_energy_mj, layer_latency_ms;  // indexed like ComparisonReport::layers
+  std::optional<double> energy_mj, latency_ms;                           // per image
+  std::optional<double> edp_mj_ms() const;
+};
+
+struct ComparisonReport {
+  std::string workload;
+  std::vector<std::string> layers;  // layers any source has a value for
+  std::vector<SourceValues> sources;
+};
+
+struct ComparisonInputs {
+  std::string workload_path;
+  std::vector<std::string> config_paths;  // simulated, and the first row-stationary one for CNNergy
+  std::vector<std::string> overrides;     // applied to every config
+  std::string blackthorn_models_dir;      // optional
+};
+
+ComparisonReport build_comparison(const ComparisonInputs& inputs);
+
+std::string comparison_table(const ComparisonReport& report);
+std::string comparison_markdown(const ComparisonReport& report);
+std::string comparison_csv(const ComparisonReport& report);
+nlohmann::ordered_json comparison_json(const ComparisonReport& report);
+
+}  // namespace ergon

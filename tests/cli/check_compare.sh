@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `ergon compare`: the comparison report in every format, with simulations of two configs, CNNergy,
+# Lahmer's two boards and the published Jetson measurements for a network Blackthorn measured.
+set -euo pipefail
+ergon="$(realpath "$1")"
+source_dir="$(realpath "$2")"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+args=(compare --workload "$source_dir/workloads/alexnet.yaml" --config "$source_dir/configs/eyeriss.yaml"
+  --config "$source_dir/configs/edge_tpu.yaml")
+"$ergon" "${args[@]}" --format json --out "$out/report.json"
+python3 - "$out/report.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+names = [s["name"] for s in report["sources"]]
+assert names == ["sim eyeriss", "sim edge_tpu", "CNNergy", "Lahmer TX2", "Lahmer Xavier NX",
+                 "measured jetson-nano", "measured jetson-tx2"], names
+by = {s["name"]: s for s in report["sources"]}
+assert by["measured jetson-tx2"]["latency_ms"] == 11.22          # Blackthorn Table 3
+for name in ("sim eyeriss", "sim edge_tpu", "CNNergy"):
+    s = by[name]
+    assert abs(s["edp_mj_ms"] - s["energy_mj"] * s["latency_ms"]) < 1e-9 * s["edp_mj_ms"]
+    assert abs(sum(l["energy_mj"] for l in s["layers"] if l["energy_mj"]) - s["energy_mj"]) < 1e-6 * s["energy_mj"]
+assert "PARTIAL" in by["Lahmer TX2"]["detail"]
+PY
+"$ergon" "${args[@]}" --format markdown > "$out/report.md"
+grep -q "^| sim edge_tpu | " "$out/report.md"
+"$ergon" "${args[@]}" --format csv > "$out/report.csv"
+grep -q '^total,"CNNergy",' "$out/report.csv"
+"$ergon" "${args[@]}" > "$out/report.txt"
+grep -q "simulation (transaction level) vs CNNergy estimate" "$out/report.txt"
+echo "compare checks passed"
