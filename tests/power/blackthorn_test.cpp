@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 
 #include "power/estimators/blackthorn/layer_models.hpp"
+#include "tests/test_paths.hpp"
 
 namespace ergon::blackthorn {
 namespace {
@@ -80,6 +82,32 @@ TEST(BlackthornModels, SurviveAJsonRoundTrip) {
   EXPECT_DOUBLE_EQ(predict_ms(back, layer), 1 + std::floor(40 / 16.0) * (0.5 * 10 + 2));
   EXPECT_THROW(predict_ms(back, LayerSpec{LayerKind::kConv, 10, 0, 40, 5, 1}), std::invalid_argument);
   EXPECT_THROW(models_from_json(nlohmann::json::parse(R"({"schema_version": 1})")), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ergon::blackthorn
+
+namespace ergon::blackthorn {
+namespace {
+
+// Every shipped workload estimates without error: each layer is modelled or named as ignored.
+TEST(BlackthornModels, EstimateEveryShippedWorkload) {
+  BlackthornModels models;
+  models.backend = "constant test models";
+  for (const SubModelSpec& spec : default_sub_models(0.1)) {
+    Curve curve;  // 0.001 ms per unit of the innermost dimension
+    curve.first.constant = 0.001;
+    models.models.push_back({spec.kind, spec.kernel, spec.stride, {}, {}, {}, curve, 0, true});
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(test::source_dir() + "/workloads")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const Workload workload = load_workload(entry.path().string());
+    const BlackthornEstimate estimate = estimate_blackthorn(workload, models);
+    EXPECT_GT(estimate.total_ms, 0) << entry.path();
+    for (const auto& layer : estimate.layers) {
+      EXPECT_TRUE(layer.modelled || !layer.note.empty() || layer.op == "input") << layer.name;
+    }
+  }
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "common/input_error.hpp"
 #include "tests/test_paths.hpp"
 
@@ -71,6 +73,25 @@ TEST(Lahmer, FittingRecoversTheParametersOfNoiselessData) {
   EXPECT_NEAR(fit.conv_fit.r_squared, 1.0, 1e-12);
   EXPECT_NEAR(fit.conv_fit.mape_pct, 0.0, 1e-9);
   EXPECT_THROW(fit_lahmer({conv.front()}, fc), std::invalid_argument);  // eq. 6 needs two ofm values
+}
+
+}  // namespace
+}  // namespace ergon
+
+namespace ergon {
+namespace {
+
+TEST(Lahmer, RunsOnEveryShippedWorkload) {
+  const LahmerBoard nx = load_lahmer_board(table3(), "xavier-nx");
+  std::size_t workloads = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(test::source_dir() + "/workloads")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const LahmerEstimate estimate = estimate_lahmer(load_workload(entry.path().string()), nx, KclcForm::kExact);
+    EXPECT_GT(estimate.total_j, 0) << entry.path();
+    EXPECT_EQ(estimate.unmodelled_compute_layers, 0u) << entry.path();
+    ++workloads;
+  }
+  EXPECT_GE(workloads, 21u);
 }
 
 }  // namespace
