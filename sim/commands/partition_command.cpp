@@ -1,0 +1,234 @@
+// `ergon partition`: NeuPart's client/cloud split of a workload (docs/neupart.md).
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "common/atomic_file.hpp"
+#include "power/estimators/cnnergy.hpp"
+#include "power/partition/neupart.hpp"
+#include "sim/commands/cnnergy_hardware.hpp"
+#include "sim/commands/commands.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/simulation.hpp"
+
+namespace ergon {
+namespace {
+
+struct PartitionOptions {
+  std::string config_path = default_config_path();
+  std::vector<std::string> overrides;
+  std::string workload_path;
+  std::string energy = "sim";
+  std::string sparsity_table;  // default: workloads/cnnergy/<workload name>.yaml when it exists
+  double default_sparsity = 0;
+  double bitrate_mbps = 60, tx_power_w = 0.5, input_sparsity = 0.608, cloud_tops = 92;
+  std::string out_dir;
+};
+
+// Per-layer client energy and latency, per image, from the simulation or the CNNergy estimate. CNNergy
+// prices a layer from its table row when a CNNergy layer table is given (its measured sparsities and
+// batching, as NeuPart uses them), else from the graph.
+void client_costs(const PartitionOptions& o, const AcceleratorConfig& config, const Workload& workload,
+                  const Workload* table_workload, PartitionInputs& in) {
+  const std::size_t n = workload.layers().size();
+  in.client_energy_j.assign(n, 0);
+  in.client_latency_s.assign(n, 0);
+  const EnergyTable table = load_energy_table(energy_table_path(config));
+  if (o.energy == "sim") {
+    const SimulationResult result = Simulation(config, table, workload, SimulationOptions{}).run();
+    for (std::size_t i = 0; i < n; ++i) {
+      const double batch = static_cast<double>(result.layers[i].batch);
+      in.client_energy_j[i] = result.layers[i].energy.total_pj() * 1e-12 / batch;
+      in.client_latency_s[i] = result.layers[i].time_ns * 1e-9 / batch;
+    }
+    return;
+  }
+  CnnergyOptions options;
+  options.word_bits = config.pe_array.word_bits;
+  const CnnergyEstimate estimate = estimate_cnnergy(workload, table, cnnergy_hardware(config), options);
+  std::map<std::string, const CnnergyLayerEstimate*> by_name;
+  for (const CnnergyLayerEstimate& layer : estimate.layers) by_name[layer.name] = &layer;
+  std::optional<CnnergyEstimate> rows;
+  if (table_workload != nullptr) {
+    rows.emplace(estimate_cnnergy(*table_workload, table, cnnergy_hardware(config), options));
+    for (const CnnergyLayerEstimate& layer : rows->layers) by_name[layer.name] = &layer;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto found = by_name.find(workload.layers()[i].name);
+    if (found == by_name.end() || !found->second->modelled) continue;  // no compute on the array
+    in.client_energy_j[i] = found->second->energy.total_pj() * 1e-12;
+    in.client_latency_s[i] = static_cast<double>(found->second->macs) / options.throughput_macs_per_s;
+  }
+}
+
+std::string cut_label(const CutResult& cut, const PartitionResult& result) {
+  if (&cut == &result.cuts.front()) return "fully cloud (send the input)";
+  if (&cut == &result.cuts.back()) return "fully on the client";
+  return "after " + cut.last_client_layer;
+}
+
+std::string result_table(const Workload& workload, const PartitionResult& r, const PartitionInputs& in,
+                         const std::string& source) {
+  std::string out = fmt::format(
+      "NeuPart partitioning of {} ({}-bit, client energy from {}): {:.0f} Mbps, {:.2f} W Tx, Sparsity-In {:.1f}%\n",
+      workload.name(), in.word_bits, source, in.bitrate_bps / 1e6, in.tx_power_w, 100 * in.input_sparsity);
+  out += fmt::format("{:<34} {:>12} {:>12} {:>12} {:>12} {:>10}\n", "cut", "sent kbit", "client mJ", "Tx mJ",
+                     "total mJ", "delay ms");
+  for (const CutResult& cut : r.cuts) {
+    out += fmt::format("{:<34} {:>12.1f} {:>12.4f} {:>12.4f} {:>12.4f} {:>10.3f}{}\n", cut_label(cut, r),
+                       cut.bits / 1e3, cut.client_energy_j * 1e3, cut.transmit_energy_j * 1e3, cut.total_energy_j * 1e3,
+                       cut.delay_s * 1e3, &cut == &r.cuts[r.best] ? "  <- least" : "");
+  }
+  const CutResult& best = r.cuts[r.best];
+  out += fmt::format("optimal: {} (sends {}); saves {:.1f}% against fully cloud, {:.1f}% against fully on the client\n",
+                     cut_label(best, r),
+                     best.crossing.empty() ? "nothing" : fmt::format("{}", fmt::join(best.crossing, ", ")),
+                     r.saving_vs_cloud_pct, r.saving_vs_client_pct);
+  return out;
+}
+
+// NeuPart's Fig. 12-style map: the saving of the best cut over the better of the two extremes.
+std::string savings_map(const Workload& workload, PartitionInputs in) {
+  std::string csv =
+      "bitrate_mbps,tx_power_w,best_cut,best_layer,saving_vs_cloud_pct,saving_vs_client_pct,saving_vs_best_extreme_"
+      "pct\n";
+  for (double mbps = 5; mbps <= 200 + 1e-9; mbps += 5) {
+    for (double watts = 0.1; watts <= 2.0 + 1e-9; watts += 0.1) {
+      in.bitrate_bps = mbps * 1e6;
+      in.tx_power_w = watts;
+      const PartitionResult r = partition_network(workload, in);
+      const double extreme = std::min(r.cuts.front().total_energy_j, r.cuts.back().total_energy_j);
+      csv += fmt::format("{},{:.1f},{},{},{:.4f},{:.4f},{:.4f}\n", mbps, watts, r.best,
+                         r.cuts[r.best].last_client_layer, r.saving_vs_cloud_pct, r.saving_vs_client_pct,
+                         100 * (1 - r.cuts[r.best].total_energy_j / extreme));
+    }
+  }
+  return csv;
+}
+
+std::string map_gnuplot(const std::string& workload) {
+  return fmt::format(R"(# NeuPart Fig. 12-style map: `gnuplot savings_map.gp` writes savings_map.png and .svg
+set datafile separator ','
+set xlabel 'bit rate (Mbps)'
+set ylabel 'Tx power (W)'
+set cblabel 'saving of the best cut over the better extreme (%)'
+set title 'Partitioning {} between client and cloud' noenhanced
+set palette rgbformulae 33,13,10
+set xrange [2.5:202.5]
+set yrange [0.05:2.05]
+do for [out in "png svg"] {{
+  if (out eq "png") {{ set terminal pngcairo size 900,600 font ',10'; set output 'savings_map.png' }}
+  else {{ set terminal svg size 900,600 font ',10'; set output 'savings_map.svg' }}
+  plot 'savings_map.csv' every ::1 using 1:2:7 with image notitle
+}}
+)",
+                     workload);
+}
+
+void run_partition(const PartitionOptions& o) {
+  const AcceleratorConfig config = load_accelerator_config(o.config_path, o.overrides);
+  const Workload workload = load_workload(o.workload_path);
+  std::string table_path = o.sparsity_table;
+  const std::string shipped = shipped_data_dir() + "/workloads/cnnergy/" + workload.name() + ".yaml";
+  if (table_path.empty() && std::filesystem::exists(shipped)) table_path = shipped;
+  std::optional<Workload> table;
+  if (!table_path.empty()) table.emplace(load_workload(table_path));
+  PartitionInputs in;
+  client_costs(o, config, workload, table ? &*table : nullptr, in);
+  in.ofmap_sparsity = tensor_sparsity(workload, table ? &*table : nullptr, o.default_sparsity);
+  in.input_sparsity = o.input_sparsity;
+  in.word_bits = config.pe_array.word_bits;
+  in.bitrate_bps = o.bitrate_mbps * 1e6;
+  in.tx_power_w = o.tx_power_w;
+  in.cloud_ops_per_s = o.cloud_tops * 1e12;
+  const PartitionResult result = partition_network(workload, in);
+  const std::string source = o.energy == "sim" ? "the simulation of " + config.name
+                             : table           ? "CNNergy on the layer table"
+                                               : "CNNergy";
+  std::cout << result_table(workload, result, in, source)
+            << (table_path.empty() ? "tensor sparsity: none known (every tensor sent at full size)\n"
+                                   : "tensor sparsity from " + table_path + "\n");
+  if (o.out_dir.empty()) return;
+  std::filesystem::create_directories(o.out_dir);
+  nlohmann::ordered_json cuts = nlohmann::ordered_json::array();
+  std::string csv =
+      "client_layers,last_client_layer,crossing,bits,client_energy_mj,transmit_energy_mj,total_energy_mj,delay_ms\n";
+  for (const CutResult& c : result.cuts) {
+    cuts.push_back({{"client_layers", c.client_layers},
+                    {"last_client_layer", c.last_client_layer},
+                    {"crossing", c.crossing},
+                    {"bits", c.bits},
+                    {"client_energy_mj", c.client_energy_j * 1e3},
+                    {"transmit_energy_mj", c.transmit_energy_j * 1e3},
+                    {"total_energy_mj", c.total_energy_j * 1e3},
+                    {"delay_ms", c.delay_s * 1e3}});
+    csv += fmt::format("{},{},\"{}\",{:.0f},{:.6g},{:.6g},{:.6g},{:.6g}\n", c.client_layers, c.last_client_layer,
+                       fmt::join(c.crossing, " "), c.bits, c.client_energy_j * 1e3, c.transmit_energy_j * 1e3,
+                       c.total_energy_j * 1e3, c.delay_s * 1e3);
+  }
+  const nlohmann::ordered_json json = {{"schema_version", 1},
+                                       {"workload", workload.name()},
+                                       {"energy_source", o.energy},
+                                       {"bitrate_mbps", o.bitrate_mbps},
+                                       {"tx_power_w", o.tx_power_w},
+                                       {"input_sparsity", o.input_sparsity},
+                                       {"word_bits", in.word_bits},
+                                       {"best_cut", result.best},
+                                       {"saving_vs_cloud_pct", result.saving_vs_cloud_pct},
+                                       {"saving_vs_client_pct", result.saving_vs_client_pct},
+                                       {"cuts", cuts}};
+  write_file_atomically(o.out_dir + "/partition.json", json.dump(2) + "\n");
+  write_file_atomically(o.out_dir + "/cuts.csv", csv);
+  write_file_atomically(o.out_dir + "/savings_map.csv", savings_map(workload, in));
+  write_file_atomically(o.out_dir + "/savings_map.gp", map_gnuplot(workload.name()));
+  const std::string plot = "cd '" + o.out_dir + "' && gnuplot savings_map.gp 2> gnuplot.log";
+  const bool plotted = std::system("command -v gnuplot > /dev/null 2>&1") == 0 && std::system(plot.c_str()) == 0;
+  std::cout << "wrote " << o.out_dir << "/{partition.json,cuts.csv,savings_map.csv,savings_map.gp"
+            << (plotted ? ",savings_map.png,savings_map.svg}" : "}") << "\n";
+}
+
+}  // namespace
+
+void register_partition_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand("partition", "NeuPart: the energy-optimal client/cloud split of a network");
+  auto o = std::make_shared<PartitionOptions>();
+  command->add_option("--config,-c", o->config_path, "Client accelerator config")
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
+  command->add_option("--set", o->overrides, "Override a config key: key.path=value (repeatable)");
+  command->add_option("--workload,-w", o->workload_path, "Workload YAML or ONNX")->required()->check(CLI::ExistingFile);
+  command->add_option("--bitrate-mbps", o->bitrate_mbps, "Effective uplink bit rate B_e")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command->add_option("--tx-power-w", o->tx_power_w, "Transmission power P_Tx")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  command
+      ->add_option("--input-sparsity", o->input_sparsity,
+                   "Sparsity-In of the JPEG-compressed input (NeuPart median 0.608)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  command->add_option("--energy", o->energy, "Client energy from the simulation (sim) or the CNNergy estimate")
+      ->check(CLI::IsMember({"sim", "cnnergy"}))
+      ->capture_default_str();
+  command
+      ->add_option("--sparsity-table", o->sparsity_table,
+                   "CNNergy layer table giving tensor sparsities (default: workloads/cnnergy/<name>.yaml)")
+      ->check(CLI::ExistingFile);
+  command->add_option("--default-sparsity", o->default_sparsity, "Sparsity of tensors no table covers")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  command->add_option("--cloud-tops", o->cloud_tops, "Cloud throughput in tera-ops/s (2 ops per MAC)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command->add_option("--out,-o", o->out_dir, "Write partition.json, cuts.csv and the bit-rate x power savings map");
+  command->callback([o] { run_partition(*o); });
+}
+
+}  // namespace ergon
