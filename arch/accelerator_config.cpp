@@ -202,6 +202,48 @@ DvfsConfig parse_dvfs(YamlMap map, const ClockConfig& clock, const DramConfig& d
   return dvfs;
 }
 
+SocConfig parse_soc(YamlMap map) {
+  SocConfig soc;
+  YamlMap points = map.get_map("operating_points");
+  for (const auto& entry : points.view().node()) {
+    const std::string name = entry.first.as<std::string>();
+    YamlMap point = points.get_map(name);
+    SocOperatingPoint p;
+    p.name = name;
+    p.core_voltage_v = point.get_number("core_voltage_v", NumberRule{0.0, 5.0, true});
+    p.cpu_mhz = point.get_number("cpu_mhz", kPositive);
+    p.npu_mhz = point.get_number("npu_mhz", kPositive);
+    p.ram_mhz = point.get_number("ram_mhz", kPositive);
+    point.reject_unknown_keys();
+    soc.operating_points.push_back(p);
+  }
+  if (soc.operating_points.empty()) points.view().fail("give at least one operating point");
+  soc.reference_point = map.get_string("reference_point");
+  try {
+    soc.point(soc.reference_point);
+  } catch (const std::invalid_argument& error) {
+    map.at("reference_point").fail(error.what());
+  }
+  soc.ram_bytes_per_cycle = map.get_number("ram_bytes_per_cycle", soc.ram_bytes_per_cycle, kPositive);
+  YamlMap cpu = map.get_map("cpu");
+  soc.pre_inference_cycles = cpu.get_number("pre_inference_cycles", kNonNegative);
+  soc.flash_bytes_per_us = cpu.get_number("flash_bytes_per_us", kPositive);
+  soc.post_inference_cycles = cpu.get_number("post_inference_cycles", kNonNegative);
+  soc.cycles_per_output = cpu.get_number("cycles_per_output", kNonNegative);
+  soc.serial_baud = cpu.get_number("serial_baud", soc.serial_baud, kPositive);
+  soc.serial_bytes = cpu.get_number("serial_bytes", soc.serial_bytes, kNonNegative);
+  soc.cpu_power_mw = cpu.get_number("power_mw", kNonNegative);
+  cpu.reject_unknown_keys();
+  YamlMap npu = map.get_map("npu");
+  soc.npu_layer_overhead_cycles = npu.get_number("layer_overhead_cycles", kNonNegative);
+  soc.npu_baseline_power_mw = npu.get_number("baseline_power_mw", kNonNegative);
+  soc.npu_energy_scale = npu.get_number("energy_scale", kPositive);
+  npu.reject_unknown_keys();
+  soc.idle_us = map.get_number("idle_us", soc.idle_us, kNonNegative);
+  map.reject_unknown_keys();
+  return soc;
+}
+
 EnergyConfig parse_energy(YamlMap map) {
   EnergyConfig energy;
   energy.table = map.get_string("table", energy.table);
@@ -211,6 +253,15 @@ EnergyConfig parse_energy(YamlMap map) {
 }
 
 }  // namespace
+
+const SocOperatingPoint& SocConfig::point(const std::string& name) const {
+  for (const SocOperatingPoint& p : operating_points) {
+    if (p.name == name) return p;
+  }
+  std::string known;
+  for (const SocOperatingPoint& p : operating_points) known += (known.empty() ? "" : ", ") + p.name;
+  throw std::invalid_argument("no operating point '" + name + "'; the config has: " + known);
+}
 
 AcceleratorConfig load_accelerator_config(const std::string& path, const std::vector<std::string>& overrides) {
   auto origin = std::make_shared<YamlOrigin>(YamlOrigin{path, {}});
@@ -231,6 +282,7 @@ AcceleratorConfig load_accelerator_config(const std::string& path, const std::ve
   }
   if (root.has("dvfs")) config.dvfs = parse_dvfs(root.get_map("dvfs"), config.clock, config.dram);
   fill_default_levels(config.clock, config.dram, config.dvfs);
+  if (root.has("soc")) config.soc = parse_soc(root.get_map("soc"));
   if (root.has("energy")) config.energy = parse_energy(root.get_map("energy"));
   root.reject_unknown_keys();
   return config;

@@ -2,6 +2,7 @@
 // The accelerator description read from YAML (docs/config.md). Plain data: the SystemC modules and
 // the estimators read what they need from it.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,34 @@ struct DvfsConfig {
   double memory_switch_overhead_us = 10;
 };
 
+// A microcontroller around the accelerator (configs/stm32n6.yaml, docs/stm32n6.md): its operating points
+// and the cost model of the CPU phases around an inference. Values marked fitted come from
+// `ergon bench-phases --calibrate` on the reference point's measurements.
+struct SocOperatingPoint {
+  std::string name;
+  double core_voltage_v = 0;
+  double cpu_mhz = 0, npu_mhz = 0, ram_mhz = 0;
+};
+struct SocConfig {
+  std::vector<SocOperatingPoint> operating_points;
+  std::string reference_point;     // the point the fitted values were fitted at
+  double ram_bytes_per_cycle = 8;  // NPU <-> internal RAM: bandwidth = ram_mhz x this
+  // CPU phases (Cortex-M55), at the reference point.
+  double pre_inference_cycles = 0;   // fitted: fixed work before the input copy
+  double flash_bytes_per_us = 0;     // fitted: external flash -> internal RAM copy rate
+  double post_inference_cycles = 0;  // fitted: fixed post-processing
+  double cycles_per_output = 0;      // fitted: per output value
+  double serial_baud = 921600;       // assumed (the paper gives none)
+  double serial_bytes = 16;          // assumed: one prediction message per inference
+  double cpu_power_mw = 0;           // fitted: core-domain power while the CPU works
+  // NPU phase.
+  double npu_layer_overhead_cycles = 0;  // fitted: per executed layer (set-up the simulation does not model)
+  double npu_baseline_power_mw = 0;      // fitted: the rest of the core domain during inference
+  double npu_energy_scale = 1;           // fitted: the energy table's process against the NPU's
+  double idle_us = 100;                  // trace only: between runs (not measured in the paper)
+  const SocOperatingPoint& point(const std::string& name) const;  // throws std::invalid_argument
+};
+
 struct EnergyConfig {
   std::string table = "cnnergy_65nm";  // a shipped table name, or a path to a .yaml table
 };
@@ -96,6 +125,7 @@ struct AcceleratorConfig {
   DramConfig dram;
   DvfsConfig dvfs;
   EnergyConfig energy;
+  std::optional<SocConfig> soc;
 };
 
 // Loads, applies "key.path=value" overrides, and validates; every problem is an InputError.

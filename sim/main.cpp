@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   ergon::register_fit_command(app);
   ergon::register_profile_command(app);
   ergon::register_partition_command(app);
+  ergon::register_bench_phases_command(app);
   ergon::register_estimate_command(app);
   ergon::register_blackthorn_commands(app);
   ergon::register_workload_command(app);

@@ -16,6 +16,7 @@ void register_sweep_command(CLI::App& app);
 void register_fit_command(CLI::App& app);
 void register_profile_command(CLI::App& app);
 void register_partition_command(CLI::App& app);
+void register_bench_phases_command(CLI::App& app);
 // Adds `profile blackthorn` and `estimate blackthorn`: call after the profile and estimate commands.
 void register_blackthorn_commands(CLI::App& app);
 

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `ergon bench-phases`: the shipped STM32N6 cost model is what calibration on H-Perf gives; the phase
+# benchmark writes per-phase figures, rEDP for two points, and traces with Table II's trigger coding.
+set -euo pipefail
+ergon="$(realpath "$1")"
+source_dir="$(realpath "$2")"
+config="$source_dir/configs/stm32n6.yaml"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# The fitted values in the config are reproduced by the calibration (no hand-tuning).
+"$ergon" bench-phases --config "$config" --calibrate | tail -n +2 > "$out/fit.yaml"
+diff <(sed -n '/^  cpu:/,$p' "$config") "$out/fit.yaml"
+"$ergon" bench-phases --config "$config" --workload "$source_dir/workloads/resnet8.yaml" --point h-perf \
+  --point l-perf --runs 2 --out "$out/bench" > "$out/table.txt"
+grep -q "rEDP of l-perf against h-perf" "$out/table.txt"
+python3 - "$out/bench/phases.json" "$out/bench/h-perf/power_trace.csv" <<'PY'
+import csv, json, sys
+report = json.load(open(sys.argv[1]))
+h = report["points"]["h-perf"]
+total = sum(h[p]["energy_uj"] for p in ("pre_inference", "inference", "post_inference"))
+assert abs(total - h["total"]["energy_uj"]) < 1e-9 * total
+assert abs(h["total"]["edp_js"] - h["total"]["energy_uj"] * h["total"]["latency_us"] * 1e-12) < 1e-18
+assert "total" in report["redp_pct"]
+rows = list(csv.DictReader(open(sys.argv[2])))
+coding = {(r["phase"], r["trigger1"], r["trigger2"]) for r in rows}
+assert coding == {("pre-inference", "1", "0"), ("inference", "1", "1"), ("post-inference", "0", "1"),
+                  ("idle", "0", "0")}, coding  # Table II (its third row's typo corrected)
+energies = [float(r["cumulative_energy_uj"]) for r in rows]
+assert energies == sorted(energies)
+PY
+grep -q 'trigger1' "$out/bench/h-perf/trace.vcd"
+"$ergon" bench-phases --config "$config" --against-measurements --out "$out/meas" > "$out/meas.txt"
+[ "$(grep -c '^| ' "$out/meas/against_measurements.md")" -eq 34 ]  # header + 32 rows
+grep -q "predicted points: RMS error" "$out/meas.txt"
+echo "bench-phases checks passed"
