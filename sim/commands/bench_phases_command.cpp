@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.hpp"
+#include "common/gnuplot.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/phases/phase_calibration.hpp"
@@ -94,8 +95,7 @@ do for [out in "png svg"] {
        '' every ::1 using 1:($4*10) with steps title 'trigger 2 (x10)'
 }
 )");
-  const std::string plot = "cd '" + dir + "' && gnuplot power_trace.gp 2> gnuplot.log";
-  if (std::system("command -v gnuplot > /dev/null 2>&1") == 0) (void)std::system(plot.c_str());
+  run_gnuplot(dir, "power_trace.gp");
 }
 
 std::string phase_table(const std::string& title, const std::vector<PhaseBreakdown>& points) {

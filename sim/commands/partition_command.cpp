@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "common/atomic_file.hpp"
+#include "common/gnuplot.hpp"
 #include "power/estimators/cnnergy.hpp"
 #include "power/partition/neupart.hpp"
 #include "sim/commands/cnnergy_hardware.hpp"
@@ -187,8 +188,7 @@ void run_partition(const PartitionOptions& o) {
   write_file_atomically(o.out_dir + "/cuts.csv", csv);
   write_file_atomically(o.out_dir + "/savings_map.csv", savings_map(workload, in));
   write_file_atomically(o.out_dir + "/savings_map.gp", map_gnuplot(workload.name()));
-  const std::string plot = "cd '" + o.out_dir + "' && gnuplot savings_map.gp 2> gnuplot.log";
-  const bool plotted = std::system("command -v gnuplot > /dev/null 2>&1") == 0 && std::system(plot.c_str()) == 0;
+  const bool plotted = run_gnuplot(o.out_dir, "savings_map.gp");
   std::cout << "wrote " << o.out_dir << "/{partition.json,cuts.csv,savings_map.csv,savings_map.gp"
             << (plotted ? ",savings_map.png,savings_map.svg}" : "}") << "\n";
 }

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "common/atomic_file.hpp"
+#include "common/gnuplot.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/simulation.hpp"
@@ -77,8 +78,7 @@ void run_roofline(const RooflineOptions& options) {
   write_file_atomically(options.out_dir + "/roofline.gp",
                         gnuplot_script(peak_gops, config.dram.bandwidth_gbps, workload.name() + " on " + config.name));
   std::cout << table_text;
-  const std::string plot = "cd '" + options.out_dir + "' && gnuplot roofline.gp 2> /dev/null";
-  const bool plotted = std::system("command -v gnuplot > /dev/null 2>&1") == 0 && std::system(plot.c_str()) == 0;
+  const bool plotted = run_gnuplot(options.out_dir, "roofline.gp");
   std::cout << "wrote " << options.out_dir << "/roofline.csv and roofline.gp"
             << (plotted ? " and roofline.png" : " (install gnuplot for roofline.png)") << "\n";
 }

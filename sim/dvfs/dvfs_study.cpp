@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/atomic_file.hpp"
+#include "common/gnuplot.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/dvfs/dvfs_run.hpp"
 #include "sim/parallel/process_pool.hpp"
@@ -169,8 +170,7 @@ void run_dvfs_study(const std::string& out_dir, unsigned jobs, const std::vector
   const std::string averages = averages_csv(runs, rows);
   write_file_atomically(out_dir + "/averages.csv", averages);
   write_file_atomically(out_dir + "/study.gp", study_gnuplot());
-  const std::string plot = "cd '" + out_dir + "' && gnuplot study.gp 2> gnuplot.log";
-  const bool plotted = std::system("command -v gnuplot > /dev/null 2>&1") == 0 && std::system(plot.c_str()) == 0;
+  const bool plotted = run_gnuplot(out_dir, "study.gp");
   std::cout << averages << "wrote " << out_dir << "/{study.csv,averages.csv,study.gp"
             << (plotted ? ",study.png,study.svg}" : "} (install gnuplot for the plots)") << "\n";
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/atomic_file.hpp"
+#include "common/gnuplot.hpp"
 #include "sim/sweep/sweep_results.hpp"
 
 namespace ergon {
@@ -76,7 +77,6 @@ std::string file_stem(const std::string& workload) {
 std::string plot_sweep(const std::string& out_dir, const SweepGrid& grid) {
   const std::string& key = grid.parameters().at(0).key;
   std::string summary;
-  const bool gnuplot = std::system("command -v gnuplot > /dev/null 2>&1") == 0;
   for (auto& [workload, points] : read_totals(out_dir + "/results.csv")) {
     std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.value < b.value; });
     std::string data = fmt::format("# {}", key);
@@ -91,8 +91,7 @@ std::string plot_sweep(const std::string& out_dir, const SweepGrid& grid) {
     const bool log_x = points.front().value > 0 && points.back().value / points.front().value >= 16;
     write_file_atomically(out_dir + "/" + stem + ".dat", data);
     write_file_atomically(out_dir + "/" + stem + ".gp", gnuplot_script(stem, key, workload, log_x));
-    const std::string command = "cd '" + out_dir + "' && gnuplot " + stem + ".gp 2> " + stem + ".log";
-    const bool plotted = gnuplot && std::system(command.c_str()) == 0;
+    const bool plotted = run_gnuplot(out_dir, stem + ".gp");
     const auto best = std::min_element(points.begin(), points.end(),
                                        [](const auto& a, const auto& b) { return a.total_uj < b.total_uj; });
     const auto within = std::find_if(points.begin(), points.end(),

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.hpp"
+#include "common/gnuplot.hpp"
 #include "sim/parallel/process_pool.hpp"
 #include "sim/simulation.hpp"
 
@@ -197,8 +198,7 @@ std::string write_lahmer_fit(const LahmerFitRun& run, const std::string& out_dir
   write_file_atomically(out_dir + "/samples.csv", samples_csv(run));
   write_file_atomically(out_dir + "/fit.json", fit_json(run.fit, config_name).dump(2) + "\n");
   write_plots(run, out_dir);
-  const std::string plot = "cd '" + out_dir + "' && gnuplot lahmer_fit.gp 2> gnuplot.log";
-  const bool plotted = std::system("command -v gnuplot > /dev/null 2>&1") == 0 && std::system(plot.c_str()) == 0;
+  const bool plotted = run_gnuplot(out_dir, "lahmer_fit.gp");
   const LahmerFit& f = run.fit;
   return fmt::format(
       "Lahmer et al.'s model fitted to {} simulated layers of {}:\n"
