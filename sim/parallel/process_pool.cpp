@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "sim/parallel/interrupt.hpp"
+
 namespace ergon {
 namespace {
 
@@ -94,8 +96,15 @@ std::string finish(Worker& worker) {
   return worker.output.substr(1);
 }
 
+void stop_if_interrupted() {
+  if (InterruptGuard::requested()) {
+    throw Interrupted("stopped by signal " + std::to_string(InterruptGuard::signal_number()));
+  }
+}
+
 void run_serially(std::size_t task_count, const PoolTask& task, const PoolResult& on_done) {
   for (std::size_t i = 0; i < task_count; ++i) {
+    stop_if_interrupted();
     std::string result;
     try {
       result = task(i);
@@ -118,6 +127,7 @@ void run_in_processes(std::size_t task_count, unsigned jobs, const PoolTask& tas
   std::size_t next = 0;
   try {
     while (next < task_count || !workers.empty()) {
+      stop_if_interrupted();
       while (next < task_count && workers.size() < jobs) workers.push_back(start_worker(next++, task));
       std::vector<pollfd> polled;
       for (const Worker& w : workers) polled.push_back({w.fd, POLLIN, 0});

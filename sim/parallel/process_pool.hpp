@@ -12,7 +12,9 @@ using PoolTask = std::function<std::string(std::size_t task)>;
 using PoolResult = std::function<void(std::size_t task, const std::string& result)>;
 
 // With jobs == 1 the tasks run in this process, in order. A task that throws, or a worker that dies,
-// stops the pool: running workers are killed and a std::runtime_error names the task.
+// stops the pool: running workers are killed and a std::runtime_error names the task. Under an
+// InterruptGuard, SIGINT/SIGTERM stop it the same way with an Interrupted error (results already
+// handed to `on_done` stay delivered).
 void run_in_processes(std::size_t task_count, unsigned jobs, const PoolTask& task, const PoolResult& on_done);
 
 // Cores this process may use (at least 1).

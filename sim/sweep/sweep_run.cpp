@@ -13,6 +13,7 @@
 #include "common/atomic_file.hpp"
 #include "common/text.hpp"
 #include "sim/data_paths.hpp"
+#include "sim/parallel/interrupt.hpp"
 #include "sim/parallel/process_pool.hpp"
 #include "sim/sweep/sweep_plot.hpp"
 #include "sim/sweep/sweep_results.hpp"
@@ -190,6 +191,7 @@ void run_sweep(const SweepOptions& options) {
   if (out == nullptr) throw std::runtime_error("cannot append to " + results);
   Progress progress(todo.size());
   std::vector<std::string> failures;
+  const InterruptGuard interrupt_guard;  // SIGINT/SIGTERM: keep the finished points, then stop
   try {
     run_in_processes(
         todo.size(), options.jobs, [&](std::size_t i) { return simulate_point(options, grid, todo[i]); },
@@ -202,6 +204,13 @@ void run_sweep(const SweepOptions& options) {
           }
           progress.finished(point_label(grid, todo[i]));
         });
+  } catch (const Interrupted& interrupted) {
+    std::fclose(out);
+    write_sorted_results(results, results_header(grid),
+                         {{results, index_results(results, results_header(grid), layer_column(grid))}});
+    throw Interrupted(std::string(interrupted.what()) +
+                      fmt::format(": {} points finished are in {}; rerun with --resume to complete the sweep",
+                                  index_results(results, results_header(grid), layer_column(grid)).size(), results));
   } catch (...) {
     std::fclose(out);
     throw;

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test suite built with AddressSanitizer and UndefinedBehaviorSanitizer, leak checking on.
+# Any report fails the run. tests/sanitizers/lsan.supp lists the leaks that are deliberate.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DERGON_WERROR=ON -DCMAKE_CXX_FLAGS="$flags" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" > /dev/null
+cmake --build build-asan -j2
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
+export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+ctest --test-dir build-asan -j2 --output-on-failure
