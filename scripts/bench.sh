@@ -25,3 +25,18 @@ out=$(mktemp -d)
 tail -1 "$out/time.txt"
 echo "  $(grep -c ',"total",' "$out/results.csv") points"
 rm -rf "$out"
+echo
+echo "scale: a synthetic layer of 1.16e12 MACs at tlm fidelity, and a 10,000-point sweep (parent process memory):"
+out=$(mktemp -d)
+for config in edge_tpu eyeriss; do
+  /usr/bin/time -f "  1e12-MAC layer on $config: %e s wall, %M KiB peak" \
+    build-release/sim/ergon run --config "configs/$config.yaml" --workload tests/bench/data/synthetic_1e12.yaml \
+    --out "$out/big-$config" > /dev/null
+done
+for points in 100 10000; do
+  /usr/bin/time -f "  $points-point sweep of DS-CNN: %e s wall, %M KiB peak" \
+    build-release/sim/ergon sweep --workload workloads/ds_cnn.yaml --param "glb.size_kib=4:$((points + 3)):1" \
+    --jobs "$(nproc)" --out "$out/sweep-$points" > /dev/null 2> "$out/time.txt" || { cat "$out/time.txt"; exit 1; }
+  tail -1 "$out/time.txt"
+done
+rm -rf "$out"
