@@ -270,22 +270,17 @@ void Controller::post_ofmap(std::uint64_t words, std::size_t job, ActivityInterv
 }
 
 std::uint64_t Controller::stage_values(PassWork& work) {
-  const LayerJob& job = jobs_[work.job];
-  const LoopNest& nest = job.schedule->nest();
-  auto& tensors = tensors_[work.job];
-  if (!tensors) {  // synthetic values at the layer's sparsity, seeded by the layer's position
-    tensors = std::make_shared<LayerTensors>(
-        synthetic_tensors(nest, 1 - job.encoding.ifmap_density, job.encoding.word_bits, 0x5eed0000 + job.layer_index));
-  }
+  const LoopNest& nest = job_nest(work.job);
+  const LayerTensors& tensors = job_tensors(work.job);
   auto staged = std::make_shared<StagedPass>();
   if (work.traffic.filter_dram_words > 0) {
-    staged->filter_tile = std::make_shared<const std::vector<std::int16_t>>(filter_tile(nest, *tensors, work.pass));
+    staged->filter_tile = std::make_shared<const std::vector<std::int16_t>>(filter_tile(nest, tensors, work.pass));
     staged->deposited_words += staged->filter_tile->size();
   }
   std::uint64_t stored_nonzeros = 0;
   if (work.traffic.ifmap_dram_words > 0 || !staged_ifmap_) {
     staged_ifmap_ =
-        std::make_shared<const std::vector<std::int16_t>>(ifmap_tile(nest, *tensors, work.pass, stored_nonzeros));
+        std::make_shared<const std::vector<std::int16_t>>(ifmap_tile(nest, tensors, work.pass, stored_nonzeros));
     staged->deposited_words += staged_ifmap_->size();
   }
   staged->ifmap_tile = staged_ifmap_;
@@ -310,7 +305,7 @@ void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement&
     return true;
   })
                                                      : ActivitySink();
-  cycle_array_->start(job.schedule->nest(), job.schedule->tiling(), work.pass, *work.staged, *tensors_[work.job],
+  cycle_array_->start(job.schedule->nest(), job.schedule->tiling(), work.pass, *work.staged, job_tensors(work.job),
                       per_cycle, job.layer_index, write_bytes + read_bytes_to_show);
   wait(cycle_array_->done_event());
   const MeasuredPass& measured = cycle_array_->measured();

@@ -140,11 +140,10 @@ void summarise(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_
     LayerAllocation& a = allocation.layers[i];
     if (!race_to_idle[i].executed) continue;
     // eq. 5: (V_RA/V)^2 x F_RA/F x T_execution(RA)/T_execution, with the execution stretched to
-    // T_execution x F/F_RA; when F_RA is eq. 1's, T_execution(RA) = T_execution + T_stall and this is
-    // eq. 6. The compute domain only: ARADA leaves memory energy out.
-    const double v = a.levels.voltage_v / nominal.voltage_v, f = a.levels.frequency_mhz / nominal.frequency_mhz;
-    const double stretched = a.compute_ns / f;
-    a.normalised_energy = a.compute_ns > 0 ? v * v * f * stretched / a.compute_ns : 1.0;
+    // T_execution x F/F_RA, which leaves (V_RA/V)^2; when F_RA is eq. 1's, T_execution(RA) =
+    // T_execution + T_stall and this is eq. 6. The compute domain only: ARADA leaves memory energy out.
+    const double v = a.levels.voltage_v / nominal.voltage_v;
+    a.normalised_energy = a.compute_ns > 0 ? v * v : 1.0;
     weighted_energy += race_to_idle[i].compute_energy_pj * a.normalised_energy;
     weight += race_to_idle[i].compute_energy_pj;
     bandwidth_time += race_to_idle[i].time_ns * a.levels.dram_bandwidth_gbps / nominal.dram_bandwidth_gbps;

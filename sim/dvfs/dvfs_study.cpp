@@ -78,7 +78,7 @@ struct Average {
 };
 
 // Means over the workloads, keyed by accelerator, DRAM and scheme in grid order.
-std::string averages_csv(const std::vector<StudyRun>& runs, const std::vector<std::string>& rows) {
+std::string averages_csv(const std::vector<std::string>& rows) {
   std::vector<std::string> order;
   std::map<std::string, Average> averages;
   for (const std::string& block : rows) {
@@ -103,7 +103,6 @@ std::string averages_csv(const std::vector<StudyRun>& runs, const std::vector<st
     for (double sum : a.sums) out += fmt::format(",{:.3f}", sum / a.count);
     out += "\n";
   }
-  (void)runs;
   return out;
 }
 
@@ -167,7 +166,7 @@ void run_dvfs_study(const std::string& out_dir, unsigned jobs, const std::vector
   std::string csv = kCsvHeader;
   for (const std::string& block : rows) csv += block;
   write_file_atomically(out_dir + "/study.csv", csv);
-  const std::string averages = averages_csv(runs, rows);
+  const std::string averages = averages_csv(rows);
   write_file_atomically(out_dir + "/averages.csv", averages);
   write_file_atomically(out_dir + "/study.gp", study_gnuplot());
   const bool plotted = run_gnuplot(out_dir, "study.gp");

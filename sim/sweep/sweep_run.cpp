@@ -136,6 +136,13 @@ std::string point_label(const SweepGrid& grid, std::size_t index) {
   return label;
 }
 
+// Rewrites results.csv with its whole points in point order; returns how many there are.
+std::size_t sort_results(const std::string& results, const SweepGrid& grid) {
+  const auto points = index_results(results, results_header(grid), layer_column(grid));
+  write_sorted_results(results, results_header(grid), {{results, points}});
+  return points.size();
+}
+
 // Opens results.csv for appending: a fresh file, or (with --resume) the finished points of the last run.
 std::map<std::size_t, PointRows> prepare_results(const SweepOptions& options, const SweepGrid& grid,
                                                  const std::string& results, const std::string& manifest_path) {
@@ -153,8 +160,7 @@ std::map<std::size_t, PointRows> prepare_results(const SweepOptions& options, co
       throw std::runtime_error(options.out_dir +
                                " holds a different sweep (its sweep.json differs): use another --out");
     }
-    finished = index_results(results, header, layer_column(grid));
-    write_sorted_results(results, header, {{results, finished}});  // drop interrupted points' rows
+    sort_results(results, grid);  // drops interrupted points' rows
     finished = index_results(results, header, layer_column(grid));
   } else {
     write_file_atomically(manifest_path, wanted);
@@ -206,18 +212,16 @@ void run_sweep(const SweepOptions& options) {
         });
   } catch (const Interrupted& interrupted) {
     std::fclose(out);
-    write_sorted_results(results, results_header(grid),
-                         {{results, index_results(results, results_header(grid), layer_column(grid))}});
-    throw Interrupted(std::string(interrupted.what()) +
-                      fmt::format(": {} points finished are in {}; rerun with --resume to complete the sweep",
-                                  index_results(results, results_header(grid), layer_column(grid)).size(), results));
+    const std::size_t kept = sort_results(results, grid);
+    throw Interrupted(
+        std::string(interrupted.what()) +
+        fmt::format(": {} points finished are in {}; rerun with --resume to complete the sweep", kept, results));
   } catch (...) {
     std::fclose(out);
     throw;
   }
   std::fclose(out);
-  write_sorted_results(results, results_header(grid),
-                       {{results, index_results(results, results_header(grid), layer_column(grid))}});
+  sort_results(results, grid);
   if (options.plot) std::cout << plot_sweep(options.out_dir, grid);
   std::cout << "wrote " << results << "\n";
   if (!failures.empty()) {

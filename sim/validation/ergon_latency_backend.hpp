@@ -20,7 +20,8 @@ class ErgonLatencyBackend : public blackthorn::ILatencyBackend {
   std::size_t simulations_ = 0;
 };
 
-// The one-layer workload the backend simulates.
-YAML::Node single_layer_yaml(const blackthorn::LayerSpec& layer);
+// A one-layer workload. Its input is a feature map inside a network (stored as the network stores them),
+// or with `network_input` the network's own input (stored raw).
+YAML::Node single_layer_yaml(const blackthorn::LayerSpec& layer, bool network_input = false);
 
 }  // namespace ergon
