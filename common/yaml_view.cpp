@@ -1,6 +1,7 @@
 #include "common/yaml_view.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 
 #include <cmath>
 #include <filesystem>
@@ -22,6 +23,57 @@ std::string describe_scalar(const YAML::Node& node) {
   if (node.IsMap()) return "a mapping";
   if (node.IsSequence()) return "a list";
   return "'" + node.Scalar() + "'";
+}
+
+// Records where each document's first node starts. yaml-cpp 0.7 does not consume a token that cannot start
+// a node (a stray ',' for one), and LoadAll then reads null documents forever, allocating as it goes
+// (jbeder/yaml-cpp#1040, fixed upstream by #1319). A document that starts where the previous one did is
+// that stuck parser.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  const std::vector<YAML::Mark>& starts() const { return starts_; }
+  void OnDocumentStart(const YAML::Mark&) override { awaiting_node_ = true; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { note(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { note(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override { note(mark); }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(mark);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void note(const YAML::Mark& mark) {
+    if (awaiting_node_) starts_.push_back(mark);
+    awaiting_node_ = false;
+  }
+  std::vector<YAML::Mark> starts_;
+  bool awaiting_node_ = false;
+};
+
+// The one YAML document of `text` (YAML::ParserException on a syntax error).
+YAML::Node load_single_document(const std::string& text, const std::string& path) {
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  DocumentStarts documents;
+  for (int parsed = 0; parsed < 2 && parser.HandleNextDocument(documents); ++parsed) {
+  }
+  const auto& starts = documents.starts();
+  if (starts.size() > 1 && starts[1].pos == starts[0].pos) {
+    const auto at = static_cast<std::size_t>(starts[0].pos);
+    const std::string stray = at < text.size() ? "'" + text.substr(at, 1) + "'" : "the end of the file";
+    throw InputError(mark_location(path, starts[0]), "",
+                     "YAML syntax error: " + stray + " cannot start a value; remove it or quote the value");
+  }
+  if (starts.size() > 1) {
+    throw InputError(mark_location(path, starts[1]), "",
+                     "a second YAML document ('---'); an input file holds exactly one");
+  }
+  return YAML::Load(text);
 }
 
 bool looks_binary(const std::string& text) {
@@ -57,12 +109,7 @@ YAML::Node load_yaml_file(const std::string& path) {
   }
   YAML::Node root;
   try {
-    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    if (documents.size() > 1) {
-      throw InputError(mark_location(path, documents[1].Mark()), "",
-                       "a second YAML document ('---'); an input file holds exactly one");
-    }
-    if (!documents.empty()) root = documents.front();
+    root = load_single_document(text, path);
   } catch (const YAML::ParserException& error) {
     throw InputError(mark_location(path, error.mark), "", "YAML syntax error: " + error.msg);
   }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Ergon builds with. A no-op when everything is present.
+# --fuzz adds clang and its libFuzzer runtime (scripts/fuzz.sh).
 set -euo pipefail
 
 packages=(
@@ -7,6 +8,7 @@ packages=(
   libsystemc-dev libboost-graph-dev libyaml-cpp-dev libfmt-dev
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox parallel libeigen3-dev libonnx-dev libprotobuf-dev
 )
+if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 
 missing=()
 for package in "${packages[@]}"; do
