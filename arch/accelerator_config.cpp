@@ -60,9 +60,10 @@ PeArrayConfig parse_pe_array(YamlMap map) {
   array.word_bits = get_word_bits(map, "word_bits", array.word_bits);
   if (array.impl == "systolic") {
     array.dataflow = get_choice(map, "dataflow", "os", {"os", "ws", "is"});
-    if (map.has("rf")) map.at("rf").fail("a systolic array has no per-PE register files to configure");
+    if (map.has("rf")) map.at("rf").fail("a systolic array has no per-PE register files to configure; remove rf");
   } else {
-    if (map.has("dataflow")) map.at("dataflow").fail("only systolic arrays choose a dataflow");
+    if (map.has("dataflow"))
+      map.at("dataflow").fail("only systolic arrays choose a dataflow; remove it, or set impl: systolic");
     array.rf = parse_rf(map.get_map("rf"));
   }
   map.reject_unknown_keys();

@@ -49,4 +49,37 @@ std::string join_alternatives(const std::vector<std::string>& words) {
   return text;
 }
 
+std::size_t invalid_utf8_offset(const std::string& text) {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[at]);
+    // Sequence length and the allowed range of the second byte (excludes overlongs and surrogates).
+    std::size_t length = 1;
+    unsigned char low = 0x80, high = 0xbf;
+    if (lead < 0x80) {
+      ++at;
+      continue;
+    } else if (lead >= 0xc2 && lead <= 0xdf) {
+      length = 2;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+      length = 3;
+      if (lead == 0xe0) low = 0xa0;
+      if (lead == 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      length = 4;
+      if (lead == 0xf0) low = 0x90;
+      if (lead == 0xf4) high = 0x8f;
+    } else {
+      return at;
+    }
+    if (at + length > text.size()) return at;
+    for (std::size_t i = 1; i < length; ++i) {
+      const auto byte = static_cast<unsigned char>(text[at + i]);
+      if (byte < (i == 1 ? low : 0x80) || byte > (i == 1 ? high : 0xbf)) return at;
+    }
+    at += length;
+  }
+  return std::string::npos;
+}
+
 }  // namespace ergon

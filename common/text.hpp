@@ -14,6 +14,9 @@ std::string closest_match(const std::string& word, const std::vector<std::string
 // A CSV field (RFC 4180): in double quotes, quotes inside doubled.
 std::string csv_quoted(const std::string& text);
 
+// The offset of the first byte that is not part of well-formed UTF-8 (RFC 3629), or npos.
+std::size_t invalid_utf8_offset(const std::string& text);
+
 // "a, b or c"
 std::string join_alternatives(const std::vector<std::string>& words);
 

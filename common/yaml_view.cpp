@@ -5,9 +5,9 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "common/input_text.hpp"
 #include "common/text.hpp"
 
 namespace ergon {
@@ -76,14 +76,6 @@ YAML::Node load_single_document(const std::string& text, const std::string& path
   return YAML::Load(text);
 }
 
-bool looks_binary(const std::string& text) {
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte == 0 || (byte < 0x09) || (byte > 0x0d && byte < 0x20)) return true;
-  }
-  return false;
-}
-
 std::string format_number(double value) {
   return fmt::format("{:g}", value);
 }
@@ -91,27 +83,13 @@ std::string format_number(double value) {
 }  // namespace
 
 YAML::Node load_yaml_file(const std::string& path) {
-  constexpr std::uintmax_t kMaxInputBytes = 64u << 20;
-  std::error_code status;
-  if (!std::filesystem::is_regular_file(path, status)) {
-    throw InputError({path, 0, 0, {}}, "", "not a regular file (does it exist? is it a folder?)");
-  }
-  if (std::filesystem::file_size(path, status) > kMaxInputBytes) {
-    throw InputError({path, 0, 0, {}}, "", "larger than 64 MiB; not an input file Ergon reads");
-  }
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream) throw InputError({path, 0, 0, {}}, "", "cannot open the file (does it exist?)");
-  std::stringstream buffer;
-  buffer << stream.rdbuf();
-  const std::string text = buffer.str();
-  if (looks_binary(text)) {
-    throw InputError({path, 0, 0, {}}, "", "not a YAML text file (it contains binary bytes)");
-  }
+  const std::string text = read_input_text(path, "a YAML mapping (key: value lines)");
   YAML::Node root;
   try {
     root = load_single_document(text, path);
   } catch (const YAML::ParserException& error) {
-    throw InputError(mark_location(path, error.mark), "", "YAML syntax error: " + error.msg);
+    throw InputError(mark_location(path, error.mark), "",
+                     "YAML syntax error: " + error.msg + " (check the brackets, quotes and indentation here)");
   }
   if (!root.IsDefined() || root.IsNull()) {
     throw InputError({path, 0, 0, {}}, "", "the file is empty; expected a YAML mapping");
@@ -183,6 +161,8 @@ std::string YamlView::child_path(const std::string& key) const {
 
 std::string YamlView::as_string() const {
   if (!node_.IsScalar()) fail("expected a text value, got " + describe_scalar(node_));
+  // Names end up in JSON reports, which must be UTF-8; imported models (ONNX) are not checked before here.
+  if (invalid_utf8_offset(node_.Scalar()) != std::string::npos) fail("the text is not valid UTF-8");
   return node_.Scalar();
 }
 
@@ -251,7 +231,7 @@ YamlMap::YamlMap(const YamlView& view) : view_(view) {
   for (const auto& entry : view_.node()) {
     if (!entry.first.IsScalar()) view_.fail("keys must be plain words");
     const std::string& key = entry.first.Scalar();
-    if (!seen.insert(key).second) view_.child(entry.first, key).fail("duplicate key");
+    if (!seen.insert(key).second) view_.child(entry.first, key).fail("duplicate key; keep one of the two");
   }
 }
 
@@ -277,7 +257,7 @@ YamlView YamlMap::at(const std::string& key) {
       hint = fmt::format(" (is '{}' on line {} a misspelling of it?)", present, entry.first.Mark().line + 1);
     }
   }
-  view_.fail("missing required key '" + key + "'" + hint);
+  view_.fail("missing required key '" + key + "'" + (hint.empty() ? "; add it" : hint));
 }
 
 std::string YamlMap::get_string(const std::string& key) {

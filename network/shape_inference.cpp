@@ -36,8 +36,9 @@ std::int64_t window_output(const Layer& layer, std::int64_t input, std::int64_t 
   const std::int64_t padded = input + pad_before + pad_after;
   if (extent > padded) {
     fail(layer, "kernel",
-         fmt::format("the {} window spans {} but the padded input {} is only {} ({} + padding {} + {})", axis, extent,
-                     axis, padded, input, pad_before, pad_after));
+         fmt::format("the {} window spans {} but the padded input {} is only {} ({} + padding {} + {}); use a smaller "
+                     "kernel or dilation, or more padding",
+                     axis, extent, axis, padded, input, pad_before, pad_after));
   }
   std::int64_t output = (padded - extent) / stride + 1;
   if (ceil_mode && (padded - extent) % stride != 0) {
@@ -109,8 +110,9 @@ void expect_same_shapes(const Layer& layer) {
   for (std::size_t i = 1; i < layer.input_shapes.size(); ++i) {
     if (layer.input_shapes[i] != layer.input_shapes[0]) {
       fail(layer, "inputs",
-           fmt::format("shape mismatch: '{}' is {} but '{}' is {}", layer.input_names[i],
-                       layer.input_shapes[i].to_string(), layer.input_names[0], layer.input_shapes[0].to_string()));
+           fmt::format("shape mismatch: '{}' is {} but '{}' is {}; {} takes inputs of one shape", layer.input_names[i],
+                       layer.input_shapes[i].to_string(), layer.input_names[0], layer.input_shapes[0].to_string(),
+                       op_name(layer.op)));
     }
   }
 }

@@ -1,7 +1,5 @@
 #include "network/workload.hpp"
 
-#include "network/importers/onnx_model.hpp"
-
 #include <fmt/format.h>
 
 #include <boost/graph/connected_components.hpp>
@@ -13,6 +11,7 @@
 
 #include "common/text.hpp"
 #include "common/yaml_view.hpp"
+#include "network/importers/onnx_model.hpp"
 #include "network/layer_parser.hpp"
 #include "network/shape_inference.hpp"
 
@@ -95,7 +94,7 @@ LayerGraph build_file_order_graph(const std::vector<Layer>& layers) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     if (!index_of.emplace(layers[i].name, i).second) {
-      fail_at_layer(layers[i], "name", "duplicate layer name '" + layers[i].name + "'");
+      fail_at_layer(layers[i], "name", "duplicate layer name '" + layers[i].name + "'; layer names must be unique");
     }
     names.push_back(layers[i].name);
   }

@@ -66,7 +66,7 @@ EnergyTable load_energy_table(const std::string& path) {
     AccessEnergies energies = parse_access_energies(item);
     for (const auto& existing : table.word_widths) {
       if (existing.word_bits == energies.word_bits) {
-        item.fail(fmt::format("a second entry for {}-bit words", energies.word_bits));
+        item.fail(fmt::format("a second entry for {}-bit words; keep one", energies.word_bits));
       }
     }
     table.word_widths.push_back(energies);

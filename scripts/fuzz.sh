@@ -20,6 +20,7 @@ cmake --build build-fuzz -j2 --target "${targets[@]/%/_fuzzer}"
 run_target() {  # target seconds -> build-fuzz/logs/target.log
   local target=$1 seconds=$2
   local corpus=build-fuzz/corpus/$target findings=build-fuzz/findings/$target
+  rm -rf "$findings"  # a run reports its own findings only
   mkdir -p "$corpus" "$findings" build-fuzz/logs
   # New inputs go to the working corpus; the committed seeds are read only.
   build-fuzz/tests/fuzz/${target}_fuzzer "$corpus" "tests/fuzz/corpus/$target" -max_total_time="$seconds" \

@@ -2,11 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "common/input_error.hpp"
+#include "common/input_text.hpp"
 #include "common/text.hpp"
 
 namespace ergon {
@@ -32,22 +33,37 @@ double positive_number(const std::string& path, const std::string& key, const En
     used = 0;
   }
   if (used == 0 || used != entry.value.size() || !(value > 0) || value > 1e9) {
-    throw InputError({path, entry.line, 1, {}}, key, "expected a positive number, got '" + entry.value + "'");
+    throw InputError({path, entry.line, 1, {}}, key,
+                     "expected a positive number (at most 1e9), got '" + entry.value + "'");
   }
   return value;
 }
 
+std::int64_t positive_integer(const std::string& path, const std::string& key, const Entry& entry) {
+  const double value = positive_number(path, key, entry);
+  if (value != static_cast<double>(static_cast<std::int64_t>(value))) {
+    throw InputError({path, entry.line, 1, {}}, key, "expected a whole number of PEs, got '" + entry.value + "'");
+  }
+  return static_cast<std::int64_t>(value);
+}
+
 const Entry& required(const std::map<std::string, Entry>& entries, const std::string& path, const std::string& key) {
   const auto found = entries.find(key);
-  if (found == entries.end()) throw InputError({path, 0, 0, {}}, key, "missing (SCALE-Sim needs it)");
+  if (found == entries.end()) {
+    const auto dot = key.find('.');
+    throw InputError(
+        {path, 0, 0, {}}, key,
+        fmt::format("missing; SCALE-Sim needs '{}' in the [{}] section", key.substr(dot + 1), key.substr(0, dot)));
+  }
   return found->second;
 }
 
 }  // namespace
 
 ScaleSimConfig read_scalesim_config(const std::string& path) {
-  std::ifstream stream(path);
-  if (!stream) throw InputError({path, 0, 0, {}}, "", "cannot open the file (does it exist?)");
+  const std::string file_text =
+      read_input_text(path, "a SCALE-Sim .cfg file ([architecture_presets] with ArrayHeight: ... lines)");
+  std::istringstream stream(file_text);
   std::map<std::string, Entry> entries;  // "section.key" (lower-case section)
   std::string section, text;
   for (int line = 1; std::getline(stream, text); ++line) {
@@ -68,8 +84,8 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
     return positive_number(path, key, required(entries, path, arch + "." + key));
   };
   config.run_name = entries.count("general.run_name") ? entries["general.run_name"].value : "scalesim";
-  config.array_height = static_cast<std::int64_t>(number("ArrayHeight"));
-  config.array_width = static_cast<std::int64_t>(number("ArrayWidth"));
+  config.array_height = positive_integer(path, "ArrayHeight", required(entries, path, arch + ".ArrayHeight"));
+  config.array_width = positive_integer(path, "ArrayWidth", required(entries, path, arch + ".ArrayWidth"));
   config.ifmap_sram_kib = number("IfmapSramSzkB");
   config.filter_sram_kib = number("FilterSramSzkB");
   config.ofmap_sram_kib = number("OfmapSramSzkB");

@@ -171,27 +171,39 @@ class Importer {
     fail(path_, where, "has no activation input");
   }
 
+  // A window attribute of a 2-D conv or pool: `count` values, or `fallback` when absent.
+  std::vector<std::int64_t> window_ints(const onnx::NodeProto& node, const std::string& name, std::size_t count,
+                                        const std::vector<std::int64_t>& fallback, const std::string& where) {
+    std::vector<std::int64_t> values = ints(node, name, fallback);
+    if (values.size() != count) {
+      fail(path_, where + "." + name,
+           fmt::format("a 2-D window needs {} values, got {}; only 2-D convolutions and pools are supported", count,
+                       values.size()));
+    }
+    return values;
+  }
+
   void window(YAML::Node& layer, const onnx::NodeProto& node, const std::string& where) {
-    const std::vector<std::int64_t> kernel = ints(node, "kernel_shape", {});
-    if (kernel.size() != 2) fail(path_, where, "only 2-D windows are supported (kernel_shape)");
+    const std::vector<std::int64_t> kernel = window_ints(node, "kernel_shape", 2, {}, where);
     layer["kernel"].push_back(kernel[0]);
     layer["kernel"].push_back(kernel[1]);
-    const std::vector<std::int64_t> strides = ints(node, "strides", {1, 1});
-    layer["stride"].push_back(strides.at(0));
-    layer["stride"].push_back(strides.at(1));
+    const std::vector<std::int64_t> strides = window_ints(node, "strides", 2, {1, 1}, where);
+    layer["stride"].push_back(strides[0]);
+    layer["stride"].push_back(strides[1]);
     const std::string auto_pad = text(node, "auto_pad", "NOTSET");
     if (auto_pad == "SAME_UPPER") {
       layer["padding"] = "same";
     } else if (auto_pad == "NOTSET") {
-      const std::vector<std::int64_t> pads = ints(node, "pads", {0, 0, 0, 0});  // top, left, bottom, right
-      for (std::size_t i : {0, 2, 1, 3}) layer["padding"].push_back(pads.at(i));
+      // top, left, bottom, right
+      const std::vector<std::int64_t> pads = window_ints(node, "pads", 4, {0, 0, 0, 0}, where);
+      for (std::size_t i : {0, 2, 1, 3}) layer["padding"].push_back(pads[i]);
     } else if (auto_pad != "VALID") {
       fail(path_, where, "auto_pad " + auto_pad + " is not supported (SAME_UPPER, VALID or explicit pads)");
     }
-    const std::vector<std::int64_t> dilations = ints(node, "dilations", {1, 1});
+    const std::vector<std::int64_t> dilations = window_ints(node, "dilations", 2, {1, 1}, where);
     if (dilations != std::vector<std::int64_t>{1, 1}) {
-      layer["dilation"].push_back(dilations.at(0));
-      layer["dilation"].push_back(dilations.at(1));
+      layer["dilation"].push_back(dilations[0]);
+      layer["dilation"].push_back(dilations[1]);
     }
   }
 

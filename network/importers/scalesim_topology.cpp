@@ -2,10 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
+#include <map>
 #include <sstream>
 
 #include "common/input_error.hpp"
+#include "common/input_text.hpp"
 
 namespace ergon {
 namespace {
@@ -77,6 +78,27 @@ ScaleSimLayer conv_row(const std::vector<Field>& fields, const std::string& path
   return layer;
 }
 
+// The converted layer's element and MAC counts must fit Ergon's 64-bit counters.
+void check_layer_size(const ScaleSimLayer& layer, const std::string& path, int line) {
+  const std::int64_t out_h = (layer.ifmap_h - layer.filter_h + layer.stride) / layer.stride;
+  const std::int64_t out_w = (layer.ifmap_w - layer.filter_w + layer.stride) / layer.stride;
+  const std::int64_t filters = layer.depthwise ? layer.filters * layer.channels : layer.filters;
+  const std::int64_t channels_per_filter = layer.depthwise ? 1 : layer.channels;
+  std::int64_t ifmap = 1, macs = 1;
+  bool overflow = false;
+  for (const std::int64_t factor : {layer.channels, layer.ifmap_h, layer.ifmap_w}) {
+    overflow = overflow || __builtin_mul_overflow(ifmap, factor, &ifmap);
+  }
+  for (const std::int64_t factor :
+       {out_h + 1, out_w + 1, layer.filter_h, layer.filter_w, filters, channels_per_filter}) {
+    overflow = overflow || __builtin_mul_overflow(macs, factor, &macs);
+  }
+  if (overflow) {
+    throw InputError({path, line, 1, {}}, "",
+                     "the layer's sizes multiply past 64-bit counters (about 9.2e18); reduce them");
+  }
+}
+
 ScaleSimLayer gemm_row(const std::vector<Field>& fields, const std::string& path, int line) {
   // GEMM M x K times K x N, as SCALE-Sim maps it: M output pixels, a window of K, N filters.
   ScaleSimLayer layer;
@@ -94,13 +116,18 @@ ScaleSimLayer gemm_row(const std::vector<Field>& fields, const std::string& path
 }  // namespace
 
 std::vector<ScaleSimLayer> read_scalesim_topology(const std::string& path, ScaleSimTopologyKind kind) {
-  std::ifstream stream(path);
-  if (!stream) throw InputError({path, 0, 0, {}}, "", "cannot open the file (does it exist?)");
+  const std::string file_text = read_input_text(
+      path, kind == ScaleSimTopologyKind::kConv ? "a SCALE-Sim conv topology CSV (a header line, then rows of "
+                                                  "name and 7 sizes)"
+                                                : "a SCALE-Sim GEMM topology CSV (a header line, then rows of "
+                                                  "name, M, N, K)");
+  std::istringstream stream(file_text);
   const std::size_t columns = kind == ScaleSimTopologyKind::kConv ? 8 : 4;
   std::vector<ScaleSimLayer> layers;
   std::string text;
   int line = 0;
   bool header_seen = false;
+  std::map<std::string, int> line_of_name;
   while (std::getline(stream, text)) {
     ++line;
     if (trim(text).empty() || trim(text)[0] == '#') continue;
@@ -128,6 +155,17 @@ std::vector<ScaleSimLayer> read_scalesim_topology(const std::string& path, Scale
     layer.line = line;
     if (layer.name.empty()) throw InputError({path, line, 1, {}}, "Layer name", "a layer needs a name");
     layer.depthwise = kind == ScaleSimTopologyKind::kConv && layer.name.find("DP") != std::string::npos;
+    check_layer_size(layer, path, line);
+    // Each row becomes two Ergon layers, "<name>.ifmap" and "<name>"; both must be unique.
+    for (const std::string& used : {layer.name, layer.name + ".ifmap"}) {
+      const auto [earlier, added] = line_of_name.emplace(used, line);
+      if (!added) {
+        throw InputError({path, line, 1, {}}, "Layer name",
+                         fmt::format("the name '{}' is already used on line {}; Ergon needs unique layer names, "
+                                     "so rename one",
+                                     layer.name, earlier->second));
+      }
+    }
     layers.push_back(layer);
   }
   if (layers.empty()) throw InputError({path, 0, 0, {}}, "", "no layers (a header line and at least one row expected)");
