@@ -85,6 +85,33 @@ GlbConfig parse_glb(YamlMap map) {
   return glb;
 }
 
+// Each systolic buffer must hold at least one operand wavefront of the array (one word per row or column),
+// double-buffered; a smaller buffer could not feed the array at all, and the fold model would silently
+// assume it does.
+void check_systolic_buffers(YamlMap glb_map, const AcceleratorConfig& config) {
+  const GlbConfig& glb = config.glb;
+  const double words_per_kib = 1024.0 * 8.0 / config.pe_array.word_bits;
+  const std::int64_t wavefront = 2 * std::max(config.pe_array.rows, config.pe_array.cols);
+  const double ofmap_kib = glb.ofmap_size_kib > 0 ? glb.ofmap_size_kib : glb.size_kib / 2;
+  const struct {
+    const char* buffer;
+    double kib;
+    const char* key;
+  } buffers[] = {{"ifmap", glb.size_kib - ofmap_kib, "size_kib"},
+                 {"filter", glb.filter_size_kib, "filter_size_kib"},
+                 {"ofmap", ofmap_kib, glb.ofmap_size_kib > 0 ? "ofmap_size_kib" : "size_kib"}};
+  for (const auto& entry : buffers) {
+    const auto words = static_cast<std::int64_t>(entry.kib * words_per_kib);
+    if (words < wavefront) {
+      glb_map.at(entry.key).fail(fmt::format(
+          "the {} buffer holds {} words, less than one operand wavefront of the {}x{} array, double-buffered "
+          "({} words); enlarge glb.{} so the {} buffer has at least {:g} KiB",
+          entry.buffer, words, config.pe_array.rows, config.pe_array.cols, wavefront, entry.key, entry.buffer,
+          static_cast<double>(wavefront) / words_per_kib));
+    }
+  }
+}
+
 NocConfig parse_noc(YamlMap map) {
   NocConfig noc;
   const IntRule words{1, 1 << 16};
@@ -281,6 +308,7 @@ AcceleratorConfig load_accelerator_config(const std::string& path, const std::ve
   if (config.pe_array.impl == "systolic" && config.glb.filter_size_kib <= 0) {
     root.get_map("glb").view().fail("a systolic array needs a filter buffer: set filter_size_kib");
   }
+  if (config.pe_array.impl == "systolic") check_systolic_buffers(root.get_map("glb"), config);
   if (root.has("dvfs")) config.dvfs = parse_dvfs(root.get_map("dvfs"), config.clock, config.dram);
   fill_default_levels(config.clock, config.dram, config.dvfs);
   if (root.has("soc")) config.soc = parse_soc(root.get_map("soc"));

@@ -118,7 +118,7 @@ class Importer {
     if (!ok) {
       fail(path_, "graph.input " + input.name(),
            "a network input needs a static shape [N, C, H, W] or [N, F] (got " + std::to_string(dims.size()) +
-               " dimensions, or a symbolic size)");
+               " dimensions, or a symbolic size); export the model with a fixed input size");
     }
     batch_ = std::max<std::int64_t>(batch_, dims[0]);
     YAML::Node layer;
@@ -140,7 +140,11 @@ class Importer {
   // The layer producing `tensor`; an unknown tensor is an error at the node.
   std::string layer_of(const std::string& tensor, const std::string& where) {
     const auto found = producer_.find(tensor);
-    if (found == producer_.end()) fail(path_, where, "input tensor '" + tensor + "' is produced by no node or input");
+    if (found == producer_.end())
+      fail(path_, where,
+           "input tensor '" + tensor +
+               "' is produced by no earlier node or input (ONNX lists nodes in "
+               "topological order; is the graph cyclic or incomplete?)");
     return found->second;
   }
 
@@ -319,12 +323,40 @@ class Importer {
   std::int64_t batch_ = 1;
 };
 
+// ONNX's own shape inference divides by strides, dilations and group without checking them (a zero stride
+// is a SIGFPE inside libonnx), so window attributes are checked before it runs.
+void check_window_attributes(const std::string& path, const onnx::GraphProto& graph) {
+  const std::map<std::string, std::int64_t> minimum = {
+      {"strides", 1}, {"dilations", 1}, {"kernel_shape", 1}, {"group", 1}, {"pads", 0}};
+  for (int index = 0; index < graph.node_size(); ++index) {
+    const onnx::NodeProto& node = graph.node(index);
+    for (const onnx::AttributeProto& attribute : node.attribute()) {
+      const auto rule = minimum.find(attribute.name());
+      if (rule == minimum.end()) continue;
+      std::vector<std::int64_t> values(attribute.ints().begin(), attribute.ints().end());
+      if (attribute.has_i()) values.push_back(attribute.i());
+      for (const std::int64_t value : values) {
+        if (value < rule->second || value > (std::int64_t{1} << 31)) {
+          fail(path, fmt::format("graph.node[{}] ({} '{}').{}", index, node.op_type(), node.name(), attribute.name()),
+               fmt::format("must be between {} and 2^31 (got {})", rule->second, value));
+        }
+      }
+    }
+  }
+}
+
 onnx::ModelProto read_model(const std::string& path) {
+  std::error_code status;
+  if (!std::filesystem::is_regular_file(path, status)) fail(path, "", "not a regular file (does it exist?)");
+  if (std::filesystem::file_size(path, status) == 0) fail(path, "", "the file is empty; expected an ONNX model");
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "", "cannot open the file");
+  if (!in) fail(path, "", "cannot open the file (is it readable?)");
   onnx::ModelProto model;
-  if (!model.ParseFromIstream(&in)) fail(path, "", "not an ONNX model (the protobuf does not parse)");
+  if (!model.ParseFromIstream(&in)) {
+    fail(path, "", "not an ONNX model (the protobuf does not parse; is the file complete, and a .onnx export?)");
+  }
   if (!model.has_graph() || model.graph().node_size() == 0) fail(path, "graph", "the model has no nodes");
+  check_window_attributes(path, model.graph());
   try {
     onnx::shape_inference::InferShapes(model);
   } catch (const std::exception& error) {
