@@ -1,6 +1,7 @@
 #pragma once
 // Renders a gnuplot script that an output folder holds (PNG/SVG), when gnuplot is installed; the scripts
 // are written either way so a user can render them later. Messages go to <script>.log in the folder.
+// Images appear whole or not at all (rendered in a staging folder, then renamed).
 #include <string>
 
 namespace ergon {

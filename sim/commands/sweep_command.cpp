@@ -64,6 +64,8 @@ void register_sweep_command(CLI::App& app) {
   sweep->add_option("--fidelity", arguments->fidelity, "tlm or cycle")
       ->check(CLI::IsMember({"tlm", "cycle"}))
       ->capture_default_str();
+  sweep->add_flag("--reverse", options.reverse_order,
+                  "Run the points last first (a determinism check: results.csv is byte-identical)");
   sweep->add_flag("--plot", options.plot, "Plot energy by component against the swept key (gnuplot PNG and SVG)");
   sweep->callback([arguments] { run_sweep_command(*arguments); });
 

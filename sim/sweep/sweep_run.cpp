@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -191,19 +192,20 @@ void run_sweep(const SweepOptions& options) {
   for (std::size_t i = 0; i < grid.size(); ++i) {
     if (options.shard.contains(i) && finished.find(i) == finished.end()) todo.push_back(i);
   }
+  if (options.reverse_order) std::reverse(todo.begin(), todo.end());
   std::cerr << fmt::format("{} points in this shard, {} already finished, {} to run on {} worker(s)\n",
                            todo.size() + finished.size(), finished.size(), todo.size(), options.jobs);
   std::FILE* out = std::fopen(results.c_str(), "ab");
   if (out == nullptr) throw std::runtime_error("cannot append to " + results);
   Progress progress(todo.size());
-  std::vector<std::string> failures;
-  const InterruptGuard interrupt_guard;  // SIGINT/SIGTERM: keep the finished points, then stop
+  std::map<std::size_t, std::string> failures;  // by point index, so the report does not depend on the order
+  const InterruptGuard interrupt_guard;         // SIGINT/SIGTERM: keep the finished points, then stop
   try {
     run_in_processes(
         todo.size(), options.jobs, [&](std::size_t i) { return simulate_point(options, grid, todo[i]); },
         [&](std::size_t i, const std::string& rows) {
           if (!rows.empty() && rows[0] == '!') {
-            failures.push_back(point_label(grid, todo[i]) + ": " + rows.substr(1));
+            failures[todo[i]] = point_label(grid, todo[i]) + ": " + rows.substr(1);
           } else {  // one write per point, flushed: an interruption leaves whole points behind
             std::fwrite(rows.data(), 1, rows.size(), out);
             std::fflush(out);
@@ -227,7 +229,7 @@ void run_sweep(const SweepOptions& options) {
   if (!failures.empty()) {
     std::string message =
         fmt::format("{} points could not be simulated (rerun with --resume after fixing):", failures.size());
-    for (const std::string& failure : failures) message += "\n  " + failure;
+    for (const auto& [index, failure] : failures) message += "\n  " + failure;
     throw std::runtime_error(message);
   }
 }

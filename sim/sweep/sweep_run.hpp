@@ -21,6 +21,7 @@ struct SweepOptions {
   Shard shard;
   Fidelity fidelity = Fidelity::kTransactionLevel;
   bool plot = false;
+  bool reverse_order = false;  // run the points last first; the results are the same, byte for byte
 };
 
 void run_sweep(const SweepOptions& options);

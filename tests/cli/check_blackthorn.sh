@@ -9,6 +9,10 @@ trap 'rm -rf "$out"' EXIT
 "$ergon" profile blackthorn --config "$source_dir/configs/edge_tpu.yaml" --scale 0.1 --random-layers 50 --jobs 2 \
   --out "$out/models" > "$out/summary.txt"
 grep -q "random conv layers: RMSPE" "$out/summary.txt"
+# One worker or two: the same models and report, byte for byte.
+"$ergon" profile blackthorn --config "$source_dir/configs/edge_tpu.yaml" --scale 0.1 --random-layers 50 --jobs 1 \
+  --out "$out/serial" > /dev/null
+for file in models.json report.json; do cmp "$out/models/$file" "$out/serial/$file"; done
 python3 - "$out/models/report.json" "$out/models/models.json" <<'PY'
 import json, sys
 report, models = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))

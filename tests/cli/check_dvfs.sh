@@ -31,4 +31,10 @@ awk '/^#/ { t = substr($0, 2) + 0; if (t < last) exit 1; last = t }' "$out/dvfs/
 [ "$(tail -n +2 "$out/study/study.csv" | wc -l)" -eq 44 ]
 [ "$(tail -n +2 "$out/study/averages.csv" | wc -l)" -eq 44 ]
 if command -v gnuplot > /dev/null; then [ -s "$out/study/study.png" ] && [ -s "$out/study/study.svg" ]; fi
+# One worker gives the same tables, byte for byte; so does the schedule run again.
+"$ergon" dvfs-study --workload resnet18 --jobs 1 --out "$out/study_serial" > /dev/null 2>&1
+for file in study.csv averages.csv; do cmp "$out/study/$file" "$out/study_serial/$file"; done
+"$ergon" dvfs --config "$source_dir/configs/hpc_tpu.yaml" --set dram.preset=ddr5-4800 \
+  --workload "$source_dir/workloads/mobilenet_v1.yaml" --scheme ideal --trace vcd --out "$out/again" > /dev/null
+for file in report.json layers.csv activity.csv trace.vcd; do cmp "$out/dvfs/$file" "$out/again/$file"; done
 echo "dvfs checks passed"

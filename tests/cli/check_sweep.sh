@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `ergon sweep`: the same sweep run in one process with 1 or 2 workers, as two shards under GNU parallel
+# `ergon sweep`: the same sweep run in one process with 1 or 2 workers, in both point orders, as two shards under GNU parallel
 # merged with `ergon sweep-merge`, and resumed after an interruption, gives byte-identical results.csv.
 set -euo pipefail
 ergon="$(realpath "$1")"
@@ -14,6 +14,13 @@ sweep=("$ergon" sweep --config "$source_dir/configs/eyeriss.yaml"
 [ "$(grep -c ',"total",' "$out/single/results.csv")" -eq 12 ]  # 2 workloads x 3 sizes x 2 widths
 "${sweep[@]}" --jobs 1 --out "$out/serial" > /dev/null 2>&1
 cmp "$out/single/results.csv" "$out/serial/results.csv"
+# The points run last first (one worker, so the order is certain) give the same bytes.
+"${sweep[@]}" --jobs 1 --reverse --out "$out/reversed" > /dev/null 2> "$out/reversed.txt"
+grep -q '^\[1/12\] point 11 ' "$out/reversed.txt"
+cmp "$out/single/results.csv" "$out/reversed/results.csv"
+cmp "$out/single/sweep.json" "$out/reversed/sweep.json"
+"${sweep[@]}" --jobs 2 --reverse --out "$out/reversed2" > /dev/null 2>&1
+cmp "$out/single/results.csv" "$out/reversed2/results.csv"
 
 # Points are listed per shard; the shards partition them.
 [ "$("${sweep[@]}" --list-points | wc -l)" -eq 12 ]
