@@ -4,8 +4,11 @@
 #include <fmt/ranges.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -345,6 +348,59 @@ void check_window_attributes(const std::string& path, const onnx::GraphProto& gr
   }
 }
 
+// Runs ONNX's shape inference in a child process and copies its results (value_info, output types) back.
+// libonnx's inference trusts the model: inconsistent ranks or attributes make it read out of bounds (found
+// by fuzzing), so a crash there must end that child, not Ergon.
+void infer_shapes_isolated(const std::string& path, onnx::ModelProto& model) {
+  int channel[2];
+  if (pipe(channel) != 0) throw std::runtime_error("cannot create a pipe for ONNX shape inference");
+  const pid_t child = fork();
+  if (child < 0) throw std::runtime_error("cannot fork for ONNX shape inference");
+  if (child == 0) {
+    close(channel[0]);
+    alarm(60);  // a hang in the library ends the child too
+    std::string reply;
+    try {
+      onnx::shape_inference::InferShapes(model);
+      onnx::GraphProto inferred;
+      *inferred.mutable_value_info() = model.graph().value_info();
+      *inferred.mutable_output() = model.graph().output();
+      reply = "O" + inferred.SerializeAsString();
+    } catch (const std::exception& error) {
+      reply = std::string("E") + error.what();
+    }
+    for (std::size_t sent = 0; sent < reply.size();) {
+      const ssize_t wrote = write(channel[1], reply.data() + sent, reply.size() - sent);
+      if (wrote <= 0) _exit(1);
+      sent += static_cast<std::size_t>(wrote);
+    }
+    _exit(0);
+  }
+  close(channel[1]);
+  std::string reply;
+  char buffer[65536];
+  for (ssize_t got; (got = read(channel[0], buffer, sizeof buffer)) != 0;) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) break;
+    reply.append(buffer, static_cast<std::size_t>(got));
+  }
+  close(channel[0]);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status) || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || reply.empty()) {
+    fail(path, "",
+         fmt::format("ONNX's shape inference crashed on this model ({}); the model is inconsistent (check it with "
+                     "onnx.checker.check_model(model, full_check=True))",
+                     WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status)) : std::string("no result")));
+  }
+  if (reply[0] == 'E') fail(path, "", "ONNX shape inference failed: " + reply.substr(1));
+  onnx::GraphProto inferred;
+  if (!inferred.ParseFromString(reply.substr(1))) fail(path, "", "ONNX shape inference returned no result");
+  *model.mutable_graph()->mutable_value_info() = inferred.value_info();
+  *model.mutable_graph()->mutable_output() = inferred.output();
+}
+
 onnx::ModelProto read_model(const std::string& path) {
   std::error_code status;
   if (!std::filesystem::is_regular_file(path, status)) fail(path, "", "not a regular file (does it exist?)");
@@ -357,11 +413,7 @@ onnx::ModelProto read_model(const std::string& path) {
   }
   if (!model.has_graph() || model.graph().node_size() == 0) fail(path, "graph", "the model has no nodes");
   check_window_attributes(path, model.graph());
-  try {
-    onnx::shape_inference::InferShapes(model);
-  } catch (const std::exception& error) {
-    fail(path, "", std::string("ONNX shape inference failed: ") + error.what());
-  }
+  infer_shapes_isolated(path, model);
   return model;
 }
 

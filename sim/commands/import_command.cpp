@@ -23,27 +23,35 @@ struct ScaleSimImportOptions {
   std::string out_path;
 };
 
+// Writes `text` beside `path`, checks that it loads, and only then renames it into place: a conversion that
+// does not load never replaces anything.
+template <typename Check>
+void write_checked(const std::string& path, const std::string& text, Check&& check) {
+  const std::string staging = path + ".check.yaml";
+  write_file_atomically(staging, text);
+  try {
+    check(staging);
+  } catch (...) {
+    std::filesystem::remove(staging);
+    throw;
+  }
+  std::filesystem::rename(staging, path);
+}
+
 void import_scalesim(const ScaleSimImportOptions& options) {
   const auto kind = options.gemm ? ScaleSimTopologyKind::kGemm : ScaleSimTopologyKind::kConv;
   const std::vector<ScaleSimLayer> layers = read_scalesim_topology(options.topology_path, kind);
   const std::string name =
       options.name.empty() ? std::filesystem::path(options.topology_path).stem().string() : options.name;
   // Check the converted workload loads before it replaces anything at the output path.
-  const std::string staging = options.out_path + ".check.yaml";
-  write_file_atomically(staging, scalesim_workload_yaml(layers, name, options.topology_path));
   std::uint64_t macs = 0;
-  try {
-    macs = load_workload(staging).total_macs();
-  } catch (...) {
-    std::filesystem::remove(staging);
-    throw;
-  }
-  std::filesystem::rename(staging, options.out_path);
+  write_checked(options.out_path, scalesim_workload_yaml(layers, name, options.topology_path),
+                [&](const std::string& staged) { macs = load_workload(staged).total_macs(); });
   std::cout << "wrote " << options.out_path << ": " << layers.size() << " layers, " << macs << " MACs\n";
   if (!options.config_path.empty()) {
-    write_file_atomically(options.config_out_path,
-                          scalesim_config_yaml(read_scalesim_config(options.config_path), options.config_path));
-    load_accelerator_config(options.config_out_path);  // the written config must load
+    write_checked(options.config_out_path,
+                  scalesim_config_yaml(read_scalesim_config(options.config_path), options.config_path),
+                  [](const std::string& staged) { load_accelerator_config(staged); });
     std::cout << "wrote " << options.config_out_path << "\n";
   }
 }
