@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "common/input_error.hpp"
 #include "common/streaming_file.hpp"
 
 namespace ergon {
@@ -37,25 +38,34 @@ std::string csv_field(const std::string& line, std::size_t column) {
 }
 
 std::map<std::size_t, PointRows> index_results(const std::string& path, const std::string& expected_header,
-                                               std::size_t layer_column) {
+                                               std::size_t layer_column, std::size_t max_points) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
+  if (!in) throw InputError({path, 0, 0, {}}, "", "cannot read the file");
   std::string line;
   if (!std::getline(in, line) || line + "\n" != expected_header) {
-    throw std::runtime_error(path + ": its columns differ from this sweep's; it belongs to a different sweep");
+    throw InputError({path, 1, 1, {}}, "", "its columns differ from this sweep's; it belongs to a different sweep");
   }
+  int line_number = 1;
   std::map<std::size_t, PointRows> points;
   std::uint64_t offset = static_cast<std::uint64_t>(in.tellg());
   std::size_t current = SIZE_MAX;
   std::uint64_t current_start = offset;
   while (std::getline(in, line)) {
+    ++line_number;
     if (in.eof()) break;  // a last line without its newline was cut off
     const std::uint64_t next = offset + line.size() + 1;
+    const std::string index_text = line.substr(0, line.find(','));
     std::size_t point = SIZE_MAX;
+    std::size_t used = 0;
     try {
-      point = std::stoul(line.substr(0, line.find(',')));
+      point = std::stoul(index_text, &used);
     } catch (const std::exception&) {
-      throw std::runtime_error(path + ": a row without a point index: " + line.substr(0, 80));
+      used = 0;
+    }
+    if (used == 0 || used != index_text.size() || index_text[0] == '-' || point >= max_points) {
+      throw InputError({path, line_number, 1, {}}, "",
+                       "a row without a valid point index (got '" + index_text.substr(0, 40) +
+                           "'); was the file edited? Remove the row, or rerun the sweep in a new folder");
     }
     if (point != current) {
       current = point;

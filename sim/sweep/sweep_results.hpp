@@ -18,9 +18,10 @@ struct PointRows {
 };
 
 // The complete points of a results file (those with their "total" row), by point index. Rows of an
-// interrupted point, and a cut-off last line, are not included. Throws if the header differs.
+// interrupted point, and a cut-off last line, are not included. An InputError if the header differs or a
+// row's point index is not below `max_points`.
 std::map<std::size_t, PointRows> index_results(const std::string& path, const std::string& expected_header,
-                                               std::size_t layer_column);
+                                               std::size_t layer_column, std::size_t max_points);
 
 // Writes `header` and the indexed points of `sources` in ascending point order to `path`, atomically.
 void write_sorted_results(const std::string& path, const std::string& header,

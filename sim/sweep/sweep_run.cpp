@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.hpp"
+#include "common/input_error.hpp"
 #include "common/text.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/parallel/interrupt.hpp"
@@ -139,7 +140,7 @@ std::string point_label(const SweepGrid& grid, std::size_t index) {
 
 // Rewrites results.csv with its whole points in point order; returns how many there are.
 std::size_t sort_results(const std::string& results, const SweepGrid& grid) {
-  const auto points = index_results(results, results_header(grid), layer_column(grid));
+  const auto points = index_results(results, results_header(grid), layer_column(grid), grid.size());
   write_sorted_results(results, results_header(grid), {{results, points}});
   return points.size();
 }
@@ -162,7 +163,7 @@ std::map<std::size_t, PointRows> prepare_results(const SweepOptions& options, co
                                " holds a different sweep (its sweep.json differs): use another --out");
     }
     sort_results(results, grid);  // drops interrupted points' rows
-    finished = index_results(results, header, layer_column(grid));
+    finished = index_results(results, header, layer_column(grid), grid.size());
   } else {
     write_file_atomically(manifest_path, wanted);
     write_file_atomically(results, header);
@@ -234,15 +235,31 @@ void run_sweep(const SweepOptions& options) {
   }
 }
 
+// A shard's sweep.json, checked: the merge reads its parameters and point count.
+nlohmann::ordered_json read_manifest(const std::string& dir) {
+  const std::string path = dir + "/sweep.json";
+  std::ifstream in(path);
+  if (!in) throw InputError({path, 0, 0, {}}, "", "missing; is " + dir + " a sweep's --out folder?");
+  nlohmann::ordered_json manifest;
+  try {
+    manifest = nlohmann::ordered_json::parse(in);
+  } catch (const nlohmann::json::exception& error) {
+    throw InputError({path, 0, 0, {}}, "", std::string("not valid JSON (") + error.what() + "); was it edited?");
+  }
+  if (!manifest.is_object() || !manifest.contains("parameters") || !manifest["parameters"].is_array() ||
+      !manifest.contains("points") || !manifest["points"].is_number_unsigned()) {
+    throw InputError({path, 0, 0, {}}, "", "not a sweep manifest (it needs 'parameters' and 'points'); was it edited?");
+  }
+  return manifest;
+}
+
 void merge_sweeps(const std::vector<std::string>& shard_dirs, const std::string& out_dir) {
   if (shard_dirs.empty()) throw std::runtime_error("give the shard folders to merge");
   nlohmann::ordered_json first;
   std::vector<std::pair<std::string, std::map<std::size_t, PointRows>>> sources;
   std::string header;
   for (const std::string& dir : shard_dirs) {
-    std::ifstream in(dir + "/sweep.json");
-    if (!in) throw std::runtime_error(dir + ": no sweep.json; is it a sweep's --out folder?");
-    nlohmann::ordered_json shard = nlohmann::ordered_json::parse(in);
+    nlohmann::ordered_json shard = read_manifest(dir);
     shard.erase("shard");
     if (first.is_null()) first = shard;
     if (shard != first) throw std::runtime_error(dir + " holds a different sweep than " + shard_dirs.front());
@@ -250,7 +267,8 @@ void merge_sweeps(const std::vector<std::string>& shard_dirs, const std::string&
     if (!std::getline(results, header)) throw std::runtime_error(dir + "/results.csv is missing or empty");
     header += "\n";
     const std::size_t parameters = first["parameters"].size();
-    sources.emplace_back(dir + "/results.csv", index_results(dir + "/results.csv", header, 2 + parameters));
+    sources.emplace_back(dir + "/results.csv", index_results(dir + "/results.csv", header, 2 + parameters,
+                                                             first["points"].get<std::size_t>()));
   }
   const std::size_t points = first["points"].get<std::size_t>();
   std::size_t found = 0;

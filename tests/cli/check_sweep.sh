@@ -33,6 +33,15 @@ cmp "$out/single/results.csv" "$out/merged/results.csv"
 # A missing shard is reported, not silently merged.
 if "$ergon" sweep-merge "$out/shard0" --out "$out/partial" > /dev/null 2> "$out/err.txt"; then exit 1; fi
 grep -q "points are missing" "$out/err.txt"
+# Edited files are named, with the fix: a broken sweep.json, a row whose point index is not one.
+cp -r "$out/shard1" "$out/broken"
+echo '{"points": ' > "$out/broken/sweep.json"
+if "$ergon" sweep-merge "$out/shard0" "$out/broken" --out "$out/bad_merge" > /dev/null 2> "$out/err.txt"; then exit 1; fi
+grep -q "broken/sweep.json: not valid JSON" "$out/err.txt"
+mkdir "$out/edited" && cp "$out/single/sweep.json" "$out/edited/"
+{ head -3 "$out/single/results.csv"; echo 'x,"resnet8",16,2,"total",'; } > "$out/edited/results.csv"
+if "${sweep[@]}" --out "$out/edited" --resume > /dev/null 2> "$out/err.txt"; then exit 1; fi
+grep -q "edited/results.csv:4:1: a row without a valid point index (got 'x')" "$out/err.txt"
 
 # An interrupted sweep: five whole points and a cut-off line; --resume finishes it identically.
 mkdir "$out/resumed"
