@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -24,7 +25,17 @@ struct Entry {
   int line = 0;
 };
 
-double positive_number(const std::string& path, const std::string& key, const Entry& entry) {
+// The limits are those of the Ergon config the .cfg converts into (docs/config.md), so that whatever the
+// reader accepts loads, and every error names a line of the user's .cfg rather than the generated YAML.
+struct Limit {
+  double minimum, maximum;
+  const char* what;  // for the message
+};
+constexpr Limit kArrayDimension{1, 65536, "a whole number of PEs"};                 // pe_array.rows, cols
+constexpr Limit kSramKib{1e-3, 536870912, "a size in KiB"};                         // two share glb.size_kib
+constexpr Limit kBandwidthWordsPerCycle{1e-3, 1e6, "a number of words per cycle"};  // dram.bandwidth_gbps
+
+double number_within(const std::string& path, const std::string& key, const Entry& entry, const Limit& limit) {
   double value = 0;
   std::size_t used = 0;
   try {
@@ -32,19 +43,33 @@ double positive_number(const std::string& path, const std::string& key, const En
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used == 0 || used != entry.value.size() || !(value > 0) || value > 1e9) {
-    throw InputError({path, entry.line, 1, {}}, key,
-                     "expected a positive number (at most 1e9), got '" + entry.value + "'");
+  if (used == 0 || used != entry.value.size() || !(value >= limit.minimum) || value > limit.maximum) {
+    throw InputError(
+        {path, entry.line, 1, {}}, key,
+        fmt::format("expected {} from {} to {}, got '{}'", limit.what, limit.minimum, limit.maximum, entry.value));
   }
   return value;
 }
 
-std::int64_t positive_integer(const std::string& path, const std::string& key, const Entry& entry) {
-  const double value = positive_number(path, key, entry);
+std::int64_t array_dimension(const std::string& path, const std::string& key, const Entry& entry) {
+  const double value = number_within(path, key, entry, kArrayDimension);
   if (value != static_cast<double>(static_cast<std::int64_t>(value))) {
     throw InputError({path, entry.line, 1, {}}, key, "expected a whole number of PEs, got '" + entry.value + "'");
   }
   return static_cast<std::int64_t>(value);
+}
+
+// Ergon's systolic buffers must hold one operand wavefront of the array, double-buffered (the rule of
+// check_systolic_buffers in arch/accelerator_config.cpp); SCALE-Sim's words are 1 byte.
+void check_wavefront(const std::string& path, const std::string& key, const Entry& entry, double kib,
+                     std::int64_t array_side) {
+  const std::int64_t wavefront_bytes = 2 * array_side;
+  if (kib * 1024 < static_cast<double>(wavefront_bytes)) {
+    throw InputError({path, entry.line, 1, {}}, key,
+                     fmt::format("{} KiB holds less than one operand wavefront of the array, double-buffered ({} "
+                                 "one-byte words); use at least {} KiB",
+                                 entry.value, wavefront_bytes, static_cast<double>(wavefront_bytes) / 1024));
+  }
 }
 
 const Entry& required(const std::map<std::string, Entry>& entries, const std::string& path, const std::string& key) {
@@ -80,15 +105,18 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
   }
   ScaleSimConfig config;
   const std::string arch = "architecture_presets";
-  const auto number = [&](const std::string& key) {
-    return positive_number(path, key, required(entries, path, arch + "." + key));
-  };
   config.run_name = entries.count("general.run_name") ? entries["general.run_name"].value : "scalesim";
-  config.array_height = positive_integer(path, "ArrayHeight", required(entries, path, arch + ".ArrayHeight"));
-  config.array_width = positive_integer(path, "ArrayWidth", required(entries, path, arch + ".ArrayWidth"));
-  config.ifmap_sram_kib = number("IfmapSramSzkB");
-  config.filter_sram_kib = number("FilterSramSzkB");
-  config.ofmap_sram_kib = number("OfmapSramSzkB");
+  config.array_height = array_dimension(path, "ArrayHeight", required(entries, path, arch + ".ArrayHeight"));
+  config.array_width = array_dimension(path, "ArrayWidth", required(entries, path, arch + ".ArrayWidth"));
+  const auto sram_kib = [&](const std::string& key) {
+    const Entry& entry = required(entries, path, arch + "." + key);
+    const double kib = number_within(path, key, entry, kSramKib);
+    check_wavefront(path, key, entry, kib, std::max(config.array_height, config.array_width));
+    return kib;
+  };
+  config.ifmap_sram_kib = sram_kib("IfmapSramSzkB");
+  config.filter_sram_kib = sram_kib("FilterSramSzkB");
+  config.ofmap_sram_kib = sram_kib("OfmapSramSzkB");
   const Entry& dataflow = required(entries, path, arch + ".Dataflow");
   config.dataflow = dataflow.value;
   if (config.dataflow != "os" && config.dataflow != "ws" && config.dataflow != "is") {
@@ -103,8 +131,9 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
   if (!config.calc_bandwidth) {
     // SCALE-Sim uses the first entry for every buffer.
     const Entry& bandwidth = required(entries, path, arch + ".Bandwidth");
-    config.bandwidth_words_per_cycle = positive_number(
-        path, "Bandwidth", {trim(bandwidth.value.substr(0, bandwidth.value.find(','))), bandwidth.line});
+    config.bandwidth_words_per_cycle =
+        number_within(path, "Bandwidth", {trim(bandwidth.value.substr(0, bandwidth.value.find(','))), bandwidth.line},
+                      kBandwidthWordsPerCycle);
   }
   return config;
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -358,6 +359,9 @@ void infer_shapes_isolated(const std::string& path, onnx::ModelProto& model) {
   if (child < 0) throw std::runtime_error("cannot fork for ONNX shape inference");
   if (child == 0) {
     close(channel[0]);
+    // The child exists to contain a crash: default signal actions let it die quietly, without the crash
+    // handlers a sanitizer or fuzzer installed in the parent reporting the library's fault as Ergon's.
+    for (const int fatal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM}) std::signal(fatal, SIG_DFL);
     alarm(60);  // a hang in the library ends the child too
     std::string reply;
     try {

@@ -56,7 +56,7 @@ TEST(ScaleSimConfig, BadValuesAreLocated) {
     read_scalesim_config(cfg);
     FAIL() << "expected an error";
   } catch (const InputError& error) {
-    EXPECT_NE(std::string(error.what()).find(cfg + ":3:1: ArrayWidth: expected a positive number (at most 1e9), got 'wide'"),
+    EXPECT_NE(std::string(error.what()).find(cfg + ":3:1: ArrayWidth: expected a whole number of PEs from 1 to 65536, got 'wide'"),
               std::string::npos)
         << error.what();
   }
