@@ -1,7 +1,8 @@
 #pragma once
 // Runs independent tasks on several cores. SystemC 2.3 keeps one simulation kernel per process, so
-// simulations cannot run side by side in threads; each task runs in a forked worker process instead and
-// sends its result (a string) back through a pipe. Results arrive in completion order.
+// simulations cannot run side by side in threads; tasks run in forked worker processes instead, each of
+// which takes task indices over a pipe and sends results (strings) back (up to 256 tasks, then it is
+// replaced). Results arrive in completion order.
 #include <cstddef>
 #include <functional>
 #include <string>
