@@ -134,8 +134,8 @@ def main():
         f"| {label} | {duration(wall)} | {rate(cycles)} | {rate(pe_cycles)} | "
         f"{'-' if kib is None else f'{kib / 1024:.1f} MiB'} |\n" for label, wall, cycles, pe_cycles, kib in rows)
     note = (f"\nWall time of in-process rows is per simulation (Google Benchmark); the benchmark process peaked at "
-            f"{benchmark_kib / 1024:.1f} MiB. Other rows time the whole `ergon` command; a sweep's peak memory is "
-            f"its parent process. Machine: {os.cpu_count()} cores.\n")
+            f"{benchmark_kib / 1024:.1f} MiB. Other rows time the whole `ergon` command; peak memory is that of "
+            f"its largest process (for a sweep, the parent or one worker). Machine: {os.cpu_count()} cores.\n")
     print(table + note)
     if args.markdown:
         with open(args.markdown, "w") as out:
