@@ -119,19 +119,21 @@ Worker start_worker(const PoolTask& task, const std::vector<Worker>& running) {
   return worker;
 }
 
-// Closes the task pipe (the worker exits at its end) and reaps the worker; returns its wait status.
+// Closes the task pipe (the worker exits at its end) and reaps the worker, once; returns its wait status.
 int retire(Worker& worker) {
+  if (worker.pid < 0) return 0;
   ::close(worker.task_fd);
   ::close(worker.result_fd);
   int status = 0;
   while (::waitpid(worker.pid, &status, 0) < 0 && errno == EINTR) {
   }
+  worker.pid = worker.task_fd = worker.result_fd = -1;
   return status;
 }
 
 void stop_all(std::vector<Worker>& workers) {
   for (Worker& w : workers) {
-    ::kill(w.pid, SIGKILL);
+    if (w.pid >= 0) ::kill(w.pid, SIGKILL);
     retire(w);
   }
   workers.clear();
