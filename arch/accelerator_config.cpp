@@ -53,7 +53,7 @@ RegisterFileConfig parse_rf(YamlMap map) {
 
 PeArrayConfig parse_pe_array(YamlMap map) {
   PeArrayConfig array;
-  const IntRule dimension{1, 1 << 16};
+  const IntRule dimension{1, kMaxArraySide};
   array.impl = get_choice(map, "impl", array.impl, pe_array_impl_names());
   array.rows = map.get_int("rows", dimension);
   array.cols = map.get_int("cols", dimension);
@@ -73,9 +73,9 @@ PeArrayConfig parse_pe_array(YamlMap map) {
 GlbConfig parse_glb(YamlMap map) {
   GlbConfig glb;
   glb.impl = get_choice(map, "impl", glb.impl, glb_impl_names());
-  glb.size_kib = map.get_number("size_kib", NumberRule{0.0, 1 << 30, true});
-  glb.filter_size_kib = map.get_number("filter_size_kib", glb.filter_size_kib, NumberRule{0.0, 1 << 30, false});
-  glb.ofmap_size_kib = map.get_number("ofmap_size_kib", glb.ofmap_size_kib, NumberRule{0.0, 1 << 30, false});
+  glb.size_kib = map.get_number("size_kib", NumberRule{0.0, kMaxGlbKib, true});
+  glb.filter_size_kib = map.get_number("filter_size_kib", glb.filter_size_kib, NumberRule{0.0, kMaxGlbKib, false});
+  glb.ofmap_size_kib = map.get_number("ofmap_size_kib", glb.ofmap_size_kib, NumberRule{0.0, kMaxGlbKib, false});
   if (glb.ofmap_size_kib >= glb.size_kib) map.at("ofmap_size_kib").fail("must be smaller than glb.size_kib");
   glb.banks = map.get_int("banks", glb.banks, IntRule{1, 1 << 16});
   glb.bank_width_bits = map.get_int("bank_width_bits", glb.bank_width_bits, IntRule{8, 4096});
@@ -85,13 +85,12 @@ GlbConfig parse_glb(YamlMap map) {
   return glb;
 }
 
-// Each systolic buffer must hold at least one operand wavefront of the array (one word per row or column),
-// double-buffered; a smaller buffer could not feed the array at all, and the fold model would silently
-// assume it does.
+// Each systolic buffer must hold systolic_wavefront_words; with less, the fold model would silently assume
+// it feeds the array.
 void check_systolic_buffers(YamlMap glb_map, const AcceleratorConfig& config) {
   const GlbConfig& glb = config.glb;
   const double words_per_kib = 1024.0 * 8.0 / config.pe_array.word_bits;
-  const std::int64_t wavefront = 2 * std::max(config.pe_array.rows, config.pe_array.cols);
+  const std::int64_t wavefront = systolic_wavefront_words(config.pe_array.rows, config.pe_array.cols);
   const double ofmap_kib = glb.ofmap_size_kib > 0 ? glb.ofmap_size_kib : glb.size_kib / 2;
   const struct {
     const char* buffer;
@@ -143,7 +142,8 @@ DramConfig parse_dram(YamlMap map) {
     if (!map.has(key)) map.view().fail("missing '" + key + "' (DRAM preset '" + dram.preset + "' gives none)");
     return map.get_number(key, rule);
   };
-  dram.bandwidth_gbps = preset_or_required("bandwidth_gbps", preset->bandwidth_gbps, NumberRule{0.001, 1e6, false});
+  dram.bandwidth_gbps = preset_or_required("bandwidth_gbps", preset->bandwidth_gbps,
+                                           NumberRule{kMinDramBandwidthGbps, kMaxDramBandwidthGbps, false});
   dram.latency_ns = preset_or_required("latency_ns", preset->latency_ns, NumberRule{0.0, 1e6, false});
   dram.energy_pj_per_bit = map.get_number("energy_pj_per_bit", preset->energy_pj_per_bit.value_or(0.0), kNonNegative);
   dram.request_queue_depth = map.get_int("request_queue_depth", dram.request_queue_depth, IntRule{1, 1 << 20});

@@ -1,12 +1,25 @@
 #pragma once
 // The accelerator description read from YAML (docs/config.md). Plain data: the SystemC modules and
 // the estimators read what they need from it.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace ergon {
+
+// Limits the config loader enforces, shared with the importers that write configs (SCALE-Sim .cfg) so that
+// what an importer accepts loads.
+constexpr std::int64_t kMaxArraySide = 1 << 16;  // pe_array.rows, cols
+constexpr double kMaxGlbKib = 1 << 30;           // glb.size_kib, filter_size_kib, ofmap_size_kib
+constexpr double kMinDramBandwidthGbps = 0.001, kMaxDramBandwidthGbps = 1e6;
+
+// Words each systolic buffer must hold: one operand wavefront of the array (a word per row or column),
+// double-buffered. A smaller buffer could not feed the array at all.
+inline std::int64_t systolic_wavefront_words(std::int64_t rows, std::int64_t cols) {
+  return 2 * std::max(rows, cols);
+}
 
 struct ClockConfig {
   double frequency_mhz = 200.0;

@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "arch/accelerator_config.hpp"
 #include "common/input_error.hpp"
 #include "common/input_text.hpp"
 #include "common/text.hpp"
@@ -25,15 +25,17 @@ struct Entry {
   int line = 0;
 };
 
-// The limits are those of the Ergon config the .cfg converts into (docs/config.md), so that whatever the
-// reader accepts loads, and every error names a line of the user's .cfg rather than the generated YAML.
+// The limits are those of the Ergon config the .cfg converts into (arch/accelerator_config.hpp), so that
+// whatever the reader accepts loads, and every error names a line of the user's .cfg rather than the
+// generated YAML.
 struct Limit {
   double minimum, maximum;
   const char* what;  // for the message
 };
-constexpr Limit kArrayDimension{1, 65536, "a whole number of PEs"};                 // pe_array.rows, cols
-constexpr Limit kSramKib{1e-3, 536870912, "a size in KiB"};                         // two share glb.size_kib
-constexpr Limit kBandwidthWordsPerCycle{1e-3, 1e6, "a number of words per cycle"};  // dram.bandwidth_gbps
+constexpr Limit kArrayDimension{1, kMaxArraySide, "a whole number of PEs"};
+constexpr Limit kSramKib{1e-3, kMaxGlbKib / 2, "a size in KiB"};  // the ifmap and ofmap SRAMs share glb.size_kib
+constexpr Limit kBandwidthWordsPerCycle{kMinDramBandwidthGbps, kMaxDramBandwidthGbps,
+                                        "a number of words per cycle"};  // 1-byte words at 1 GHz: GB/s
 
 double number_within(const std::string& path, const std::string& key, const Entry& entry, const Limit& limit) {
   double value = 0;
@@ -59,11 +61,10 @@ std::int64_t array_dimension(const std::string& path, const std::string& key, co
   return static_cast<std::int64_t>(value);
 }
 
-// Ergon's systolic buffers must hold one operand wavefront of the array, double-buffered (the rule of
-// check_systolic_buffers in arch/accelerator_config.cpp); SCALE-Sim's words are 1 byte.
+// Each SRAM must hold Ergon's systolic_wavefront_words; SCALE-Sim's words are 1 byte.
 void check_wavefront(const std::string& path, const std::string& key, const Entry& entry, double kib,
-                     std::int64_t array_side) {
-  const std::int64_t wavefront_bytes = 2 * array_side;
+                     const ScaleSimConfig& config) {
+  const std::int64_t wavefront_bytes = systolic_wavefront_words(config.array_height, config.array_width);
   if (kib * 1024 < static_cast<double>(wavefront_bytes)) {
     throw InputError({path, entry.line, 1, {}}, key,
                      fmt::format("{} KiB holds less than one operand wavefront of the array, double-buffered ({} "
@@ -111,7 +112,7 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
   const auto sram_kib = [&](const std::string& key) {
     const Entry& entry = required(entries, path, arch + "." + key);
     const double kib = number_within(path, key, entry, kSramKib);
-    check_wavefront(path, key, entry, kib, std::max(config.array_height, config.array_width));
+    check_wavefront(path, key, entry, kib, config);
     return kib;
   };
   config.ifmap_sram_kib = sram_kib("IfmapSramSzkB");
