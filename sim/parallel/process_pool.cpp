@@ -30,9 +30,9 @@ constexpr std::size_t kFrameHeaderBytes = 1 + sizeof(std::uint64_t);
 
 struct Worker {
   pid_t pid = -1;
-  int task_fd = -1;                 // write end: task indices
-  int result_fd = -1;               // read end: result frames
-  std::optional<std::size_t> task;  // in flight
+  int task_fd = -1;      // write end: task indices
+  int result_fd = -1;    // read end: result frames
+  std::size_t task = 0;  // in flight: every worker in the pool has one
   std::size_t tasks_done = 0;
   std::string received;
 };
@@ -140,7 +140,7 @@ void stop_all(std::vector<Worker>& workers) {
 }
 
 [[noreturn]] void worker_died(Worker& worker) {
-  const std::size_t task = worker.task.value_or(0);
+  const std::size_t task = worker.task;
   ::kill(worker.pid, SIGKILL);  // it closed its results, so it is on its way out anyway
   const int status = retire(worker);
   throw std::runtime_error("point " + std::to_string(task) + ": its worker process died" +
@@ -253,8 +253,7 @@ class Pool {
   // workers_, which the caller walks backwards).
   void finish_task(std::size_t worker_index, char kind, const std::string& payload) {
     Worker& worker = workers_[worker_index];
-    const std::size_t task = worker.task.value_or(0);
-    worker.task.reset();
+    const std::size_t task = worker.task;
     ++worker.tasks_done;
     if (kind != 'O') throw std::runtime_error("point " + std::to_string(task) + ": " + payload);
     on_done_(task, payload);
