@@ -47,6 +47,7 @@ RegisterFileConfig parse_rf(YamlMap map) {
   rf.filter_entries = map.get_int("filter_entries", entries);
   rf.ifmap_entries = map.get_int("ifmap_entries", entries);
   rf.psum_entries = map.get_int("psum_entries", entries);
+  rf.filter_double_buffered = map.get_bool("filter_double_buffered", rf.filter_double_buffered);
   map.reject_unknown_keys();
   return rf;
 }
@@ -272,6 +273,13 @@ SocConfig parse_soc(YamlMap map) {
   return soc;
 }
 
+MapperConfig parse_mapper(YamlMap map) {
+  MapperConfig mapper;
+  mapper.objective = get_choice(map, "objective", mapper.objective, {"energy", "latency", "edp"});
+  map.reject_unknown_keys();
+  return mapper;
+}
+
 EnergyConfig parse_energy(YamlMap map) {
   EnergyConfig energy;
   energy.table = map.get_string("table", energy.table);
@@ -313,6 +321,7 @@ AcceleratorConfig load_accelerator_config(const std::string& path, const std::ve
   fill_default_levels(config.clock, config.dram, config.dvfs);
   if (root.has("soc")) config.soc = parse_soc(root.get_map("soc"));
   if (root.has("energy")) config.energy = parse_energy(root.get_map("energy"));
+  if (root.has("mapper")) config.mapper = parse_mapper(root.get_map("mapper"));
   root.reject_unknown_keys();
   return config;
 }

@@ -30,6 +30,7 @@ struct RegisterFileConfig {  // per PE, in words of pe_array.word_bits
   std::int64_t filter_entries = 224;
   std::int64_t ifmap_entries = 12;
   std::int64_t psum_entries = 24;
+  bool filter_double_buffered = false;  // the filter RF holds the next pass's filters while one computes
 };
 
 struct PeArrayConfig {
@@ -123,6 +124,11 @@ struct SocConfig {
   const SocOperatingPoint& point(const std::string& name) const;  // throws std::invalid_argument
 };
 
+// How the mapper ranks a layer's candidate mappings (docs/dataflow.md).
+struct MapperConfig {
+  std::string objective = "energy";  // energy, latency or edp (energy x delay)
+};
+
 struct EnergyConfig {
   std::string table = "cnnergy_65nm";  // a shipped table name, or a path to a .yaml table
 };
@@ -138,6 +144,7 @@ struct AcceleratorConfig {
   DramConfig dram;
   DvfsConfig dvfs;
   EnergyConfig energy;
+  MapperConfig mapper;
   std::optional<SocConfig> soc;
 };
 

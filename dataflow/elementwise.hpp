@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "dataflow/row_stationary/pass_traffic.hpp"
+#include "dataflow/pass_traffic.hpp"
 #include "network/layer.hpp"
 
 namespace ergon {

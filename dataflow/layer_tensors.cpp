@@ -1,5 +1,6 @@
 #include "dataflow/layer_tensors.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <random>
 
@@ -71,26 +72,35 @@ std::vector<std::int16_t> filter_tile(const LoopNest& nest, const LayerTensors& 
   return tile;
 }
 
-std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass,
-                                     std::uint64_t& stored_nonzeros) {
-  stored_nonzeros = 0;
-  const PassTiles tiles = pass_tiles(nest, pass);
+std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass) {
+  const PassInput input = pass_input(nest, pass);
   std::vector<std::int16_t> tile;
   tile.reserve(static_cast<std::size_t>(pass.groups.size() * pass.images.size() * pass.channels.size() *
-                                        tiles.input_rows.size() * tiles.input_cols.size()));
+                                        input.rows.size() * input.cols.size()));
   for (std::int64_t g = pass.groups.begin; g < pass.groups.end; ++g)
     for (std::int64_t n = pass.images.begin; n < pass.images.end; ++n)
       for (std::int64_t c = pass.channels.begin; c < pass.channels.end; ++c)
-        for (std::int64_t row = tiles.input_rows.begin; row < tiles.input_rows.end; ++row)
-          for (std::int64_t col = tiles.input_cols.begin; col < tiles.input_cols.end; ++col) {
+        for (std::int64_t row = input.rows.begin; row < input.rows.end; ++row)
+          for (std::int64_t col = input.cols.begin; col < input.cols.end; ++col) {
             const std::int64_t y = row - nest.pad_top, x = col - nest.pad_left;
             const bool inside = y >= 0 && y < nest.input_h && x >= 0 && x < nest.input_w;
-            const std::int16_t value =
-                inside ? tensors.ifmap[ifmap_index(nest, n, g, c, y, x)] : padding_value(nest.kind);
-            stored_nonzeros += inside && value != 0 ? 1 : 0;
-            tile.push_back(value);
+            tile.push_back(inside ? tensors.ifmap[ifmap_index(nest, n, g, c, y, x)] : padding_value(nest.kind));
           }
   return tile;
+}
+
+std::uint64_t stored_nonzeros(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass,
+                              IndexRange padded_rows) {
+  std::uint64_t nonzeros = 0;
+  const std::int64_t first = std::max<std::int64_t>(padded_rows.begin - nest.pad_top, 0);
+  const std::int64_t last = std::min(padded_rows.end - nest.pad_top, nest.input_h);
+  const std::int64_t width = std::min(nest.input_w, nest.ifmap_w() - nest.pad_left);
+  for (std::int64_t g = pass.groups.begin; g < pass.groups.end; ++g)
+    for (std::int64_t n = pass.images.begin; n < pass.images.end; ++n)
+      for (std::int64_t c = pass.channels.begin; c < pass.channels.end; ++c)
+        for (std::int64_t y = first; y < last; ++y)
+          for (std::int64_t x = 0; x < width; ++x) nonzeros += tensors.ifmap[ifmap_index(nest, n, g, c, y, x)] != 0;
+  return nonzeros;
 }
 
 std::vector<std::int32_t> reference_output(const LoopNest& nest, const LayerTensors& tensors) {

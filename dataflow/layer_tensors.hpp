@@ -14,6 +14,7 @@ struct LayerTensors {
   std::vector<std::int16_t> ifmap;    // [N][G*C][input_h][input_w]
   std::vector<std::int16_t> weights;  // [G][M][C][R][S] (empty for pooling)
   std::vector<std::int32_t> ofmap;    // [N][G*M][E][F]
+  std::vector<std::int32_t> psums;    // partial sums, indexed like the ofmap (in the GLB or spilled to DRAM)
 };
 
 std::size_t ifmap_index(const LoopNest& nest, std::int64_t image, std::int64_t group, std::int64_t channel,
@@ -53,9 +54,11 @@ inline std::int32_t combine(LoopNestKind kind, std::int32_t a, std::int32_t b) {
 // and the ifmap [g][n][c][input_rows][input_cols] with the padding materialised.
 struct RowStationaryPass;
 std::vector<std::int16_t> filter_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass);
-// `stored_nonzeros` receives the number of non-zero values among the stored (non-padding) positions.
-std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass,
-                                     std::uint64_t& stored_nonzeros);
+std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass);
+// Non-zero stored (non-padding) values of the pass's images and channels in the padded input rows
+// `padded_rows`, over the whole width: what a DRAM fetch of those rows carries.
+std::uint64_t stored_nonzeros(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass,
+                              IndexRange padded_rows);
 
 // The accumulator's starting value, and the value padding contributes.
 std::int32_t accumulator_identity(LoopNestKind kind);

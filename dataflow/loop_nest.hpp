@@ -10,6 +10,13 @@
 
 namespace ergon {
 
+// Positions [begin, end) along one dimension.
+struct IndexRange {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  std::int64_t size() const { return end - begin; }
+};
+
 enum class LoopNestKind { kConv, kMaxPool, kAvgPool };
 
 struct LoopNest {

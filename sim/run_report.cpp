@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "common/text.hpp"
+#include "sim/mapping_report.hpp"
 
 namespace ergon {
 namespace {
@@ -49,14 +50,7 @@ nlohmann::ordered_json layer_json(const LayerResult& l) {
       {"energy_pj", energy_json(l.energy)}};
   if (!l.note.empty()) json["note"] = l.note;
   if (l.output_checked) json["output_matches_reference"] = l.output_mismatches == 0;
-  if (l.mapped) {
-    const RowStationaryTiling& t = l.tiling;
-    json["mapping"] = {{"filter_rows", t.filter_rows},       {"filter_cols", t.filter_cols},
-                       {"ofmap_rows", t.ofmap_rows},         {"channels_per_pe", t.channels_per_pe},
-                       {"filters_per_pe", t.filters_per_pe}, {"channel_sets", t.channel_sets},
-                       {"filter_sets", t.filter_sets},       {"filter_set_columns", t.filter_set_columns},
-                       {"group_sets", t.group_sets},         {"images", t.images}};
-  }
+  if (l.mapping) json["mapping"] = mapping_json(l.mapping->mapping);
   return json;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 
 #include "arch/components.hpp"
@@ -13,14 +14,8 @@
 namespace ergon {
 namespace {
 
-ArrayResources array_resources(const AcceleratorConfig& config) {
-  const auto& array = config.pe_array;
-  return {array.rows,
-          array.cols,
-          array.rf.filter_entries,
-          array.rf.ifmap_entries,
-          array.rf.psum_entries,
-          static_cast<std::int64_t>(config.glb.size_kib * 1024.0 * 8.0 / array.word_bits)};
+std::int64_t words_of_kib(double kib, int word_bits) {
+  return static_cast<std::int64_t>(kib * 1024.0 * 8.0 / word_bits);
 }
 
 DramEncoding dram_encoding(const AcceleratorConfig& config, const Workload& workload, const Layer& layer) {
@@ -33,17 +28,85 @@ DramEncoding dram_encoding(const AcceleratorConfig& config, const Workload& work
   return encoding;
 }
 
+// What the row-stationary mapper may use and how it prices a candidate: the config's array, buffers and
+// buses, and the energy table's prices at the nominal operating point.
+MapperContext mapper_context(const AcceleratorConfig& config, const EnergyTable& table, const DramEncoding& encoding) {
+  MapperContext context;
+  const PeArrayConfig& array = config.pe_array;
+  const GlbConfig& glb = config.glb;
+  context.hw = {array.rows,
+                array.cols,
+                array.rf.filter_entries,
+                array.rf.ifmap_entries,
+                array.rf.psum_entries,
+                words_of_kib(glb.size_kib, array.word_bits),
+                words_of_kib(glb.filter_size_kib, array.word_bits),
+                array.rf.filter_double_buffered};
+  const auto port_words = [&](std::int64_t ports) {
+    return std::max<std::int64_t>(glb.banks * ports * glb.bank_width_bits / array.word_bits, 1);
+  };
+  context.timing = {config.noc.filter_bus_words,
+                    config.noc.ifmap_bus_words,
+                    config.noc.psum_bus_words,
+                    port_words(glb.read_ports_per_bank),
+                    port_words(glb.write_ports_per_bank),
+                    config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz,
+                    config.dram.latency_ns * config.clock.frequency_mhz / 1e3};
+  const OperatingPoint point{array.word_bits,
+                             config.clock.frequency_mhz,
+                             config.clock.voltage_v,
+                             config.dram.energy_pj_per_bit,
+                             1.0,
+                             table.glb_energy_scale(glb.size_kib)};
+  const auto price = [&](const ActivityCounts& counts) { return price_activity(counts, table, point).total_pj(); };
+  context.energies.mac_pj = price({1, 0, 0, 0, 0, 0, 0});
+  context.energies.rf_pj = price({0, 1, 0, 0, 0, 0, 0});
+  context.energies.inter_pe_pj = price({0, 0, 1, 0, 0, 0, 0});
+  context.energies.glb_pj = price({0, 0, 0, 1, 0, 0, 0});
+  context.energies.dram_pj_per_byte = price({0, 0, 0, 0, 1, 0, 0});
+  context.energies.cycle_pj = price({0, 0, 0, 0, 0, 1, 0});
+  context.encoding = encoding;
+  const std::string& objective = config.mapper.objective;
+  context.objective = objective == "latency" ? MapperObjective::kLatency
+                      : objective == "edp"   ? MapperObjective::kEnergyDelay
+                                             : MapperObjective::kEnergy;
+  return context;
+}
+
+// Mappings already searched in this run, by layer shape and data encoding (networks repeat shapes).
+class MappingCache {
+ public:
+  const MappingChoice& find_or_map(const LoopNest& nest, const MapperContext& context) {
+    const Key key{
+        {nest.images, nest.groups, nest.filters, nest.channels, nest.ofmap_h, nest.ofmap_w, nest.filter_h,
+         nest.filter_w, nest.stride_h, nest.stride_w, nest.dilation_h, nest.dilation_w, nest.input_h, nest.input_w,
+         nest.pad_top, nest.pad_left, static_cast<std::int64_t>(nest.kind), context.encoding.ifmap_raw ? 1 : 0},
+        {context.encoding.ifmap_density, context.encoding.ofmap_density}};
+    const auto found = choices_.find(key);
+    if (found != choices_.end()) return found->second;
+    return choices_.emplace(key, map_row_stationary(nest, context)).first->second;
+  }
+
+ private:
+  using Key = std::pair<std::vector<std::int64_t>, std::vector<double>>;
+  std::map<Key, MappingChoice> choices_;
+};
+
 // A conv, fc or pooling layer mapped row-stationary onto the array.
-LayerJob schedule_job(const AcceleratorConfig& config, const Workload& workload, const Layer& layer, std::size_t index,
-                      std::int64_t batch) {
+LayerJob schedule_job(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
+                      const Layer& layer, std::size_t index, std::int64_t batch, MappingCache& cache,
+                      LayerResult& entry) {
   LayerJob job;
   job.layer_index = index;
+  job.encoding = dram_encoding(config, workload, layer);
+  const LoopNest nest = loop_nest_of(layer, batch);
   try {
-    job.schedule = map_row_stationary(loop_nest_of(layer, batch), array_resources(config));
+    const MappingChoice& choice = cache.find_or_map(nest, mapper_context(config, table, job.encoding));
+    job.schedule.emplace(nest, choice.mapping);
+    entry.mapping = choice;
   } catch (const MappingError& error) {
     fail_at_layer(layer, "", error.what());
   }
-  job.encoding = dram_encoding(config, workload, layer);
   return job;
 }
 
@@ -86,7 +149,8 @@ LayerJob elementwise_job(const AcceleratorConfig& config, const Workload& worklo
   LayerJob job;
   job.layer_index = index;
   const auto pes = static_cast<std::uint64_t>(config.pe_array.rows * config.pe_array.cols);
-  job.elementwise.emplace(work, static_cast<std::uint64_t>(array_resources(config).glb_words), pes);
+  job.elementwise.emplace(
+      work, static_cast<std::uint64_t>(words_of_kib(config.glb.size_kib, config.pe_array.word_bits)), pes);
   job.encoding = dram_encoding(config, workload, layer);
   return job;
 }
@@ -214,6 +278,7 @@ SimulationResult Simulation::run() {
   const OperatingLevels nominal = nominal_levels(config_);
 
   std::vector<LayerJob> jobs;
+  MappingCache mapping_cache;
   for (std::size_t i = 0; i < workload_.layers().size(); ++i) {
     const Layer& layer = workload_.layers()[i];
     LayerResult entry;
@@ -228,9 +293,7 @@ SimulationResult Simulation::run() {
     } else if (is_systolic(config_) && has_loop_nest(layer)) {
       jobs.push_back(systolic_job(config_, workload_, layer, i, entry.batch));
     } else if (has_loop_nest(layer)) {
-      jobs.push_back(schedule_job(config_, workload_, layer, i, entry.batch));
-      entry.tiling = jobs.back().schedule->tiling();
-      entry.mapped = true;
+      jobs.push_back(schedule_job(config_, table_, workload_, layer, i, entry.batch, mapping_cache, entry));
     } else if (elementwise_work(layer, entry.batch, work)) {
       jobs.push_back(elementwise_job(config_, workload_, layer, i, work));
       entry.note = "element-wise, streamed through the GLB (timed at transaction level in both fidelities)";

@@ -64,8 +64,7 @@ struct LayerResult {
   std::uint64_t psum_bus_words = 0;    // systolic: ofmap buffer writes
   std::uint64_t inter_pe_psum_words = 0;
   std::uint64_t pe_busy_cycles = 0;
-  bool mapped = false;  // has a row-stationary mapping (tiling)
-  RowStationaryTiling tiling;
+  std::optional<MappingChoice> mapping;  // row stationary: the mapper's choice and its cost model
   EnergyBreakdown energy;
   bool output_checked = false;  // cycle fidelity: compared with the reference computation
   std::uint64_t output_mismatches = 0;

@@ -104,26 +104,24 @@ void Controller::load_layers() {
 void Controller::load_schedule(std::size_t job_index) {
   const LayerJob& job = jobs_[job_index];
   const RowStationarySchedule& schedule = *job.schedule;
-  const LoopNest& nest = schedule.nest();
   const DramEncoding& encoding = job.encoding;
-  std::optional<PassTiles> previous;
+  RowStationaryStaging staging(schedule, glb_.contents(), encoding.ifmap_density);
   std::uint64_t remaining = schedule.pass_count();
   schedule.for_each_pass([&](const RowStationaryPass& pass) {
-    PassWork work{job_index,
-                  pass,
-                  pass_traffic(nest, schedule.tiling(), pass, previous, encoding.ifmap_density),
-                  0,
-                  --remaining == 0,
-                  nullptr,
-                  std::nullopt};
-    previous = pass_tiles(nest, pass);
-    // Transaction level: the expected share of zeros; cycle fidelity: the zeros actually staged.
+    PassWork work{job_index, pass, staging.stage(pass), 0, --remaining == 0, nullptr, std::nullopt};
+    // Transaction level: the expected share of zeros; cycle fidelity: the zeros actually fetched.
     const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
     std::uint64_t nonzeros = DramEncoding::expected(stored, encoding.ifmap_density);
-    if (cycle_array_ != nullptr) nonzeros = stage_values(work);
-    work.dram_read_bytes =
-        encoding.raw_bytes(work.traffic.filter_dram_words) + (stored > 0 ? encoding.ifmap_bytes(stored, nonzeros) : 0);
-    queue_pass(work);
+    if (cycle_array_ != nullptr) {
+      stage_values(work);
+      nonzeros = stored_nonzeros(schedule.nest(), job_tensors(job_index), pass, staging.fetched_ifmap_rows());
+    }
+    work.dram_read_bytes = encoding.raw_bytes(work.traffic.filter_dram_words + work.traffic.psum_spill_read_words) +
+                           (stored > 0 ? encoding.ifmap_bytes(stored, nonzeros) : 0);
+    if (work.traffic.psum_spill_write_words > 0) {  // the evicted psums leave before this pass's arrive
+      dram_transfer(tlm::TLM_WRITE_COMMAND, encoding.raw_bytes(work.traffic.psum_spill_write_words), job_index);
+    }
+    queue_pass(work, schedule.mapping().double_buffered);
   });
 }
 
@@ -134,7 +132,7 @@ void Controller::load_elementwise(std::size_t job_index) {
     PassWork work{job_index, {}, job.elementwise->chunk(i), 0, i + 1 == chunks, nullptr, std::nullopt};
     const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
     work.dram_read_bytes = job.encoding.ifmap_bytes(stored, DramEncoding::expected(stored, job.encoding.ifmap_density));
-    queue_pass(work);
+    queue_pass(work, true);
   }
 }
 
@@ -151,14 +149,19 @@ void Controller::load_systolic(std::size_t job_index) {
     const std::uint64_t stored = work.traffic.ifmap_dram_stored_words;
     work.dram_read_bytes = job.encoding.raw_bytes(work.traffic.filter_dram_words) +
                            job.encoding.ifmap_bytes(stored, DramEncoding::expected(stored, job.encoding.ifmap_density));
-    queue_pass(work);
+    queue_pass(work, true);
   }
 }
 
-void Controller::queue_pass(const PassWork& work) {
+void Controller::queue_pass(const PassWork& work, bool double_buffered) {
   // Double buffering: one pass computes while the next one's tiles load; fetch only into a free buffer.
+  // Single buffering: a fetch waits until the array has finished with the buffer.
   while (next_pass_.num_free() == 0) wait(next_pass_.data_read_event());
-  if (work.dram_read_bytes > 0) wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes, work.job));
+  if (work.dram_read_bytes > 0) {
+    while (!double_buffered && passes_in_flight_ > 0) wait(pass_done_event_);
+    wait(dram_transfer(tlm::TLM_READ_COMMAND, work.dram_read_bytes, work.job));
+  }
+  ++passes_in_flight_;
   next_pass_.write(work);
 }
 
@@ -199,6 +202,8 @@ void Controller::compute_layers() {
         run_pass(work, layer, reads_to_show);
       }
       last = work.last_of_layer;
+      --passes_in_flight_;
+      pass_done_event_.notify(sc_core::SC_ZERO_TIME);
     }
     const sc_core::sc_time drain_start = sc_core::sc_time_stamp();
     if (dram_.idle_from() > drain_start) {  // the ofmap write-back must land before the layer ends
@@ -234,7 +239,6 @@ void Controller::compute_layers() {
                                 (systolic_cycle_array_ != nullptr && jobs_[job_index].systolic);
     if (cycle_accurate && check_outputs_) check_output(job_index, layer);
     tensors_[job_index].reset();
-    staged_ifmap_.reset();
     ++layers_done_;
     layer_done_event_.notify(sc_core::SC_ZERO_TIME);
   }
@@ -269,23 +273,17 @@ void Controller::post_ofmap(std::uint64_t words, std::size_t job, ActivityInterv
   dram_transfer(tlm::TLM_WRITE_COMMAND, activity.dram_bytes, job);
 }
 
-std::uint64_t Controller::stage_values(PassWork& work) {
+void Controller::stage_values(PassWork& work) {
   const LoopNest& nest = job_nest(work.job);
   const LayerTensors& tensors = job_tensors(work.job);
   auto staged = std::make_shared<StagedPass>();
-  if (work.traffic.filter_dram_words > 0) {
+  if (work.traffic.filter_bus_words > 0) {
     staged->filter_tile = std::make_shared<const std::vector<std::int16_t>>(filter_tile(nest, tensors, work.pass));
-    staged->deposited_words += staged->filter_tile->size();
   }
-  std::uint64_t stored_nonzeros = 0;
-  if (work.traffic.ifmap_dram_words > 0 || !staged_ifmap_) {
-    staged_ifmap_ =
-        std::make_shared<const std::vector<std::int16_t>>(ifmap_tile(nest, tensors, work.pass, stored_nonzeros));
-    staged->deposited_words += staged_ifmap_->size();
-  }
-  staged->ifmap_tile = staged_ifmap_;
+  staged->ifmap_tile = std::make_shared<const std::vector<std::int16_t>>(ifmap_tile(nest, tensors, work.pass));
+  staged->deposited_words =
+      work.traffic.filter_dram_words + work.traffic.ifmap_dram_words + work.traffic.psum_spill_read_words;
   work.staged = std::move(staged);
-  return stored_nonzeros;
 }
 
 void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer,
@@ -309,7 +307,7 @@ void Controller::run_pass_cycle_accurate(const PassWork& work, LayerMeasurement&
                       per_cycle, job.layer_index, write_bytes + read_bytes_to_show);
   wait(cycle_array_->done_event());
   const MeasuredPass& measured = cycle_array_->measured();
-  glb_.record(measured.glb_reads, measured.glb_writes);
+  glb_.record(measured.glb_reads + work.traffic.psum_spill_write_words, measured.glb_writes);
   noc_.record(measured.filter_bus_words, measured.ifmap_bus_words, measured.psum_bus_words,
               measured.inter_pe_psum_words);
   pe_array_.record(measured.macs, measured.nonzero_macs, measured.rf_accesses);

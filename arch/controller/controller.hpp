@@ -22,6 +22,7 @@
 #include "arch/pe_array/cycle_pe_array.hpp"
 #include "arch/pe_array/cycle_systolic_array.hpp"
 #include "arch/pe_array/pe_array.hpp"
+#include "dataflow/row_stationary/row_stationary_staging.hpp"
 
 namespace ergon {
 
@@ -76,7 +77,7 @@ class Controller : public sc_core::sc_module {
   void load_schedule(std::size_t job_index);
   void load_elementwise(std::size_t job_index);
   void load_systolic(std::size_t job_index);
-  void queue_pass(const PassWork& work);
+  void queue_pass(const PassWork& work, bool double_buffered);
   void run_pass(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
   void run_pass_cycle_accurate(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
   void run_fold_cycle_accurate(const PassWork& work, LayerMeasurement& layer, std::uint64_t read_bytes_to_show);
@@ -84,7 +85,7 @@ class Controller : public sc_core::sc_module {
                    const sc_core::sc_time& start, std::uint64_t read_bytes_to_show);
   const LoopNest& job_nest(std::size_t job) const;
   LayerTensors& job_tensors(std::size_t job);
-  std::uint64_t stage_values(PassWork& work);  // returns the staged ifmap's stored non-zero values
+  void stage_values(PassWork& work);
   void check_output(std::size_t job, LayerMeasurement& layer);
   void post_ofmap(std::uint64_t words, std::size_t job, ActivityInterval& activity);
   void finish_layer(std::size_t job);
@@ -109,9 +110,10 @@ class Controller : public sc_core::sc_module {
   ICyclePeArray* cycle_array_;
   ICycleSystolicArray* systolic_cycle_array_;
   bool check_outputs_;
-  std::vector<std::shared_ptr<LayerTensors>> tensors_;  // cycle fidelity, alive while the layer runs
-  std::shared_ptr<const std::vector<std::int16_t>> staged_ifmap_;
+  std::vector<std::shared_ptr<LayerTensors>> tensors_;    // cycle fidelity, alive while the layer runs
   sc_core::sc_fifo<PassWork> next_pass_{"next_pass", 1};  // the second buffer of double buffering
+  std::size_t passes_in_flight_ = 0;                      // queued or computing
+  sc_core::sc_event pass_done_event_;
   std::size_t layers_done_ = 0;
   sc_core::sc_event layer_done_event_;
   std::vector<LayerMeasurement> measurements_;

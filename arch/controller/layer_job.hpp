@@ -7,39 +7,12 @@
 #include <vector>
 
 #include "arch/operating_levels.hpp"
+#include "dataflow/dram_encoding.hpp"
 #include "dataflow/elementwise.hpp"
-#include "dataflow/row_stationary/pass_traffic.hpp"
-#include "dataflow/row_stationary/row_stationary_mapper.hpp"
+#include "dataflow/row_stationary/row_stationary_schedule.hpp"
 #include "dataflow/systolic/systolic_schedule.hpp"
 
 namespace ergon {
-
-// How a layer's tensors are stored in DRAM. Filters and the network's input are raw words; other
-// activations are run-length coded (Eyeriss, CNNergy): a 64-bit word holds 3 non-zero 16-bit values (5 at
-// 8 bit) with their zero-run lengths. Padding is never stored.
-struct DramEncoding {
-  int word_bits = 16;
-  bool ifmap_raw = false;
-  bool compressed_activations = true;  // false: every tensor is stored raw (systolic arrays)
-  double ifmap_density = 1.0;          // expected non-zero share of stored ifmap values (1 - sparsity)
-  double ofmap_density = 1.0;
-
-  std::uint64_t raw_bytes(std::uint64_t words) const { return words * static_cast<std::uint64_t>(word_bits) / 8; }
-  std::uint64_t rlc_bytes(std::uint64_t nonzero_values) const {
-    const std::uint64_t per_word = word_bits == 8 ? 5 : 3;
-    return (nonzero_values + per_word - 1) / per_word * 8;
-  }
-  static std::uint64_t expected(std::uint64_t values, double density) {
-    return static_cast<std::uint64_t>(std::llround(static_cast<double>(values) * density));
-  }
-  // Bytes of an ifmap tile with `stored` values of which `nonzero` are non-zero.
-  std::uint64_t ifmap_bytes(std::uint64_t stored, std::uint64_t nonzero) const {
-    return ifmap_raw || !compressed_activations ? raw_bytes(stored) : rlc_bytes(nonzero);
-  }
-  std::uint64_t ofmap_bytes(std::uint64_t words) const {
-    return compressed_activations ? rlc_bytes(expected(words, ofmap_density)) : raw_bytes(words);
-  }
-};
 
 // A layer is either a row-stationary schedule on the array or a stream of element-wise passes.
 struct LayerJob {

@@ -1,8 +1,11 @@
 #pragma once
 // The global buffer between DRAM and the PE array: capacity for ifmap and psum tiles (the mapper sizes
-// tiles to it) and the port bandwidth that times accesses. Implementations: arch/glb/impl/.
+// tiles to it), the tiles it holds of the running layer (the loader fetches what it does not hold), and the
+// port bandwidth that times accesses. Implementations: arch/glb/impl/.
 #include <cstdint>
 #include <systemc>
+
+#include "dataflow/tile_store.hpp"
 
 namespace ergon {
 
@@ -21,6 +24,10 @@ class IGlobalBuffer : public sc_core::sc_module {
   virtual std::uint64_t access_cycles(std::uint64_t reads, std::uint64_t writes) const = 0;
   virtual void record(std::uint64_t reads, std::uint64_t writes) = 0;
   virtual const GlbCounters& counters() const = 0;
+  GlbContents& contents() { return contents_; }
+
+ private:
+  GlbContents contents_;
 };
 
 }  // namespace ergon

@@ -9,7 +9,7 @@
 #include "arch/clock.hpp"
 #include "arch/controller/activity.hpp"
 #include "dataflow/layer_tensors.hpp"
-#include "dataflow/row_stationary/pass_traffic.hpp"
+#include "dataflow/row_stationary/row_stationary_schedule.hpp"
 
 namespace ergon {
 

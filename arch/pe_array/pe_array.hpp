@@ -6,7 +6,7 @@
 
 #include "arch/glb/global_buffer.hpp"
 #include "arch/noc/noc.hpp"
-#include "dataflow/row_stationary/pass_traffic.hpp"
+#include "dataflow/pass_traffic.hpp"
 
 namespace ergon {
 

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <vector>
 
 namespace ergon {
 namespace {
@@ -11,105 +14,243 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
-// Input rows (or columns) a tile of `outputs` outputs and `taps` filter taps reads.
-std::int64_t input_extent(std::int64_t outputs, std::int64_t stride, std::int64_t taps, std::int64_t dilation) {
-  return (outputs - 1) * stride + (taps - 1) * dilation + 1;
+// Tile sizes worth trying for an extent, largest first: ceil(extent / k) for every block count k whose
+// tile fits `cap` (other sizes give the same number of blocks with bigger edge waste).
+std::vector<std::int64_t> tile_sizes(std::int64_t extent, std::int64_t cap) {
+  std::vector<std::int64_t> sizes;
+  if (cap < 1) return sizes;
+  for (std::int64_t blocks = ceil_div(extent, std::min(cap, extent)); blocks <= extent;) {
+    const std::int64_t size = ceil_div(extent, blocks);
+    sizes.push_back(size);
+    if (size == 1) break;
+    blocks = ceil_div(extent, size - 1);  // the next smaller size
+  }
+  return sizes;
 }
 
-std::int64_t tile_words(const LoopNest& nest, const RowStationaryTiling& t) {
-  const std::int64_t ifmap = t.images * std::min(t.channels_per_pass(), nest.channels) *
-                             input_extent(t.ofmap_rows, nest.stride_h, t.filter_rows, nest.dilation_h) *
-                             input_extent(nest.ofmap_w, nest.stride_w, t.filter_cols, nest.dilation_w);
-  const std::int64_t psum = t.images * std::min(t.filters_per_pass(), nest.filters) * t.ofmap_rows * nest.ofmap_w;
-  // Double buffering: the next pass's ifmap tile is staged while this one's is used.
-  return (2 * ifmap + psum) * std::min(t.group_sets, nest.groups);
+bool allowed(const std::optional<std::int64_t>& pinned, std::int64_t value) {
+  return !pinned || *pinned == value;
 }
 
-// Groups (depthwise convolutions and pooling have one channel each) side by side in the PEs one group's
-// sets leave free.
-void place_group_sets(const LoopNest& nest, const ArrayResources& hw, RowStationaryTiling& t) {
-  t.group_set_columns = std::max<std::int64_t>(hw.pe_cols / t.group_cols(), 1);
-  const std::int64_t group_set_rows = std::max<std::int64_t>(hw.pe_rows / t.group_rows(), 1);
-  t.group_sets = std::clamp<std::int64_t>(nest.groups, 1, group_set_rows * t.group_set_columns);
-}
-
-// The largest tiles the PE array and its register files allow (the GLB is not yet considered).
-RowStationaryTiling array_tiling(const LoopNest& nest, const ArrayResources& hw) {
+// Every array-level tiling the hardware and the constraints allow, with the pruning above.
+template <typename Visitor>
+void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const MappingConstraints& pin, Visitor&& visit) {
+  const bool weights = nest.kind == LoopNestKind::kConv;
+  const std::int64_t filter_rf = hw.filter_rf_words / (hw.filter_rf_double_buffered ? 2 : 1);
   RowStationaryTiling t;
-  t.filter_rows = std::min(nest.filter_h, hw.pe_rows);
-  t.filter_cols = std::min({nest.filter_w, hw.ifmap_rf_words, hw.filter_rf_words});
-  t.ofmap_rows = std::min(nest.ofmap_h, hw.pe_cols);
-  t.channels_per_pe = std::clamp<std::int64_t>(hw.ifmap_rf_words / t.filter_cols, 1, nest.channels);
-  t.channels_per_pe = std::min(t.channels_per_pe, std::max<std::int64_t>(hw.filter_rf_words / t.filter_cols, 1));
-  const std::int64_t filters_by_rf = hw.filter_rf_words / (t.channels_per_pe * t.filter_cols);
-  t.filters_per_pe = std::clamp<std::int64_t>(std::min(filters_by_rf, hw.psum_rf_words), 1, nest.filters);
-  // Stack sets: channels first (their psums are summed in the array, saving GLB traffic), then filters.
-  const std::int64_t stackable = hw.pe_rows / t.filter_rows;
-  t.channel_sets = std::clamp<std::int64_t>(ceil_div(nest.channels, t.channels_per_pe), 1, stackable);
-  // Spare columns (ofmap rows fewer than PE columns, as in FC layers) hold more filter sets side by side.
-  t.filter_set_columns = std::max<std::int64_t>(hw.pe_cols / t.ofmap_rows, 1);
-  t.filter_sets = std::clamp<std::int64_t>(ceil_div(nest.filters, t.filters_per_pe), 1,
-                                           stackable / t.channel_sets * t.filter_set_columns);
-  t.images = nest.images;
-  place_group_sets(nest, hw, t);
-  return t;
-}
-
-// Halves one tile dimension, in the order that costs the least reuse; false when all are 1.
-bool shrink(RowStationaryTiling& t) {
-  for (std::int64_t* dimension : {&t.images, &t.group_sets, &t.filter_sets, &t.channel_sets, &t.ofmap_rows,
-                                  &t.channels_per_pe, &t.filters_per_pe, &t.filter_rows, &t.filter_cols}) {
-    if (*dimension > 1) {
-      *dimension = ceil_div(*dimension, 2);
-      return true;
+  t.filter_rows = ceil_div(nest.filter_h, ceil_div(nest.filter_h, hw.pe_rows));  // balanced folds
+  const std::int64_t column_cap = weights ? std::min(hw.ifmap_rf_words, filter_rf) : hw.ifmap_rf_words;
+  if (column_cap < 1) return;
+  t.filter_cols = ceil_div(nest.filter_w, ceil_div(nest.filter_w, column_cap));
+  for (const std::int64_t e : tile_sizes(nest.ofmap_h, hw.pe_cols * (hw.pe_rows / t.filter_rows))) {
+    if (!allowed(pin.ofmap_rows, e)) continue;
+    t.ofmap_rows = e;
+    const std::int64_t folds = t.set_folds(hw.pe_cols);
+    const std::int64_t vertical = hw.pe_rows / (t.filter_rows * folds);
+    const std::int64_t horizontal = folds > 1 ? 1 : hw.pe_cols / t.set_cols(hw.pe_cols);
+    const std::int64_t q_cap = std::min(nest.channels, hw.ifmap_rf_words / t.filter_cols);
+    for (std::int64_t q = 1; q <= std::min(q_cap, weights ? filter_rf / t.filter_cols : q_cap); ++q) {
+      if (!allowed(pin.channels_per_pe, q)) continue;
+      t.channels_per_pe = q;
+      const std::int64_t p_cap =
+          weights ? std::min({nest.filters, hw.psum_rf_words, filter_rf / (q * t.filter_cols)}) : 1;
+      for (const std::int64_t p : tile_sizes(nest.filters, p_cap)) {
+        if (!allowed(pin.filters_per_pe, p)) continue;
+        t.filters_per_pe = p;
+        for (std::int64_t group_rows = 1; group_rows <= vertical; ++group_rows) {
+          for (std::int64_t group_cols = 1; group_cols <= horizontal; ++group_cols) {
+            const std::int64_t places = group_rows * group_cols;
+            // One group at a time, or several without places left over.
+            if (places > 1 && (nest.groups == 1 || (group_rows - 1) * group_cols >= nest.groups ||
+                               group_rows * (group_cols - 1) >= nest.groups)) {
+              continue;
+            }
+            t.group_sets = std::min(nest.groups, places);
+            t.group_set_columns = group_cols;
+            if (!allowed(pin.group_sets, t.group_sets)) continue;
+            const std::int64_t rows_per_group = vertical / group_rows, cols_per_group = horizontal / group_cols;
+            const std::int64_t channel_blocks = ceil_div(nest.channels, q);
+            for (std::int64_t r = 1; r <= std::min(rows_per_group, channel_blocks); ++r) {
+              if (!allowed(pin.channel_sets, r)) continue;
+              t.channel_sets = r;
+              const std::int64_t filter_blocks = ceil_div(nest.filters, p);
+              const std::int64_t t_cap = std::min(filter_blocks, (rows_per_group / r) * cols_per_group);
+              const std::vector<std::int64_t> filter_sets = tile_sizes(filter_blocks, t_cap);
+              for (std::size_t i = 0; i < std::min<std::size_t>(filter_sets.size(), 2); ++i) {
+                if (!allowed(pin.filter_sets, filter_sets[i])) continue;
+                t.filter_sets = filter_sets[i];
+                t.filter_set_columns = std::min(cols_per_group, t.filter_sets);
+                for (const std::int64_t n : tile_sizes(nest.images, nest.images)) {
+                  if (!allowed(pin.images, n)) continue;
+                  t.images = n;
+                  visit(t);
+                }
+              }
+            }
+          }
+        }
+      }
     }
   }
-  return false;
+}
+
+// The array-level score that prunes tilings: compute cycles and on-chip energy (DRAM comes in stage 2).
+double array_score(const MappingCost& base, const AccessPrices& energy) {
+  return static_cast<double>(base.nonzero_macs) * energy.mac_pj + static_cast<double>(base.rf_accesses) * energy.rf_pj +
+         static_cast<double>(base.inter_pe_psum_words) * energy.inter_pe_pj +
+         static_cast<double>(base.glb_reads + base.glb_writes) * energy.glb_pj +
+         static_cast<double>(base.compute_cycles) * energy.cycle_pj;
+}
+
+std::vector<LoopOrder> all_orders() {
+  LoopOrder order = {TemporalDim::kImages, TemporalDim::kFilters, TemporalDim::kOfmapRows, TemporalDim::kChannels};
+  std::vector<LoopOrder> orders;
+  std::sort(order.begin(), order.end());
+  do orders.push_back(order);
+  while (std::next_permutation(order.begin(), order.end()));
+  return orders;
+}
+
+// The loops that iterate, outer to inner: orders that agree on them are the same schedule.
+std::vector<TemporalDim> effective_order(const LoopOrder& order, const BlockCounts& blocks) {
+  std::vector<TemporalDim> loops;
+  for (const TemporalDim dim : order) {
+    if (blocks.of(dim) > 1) loops.push_back(dim);
+  }
+  return loops;
+}
+
+// Tiles of a tensor touched inside `dim`'s loop (the reuse thresholds of the slot counts).
+std::int64_t tiles_within(const std::vector<TemporalDim>& loops, const BlockCounts& blocks, TemporalDim dim,
+                          bool (*relevant)(TemporalDim)) {
+  std::int64_t tiles = 1;
+  for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
+    if (*loop == dim) return tiles;
+    if (relevant(*loop)) tiles *= blocks.of(*loop);
+  }
+  return 0;
+}
+bool on_filters(TemporalDim dim) {
+  return dim == TemporalDim::kFilters || dim == TemporalDim::kChannels;
+}
+bool on_ifmaps(TemporalDim dim) {
+  return dim != TemporalDim::kFilters;
+}
+bool on_psums(TemporalDim dim) {
+  return dim != TemporalDim::kChannels;
+}
+
+std::vector<std::int64_t> slot_options(std::vector<std::int64_t> options, std::int64_t low, std::int64_t tiles,
+                                       const std::optional<std::int64_t>& pinned) {
+  if (pinned) return {*pinned};
+  std::set<std::int64_t> unique;
+  for (const std::int64_t option : options) unique.insert(std::clamp(option, low, std::max(low, tiles)));
+  return {unique.begin(), unique.end()};
+}
+
+struct Search {
+  const LoopNest& nest;
+  const MapperContext& context;
+  const MappingConstraints& pin;
+  std::optional<MappingChoice> best;
+  std::vector<double> objectives;
+
+  void consider(const RowStationaryMapping& mapping, const TilingAnalysis& analysis) {
+    if (!mapping_violation(nest, context.hw, mapping).empty()) return;
+    const MappingCost cost = evaluate_mapping(nest, analysis, mapping, context.encoding, context.timing,
+                                              context.energies, context.objective);
+    if (pin.psum_spill && !*pin.psum_spill && cost.psum_spill_words > 0) return;
+    objectives.push_back(cost.objective);
+    if (!best || cost.objective < best->cost.objective) best = MappingChoice{mapping, cost, 0, 0, 0};
+  }
+
+  void search_glb_level(const RowStationaryTiling& tiling) {
+    const TilingAnalysis analysis = analyse_tiling(nest, tiling, context.encoding, context.timing);
+    const BlockCounts& b = analysis.blocks;
+    const bool weights = nest.kind == LoopNestKind::kConv;
+    const std::int64_t ifmap_tiles = b.groups * b.images * b.channels * b.ofmap_rows;
+    const std::int64_t psum_tiles = b.groups * b.images * b.filters * b.ofmap_rows;
+    const std::int64_t filter_tiles = weights ? b.groups * b.filters * b.channels : 0;
+    std::set<std::vector<TemporalDim>> seen;
+    for (const LoopOrder& order : all_orders()) {
+      if (pin.order && *pin.order != order) continue;
+      const std::vector<TemporalDim> loops = effective_order(order, b);
+      if (!seen.insert(loops).second) continue;
+      const auto ifmap_slots = slot_options({1, 2, tiles_within(loops, b, TemporalDim::kOfmapRows, on_ifmaps),
+                                             tiles_within(loops, b, TemporalDim::kFilters, on_ifmaps)},
+                                            1, ifmap_tiles, pin.ifmap_slots);
+      const auto psum_slots =
+          slot_options({1, 2, tiles_within(loops, b, TemporalDim::kChannels, on_psums)}, 1, psum_tiles, pin.psum_slots);
+      const auto filter_slots = weights ? slot_options({0, 1, tiles_within(loops, b, TemporalDim::kImages, on_filters),
+                                                        tiles_within(loops, b, TemporalDim::kOfmapRows, on_filters)},
+                                                       0, filter_tiles, pin.filter_slots)
+                                        : std::vector<std::int64_t>{0};
+      for (const bool double_buffered : {true, false}) {
+        if (pin.double_buffered && *pin.double_buffered != double_buffered) continue;
+        for (const std::int64_t ifmap : ifmap_slots) {
+          for (const std::int64_t psum : psum_slots) {
+            for (const std::int64_t filter : filter_slots) {
+              consider({tiling, order, {ifmap, psum, filter}, double_buffered}, analysis);
+            }
+          }
+        }
+      }
+    }
+  }
+};
+
+std::string no_mapping_message(const LoopNest& nest, const ArrayResources& hw) {
+  RowStationaryTiling smallest;
+  smallest.filter_rows = std::min(nest.filter_h, hw.pe_rows);
+  const std::int64_t words = ifmap_tile_words(nest, smallest) + psum_tile_words(nest, smallest);
+  if (words > hw.glb_words) {
+    return fmt::format(
+        "the global buffer ({} words) cannot hold the smallest row-stationary tile ({} words: one ifmap row "
+        "segment and one psum row of width {}); enlarge glb.size_kib",
+        hw.glb_words, words, nest.ofmap_w);
+  }
+  return "no row-stationary mapping fits the PE array and its register files (pe_array.rf)";
 }
 
 }  // namespace
 
-std::uint64_t RowStationaryPass::operations(std::int64_t ofmap_w) const {
-  std::uint64_t total = static_cast<std::uint64_t>(ofmap_w);
-  for (const IndexRange& range : {groups, images, filters, channels, ofmap_rows, filter_rows, filter_cols}) {
-    total *= static_cast<std::uint64_t>(range.size());
-  }
-  return total;
-}
-
-std::int64_t glb_tile_words(const LoopNest& nest, const RowStationaryPass& pass) {
-  const std::int64_t ifmap =
-      pass.images.size() * pass.channels.size() *
-      input_extent(pass.ofmap_rows.size(), nest.stride_h, pass.filter_rows.size(), nest.dilation_h) *
-      input_extent(nest.ofmap_w, nest.stride_w, pass.filter_cols.size(), nest.dilation_w);
-  return (2 * ifmap + pass.images.size() * pass.filters.size() * pass.ofmap_rows.size() * nest.ofmap_w) *
-         pass.groups.size();
-}
-
-RowStationarySchedule::RowStationarySchedule(LoopNest nest, RowStationaryTiling tiling)
-    : nest_(nest), tiling_(tiling) {}
-
-std::uint64_t RowStationarySchedule::pass_count() const {
-  const auto blocks = [](std::int64_t extent, std::int64_t tile) {
-    return static_cast<std::uint64_t>(ceil_div(extent, tile));
+MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& context,
+                                 const MappingConstraints& constraints) {
+  // Stage 1: every tiling's order-independent counts; keep the best few overall and the best of each
+  // set width (narrow sets have small tiles that let the GLB keep more).
+  struct Scored {
+    double score;
+    RowStationaryTiling tiling;
   };
-  return blocks(nest_.groups, tiling_.group_sets) * blocks(nest_.images, tiling_.images) *
-         blocks(nest_.filters, tiling_.filters_per_pass()) * blocks(nest_.ofmap_h, tiling_.ofmap_rows) *
-         blocks(nest_.channels, tiling_.channels_per_pass()) * blocks(nest_.filter_h, tiling_.filter_rows) *
-         blocks(nest_.filter_w, tiling_.filter_cols);
-}
-
-RowStationarySchedule map_row_stationary(const LoopNest& nest, const ArrayResources& resources) {
-  RowStationaryTiling tiling = array_tiling(nest, resources);
-  while (tile_words(nest, tiling) > resources.glb_words) {
-    if (!shrink(tiling)) {
-      throw MappingError(fmt::format(
-          "the global buffer ({} words) cannot hold the smallest row-stationary tile ({} words: one ifmap row "
-          "segment and one psum row of width {}); enlarge glb.size_kib",
-          resources.glb_words, tile_words(nest, tiling), nest.ofmap_w));
-    }
+  std::vector<Scored> scored;
+  for_each_tiling(nest, context.hw, constraints, [&](const RowStationaryTiling& tiling) {
+    if (!mapping_violation(nest, context.hw, {tiling, {}, {1, 1, 0}, false}).empty()) return;
+    const TilingAnalysis analysis = analyse_tiling(nest, tiling, context.encoding, context.timing, false);
+    scored.push_back({array_score(analysis.base, context.energies), tiling});
+  });
+  std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.score < b.score; });
+  constexpr std::size_t kShortlist = 12;
+  std::vector<RowStationaryTiling> shortlist;
+  std::map<std::int64_t, int> per_width;
+  for (std::size_t i = 0; i < scored.size(); ++i) {
+    if (i < kShortlist || per_width[scored[i].tiling.ofmap_rows]++ == 0) shortlist.push_back(scored[i].tiling);
   }
-  return RowStationarySchedule(nest, tiling);
+
+  // Stage 2: the GLB level of each shortlisted tiling.
+  Search search{nest, context, constraints, std::nullopt, {}};
+  for (const RowStationaryTiling& tiling : shortlist) search.search_glb_level(tiling);
+  if (!search.best) {
+    if (scored.empty()) throw MappingError(no_mapping_message(nest, context.hw));
+    throw MappingError("no mapping satisfies the pinned parameters within the GLB and filter store");
+  }
+  MappingChoice choice = *search.best;
+  choice.candidates = search.objectives.size();
+  auto& objectives = search.objectives;
+  choice.worst_objective = *std::max_element(objectives.begin(), objectives.end());
+  std::nth_element(objectives.begin(), objectives.begin() + static_cast<std::ptrdiff_t>(objectives.size() / 2),
+                   objectives.end());
+  choice.median_objective = objectives[objectives.size() / 2];
+  return choice;
 }
 
 }  // namespace ergon

@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "dataflow/loop_nest.hpp"
-#include "dataflow/row_stationary/pass_traffic.hpp"
+#include "dataflow/pass_traffic.hpp"
 
 namespace ergon {
 

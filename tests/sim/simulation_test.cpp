@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "common/input_error.hpp"
+#include "sim/mapping_report.hpp"
 #include "tests/test_paths.hpp"
 
 namespace ergon {
@@ -72,9 +73,16 @@ TEST(Simulation, StallsEmergeFromDramBandwidth) {
   EXPECT_GT(nominal.total.stall_cycles, fast.total.stall_cycles);
   EXPECT_GT(slow.total.cycles, nominal.total.cycles);
   EXPECT_GE(nominal.total.cycles, fast.total.cycles);
-  // Bandwidth changes time, not traffic.
-  EXPECT_EQ(slow.total.dram_read_bytes, fast.total.dram_read_bytes);
-  EXPECT_EQ(slow.total.glb_reads, fast.total.glb_reads);
+  // Bandwidth changes time; traffic only where the mapper chose another mapping for the slower DRAM.
+  int same_mapping = 0;
+  for (std::size_t i = 0; i < slow.layers.size(); ++i) {
+    const LayerResult &a = slow.layers[i], &b = fast.layers[i];
+    if (!a.mapping || !b.mapping || mapping_json(a.mapping->mapping) != mapping_json(b.mapping->mapping)) continue;
+    ++same_mapping;
+    EXPECT_EQ(a.dram_read_bytes, b.dram_read_bytes) << a.name;
+    EXPECT_EQ(a.glb_reads, b.glb_reads) << a.name;
+  }
+  EXPECT_GT(same_mapping, 0);
   // A slow DRAM makes the layer memory bound: its cycles are at least its DRAM transfer time.
   const double bytes_per_cycle = 0.2e9 / 200e6;
   EXPECT_GE(static_cast<double>(slow.total.cycles),
@@ -101,7 +109,7 @@ TEST(Simulation, StreamsElementWiseLayersThroughTheMemories) {
       ++adds;
       ASSERT_TRUE(simulated.executed) << layer.name;
       const auto words = static_cast<std::uint64_t>(layer.output_shape.elements());
-      EXPECT_GE(simulated.dram_read_bytes, 2 * words * 2 * 4 / 3) << "both inputs, compressed";
+      EXPECT_GE(simulated.dram_read_bytes, 2 * words * 2) << "both inputs, raw (dense data is not coded)";
       EXPECT_GT(simulated.dram_write_bytes, 0u);
       EXPECT_GT(simulated.cycles, simulated.dram_read_bytes / 8) << "bounded by a 1.6 GB/s DRAM at 200 MHz";
     } else if (layer.op == OpKind::kActivation) {

@@ -80,7 +80,7 @@ void RowStationaryCycleArray::prepare_pass() {
   filter_rf_.resize(pes * filter_stride_);
   ifmap_rf_.resize(pes * ifmap_stride_);
   psum_rf_.assign(pes * psum_stride_, accumulator_identity(nest_.kind));
-  if (pass_.first_accumulation) glb_psums_.assign(static_cast<std::size_t>(g_ * n_ * m_ * e_ * f_), 0);
+  if (tensors_->psums.size() != tensors_->ofmap.size()) tensors_->psums.assign(tensors_->ofmap.size(), 0);
 
   // Which PEs (filter row, ofmap row) read each input row of the tile: the diagonals of row stationary.
   ifmap_row_receivers_.assign(static_cast<std::size_t>(input_rows_), {});
@@ -334,14 +334,13 @@ void RowStationaryCycleArray::finish_output(std::int64_t group, std::int64_t fil
       sum = combine(nest_.kind, sum, psum_rf_[pe_index(group, filter_set, cs, row, col) * psum_stride_ + slot]);
     }
   }
-  const std::int64_t filter = filter_set * p + j;
-  std::int32_t& stored =
-      glb_psums_[static_cast<std::size_t>((((group * n_ + image) * m_ + filter) * e_ + col) * f_ + column)];
+  const std::size_t index = ofmap_index(nest_, pass_.images.begin + image, pass_.groups.begin + group,
+                                        pass_.filters.begin + filter_set * p + j, pass_.ofmap_rows.begin + col, column);
+  std::int32_t& stored = tensors_->psums[index];  // in the GLB, or spilled to DRAM and read back
   if (!pass_.first_accumulation) sum = combine(nest_.kind, stored, sum);
   stored = sum;
   if (pass_.last_accumulation) {
-    tensors_->ofmap[ofmap_index(nest_, pass_.images.begin + image, pass_.groups.begin + group,
-                                pass_.filters.begin + filter, pass_.ofmap_rows.begin + col, column)] = sum;
+    tensors_->ofmap[index] = sum;
     ++measured_.ofmap_words;
   }
 }

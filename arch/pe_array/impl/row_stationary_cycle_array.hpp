@@ -78,12 +78,11 @@ class RowStationaryCycleArray : public ICyclePeArray {
   ActivityInterval run_;  // the current run of identical cycles, as per-cycle values
   std::uint64_t run_cycles_ = 0;
 
-  // Register files, one slice per PE (flat arrays), and the GLB's psum tile.
+  // Register files, one slice per PE (flat arrays).
   std::size_t filter_stride_ = 0, ifmap_stride_ = 0, psum_stride_ = 0;
   std::vector<std::int16_t> filter_rf_;
   std::vector<std::int16_t> ifmap_rf_;
   std::vector<std::int32_t> psum_rf_;
-  std::vector<std::int32_t> glb_psums_;  // [g][n][m][e][F]
 };
 
 }  // namespace ergon

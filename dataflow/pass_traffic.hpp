@@ -1,0 +1,37 @@
+#pragma once
+// What one step of a layer (a row-stationary pass, a systolic fold, an element-wise chunk) moves and
+// computes, in words and operations. The SystemC modules time their work from these counts; both
+// fidelities must produce the same counts (the cycle-accurate arrays count them as they move values).
+#include <cstdint>
+
+namespace ergon {
+
+struct PassTraffic {
+  std::uint64_t macs = 0;          // all MACs of the pass, gated ones included
+  std::uint64_t valid_macs = 0;    // MACs whose ifmap operand is not padding
+  std::uint64_t nonzero_macs = 0;  // MACs whose ifmap operand is non-zero (the others are gated)
+  // Words fetched from DRAM into the on-chip buffers (0 when the tile is still on chip).
+  std::uint64_t filter_dram_words = 0;
+  std::uint64_t ifmap_dram_words = 0;         // padding positions included (materialised on chip)
+  std::uint64_t ifmap_dram_stored_words = 0;  // of which stored in DRAM (not padding)
+  std::uint64_t psum_spill_read_words = 0;    // partial sums read back from DRAM
+  std::uint64_t psum_spill_write_words = 0;   // partial sums evicted to DRAM before they were complete
+  std::uint64_t ofmap_dram_words = 0;         // written back when the psums are complete
+  // Global buffer (filter store included) accesses, in total and those of psums during the compute.
+  std::uint64_t glb_writes = 0;
+  std::uint64_t glb_reads = 0;
+  std::uint64_t psum_glb_reads = 0;   // partial sums read back to accumulate
+  std::uint64_t psum_glb_writes = 0;  // psums (or results) written by the array
+  // Words crossing the NoC: filter and ifmap multicast from the GLB, psums to and from the GLB, and psum
+  // hops between vertically neighbouring PEs.
+  std::uint64_t filter_bus_words = 0;
+  std::uint64_t ifmap_bus_words = 0;
+  std::uint64_t psum_bus_words = 0;
+  std::uint64_t inter_pe_psum_words = 0;
+  std::uint64_t rf_accesses = 0;
+  std::uint64_t active_pes = 0;
+  std::uint64_t compute_cycles = 0;               // the busiest PE's MAC cycles, one MAC per cycle
+  std::uint64_t accumulation_latency_cycles = 0;  // psums rippling up the tallest PE column
+};
+
+}  // namespace ergon

@@ -1,0 +1,282 @@
+#include "dataflow/row_stationary/row_stationary_cost.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "dataflow/row_stationary/pass_traffic.hpp"
+
+namespace ergon {
+namespace {
+
+using u64 = std::uint64_t;
+
+u64 count(std::int64_t value) {
+  return static_cast<u64>(value);
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// The block sizes of an extent cut in tiles: the full tiles and, if any, one smaller edge tile.
+struct SizeClass {
+  std::int64_t size = 0;
+  std::int64_t count = 0;
+};
+std::vector<SizeClass> size_classes(std::int64_t extent, std::int64_t tile) {
+  std::vector<SizeClass> classes;
+  if (extent / tile > 0) classes.push_back({tile, extent / tile});
+  if (extent % tile > 0) classes.push_back({extent % tile, 1});
+  return classes;
+}
+
+template <typename Function>
+u64 sum_over(const std::vector<SizeClass>& classes, Function&& value) {
+  u64 total = 0;
+  for (const SizeClass& c : classes) total += count(c.count) * static_cast<u64>(value(c.size));
+  return total;
+}
+
+std::int64_t overlap(std::int64_t begin, std::int64_t end, std::int64_t low, std::int64_t high) {
+  return std::max<std::int64_t>(0, std::min(end, high) - std::max(begin, low));
+}
+
+// One sweep over every ifmap tile, in words and coded bytes; `halo`: later row blocks skip the rows the
+// previous row block's tile shares.
+void ifmap_sweep(const LoopNest& nest, const RowStationaryTiling& t, const DramEncoding& encoding,
+                 const BlockCounts& blocks, bool halo, u64& words, u64& bytes) {
+  words = bytes = 0;
+  const std::int64_t stored_cols = overlap(0, nest.ifmap_w(), nest.pad_left, nest.pad_left + nest.input_w);
+  for (const SizeClass& g : size_classes(nest.groups, t.group_sets)) {
+    for (const SizeClass& n : size_classes(nest.images, t.images)) {
+      for (const SizeClass& c : size_classes(nest.channels, t.channels_per_pass())) {
+        const std::int64_t planes = g.size * n.size * c.size;
+        const u64 tiles = count(g.count * n.count * c.count);
+        std::int64_t previous_end = 0;
+        for (std::int64_t block = 0; block < blocks.ofmap_rows; ++block) {
+          RowSpan rows = ifmap_tile_rows(nest, t, block);
+          const std::int64_t end = rows.end;
+          if (halo && block > 0) rows.begin = std::max(rows.begin, previous_end);
+          previous_end = end;
+          const std::int64_t fetched_rows = std::max<std::int64_t>(0, rows.end - rows.begin);
+          const auto stored =
+              count(planes * overlap(rows.begin, rows.end, nest.pad_top, nest.pad_top + nest.input_h) * stored_cols);
+          words += tiles * count(planes * fetched_rows * nest.ifmap_w());
+          bytes += tiles * encoding.ifmap_bytes(stored, DramEncoding::expected(stored, encoding.ifmap_density));
+        }
+      }
+    }
+  }
+}
+
+bool relevant_to_filters(TemporalDim dim) {
+  return dim == TemporalDim::kFilters || dim == TemporalDim::kChannels;
+}
+bool relevant_to_ifmaps(TemporalDim dim) {
+  return dim != TemporalDim::kFilters;
+}
+bool relevant_to_psums(TemporalDim dim) {
+  return dim != TemporalDim::kChannels;
+}
+
+// The loops that iterate more than once, outer to inner.
+struct Loop {
+  TemporalDim dim;
+  std::int64_t bound;
+};
+std::vector<Loop> effective_loops(const LoopOrder& order, const BlockCounts& blocks) {
+  std::vector<Loop> loops;
+  for (const TemporalDim dim : order) {
+    if (blocks.of(dim) > 1) loops.push_back({dim, blocks.of(dim)});
+  }
+  return loops;
+}
+
+// How many times each tile of a tensor is fetched, under least-recently-used slots (see the header).
+template <typename Relevant>
+u64 refetch_factor(const std::vector<Loop>& loops, Relevant&& relevant, std::int64_t slots) {
+  u64 tiles_inside = 1, factor = 1;
+  for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
+    if (relevant(loop->dim)) {
+      tiles_inside *= count(loop->bound);
+    } else if (tiles_inside > count(slots)) {
+      factor *= count(loop->bound);
+    }
+  }
+  return factor;
+}
+
+// Tiles of a tensor the loops inside `dim`'s loop touch (0 when `dim` does not loop).
+template <typename Relevant>
+u64 tiles_inside(const std::vector<Loop>& loops, TemporalDim dim, Relevant&& relevant) {
+  u64 tiles = 1;
+  for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
+    if (loop->dim == dim) return tiles;
+    if (relevant(loop->dim)) tiles *= count(loop->bound);
+  }
+  return 0;
+}
+
+}  // namespace
+
+TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t, const DramEncoding& encoding,
+                              const ArrayTiming& timing, bool with_dram) {
+  TilingAnalysis a;
+  const BlockCounts& b = a.blocks = block_counts(nest, t);
+  MappingCost& base = a.base;
+  const bool weights = nest.kind == LoopNestKind::kConv;
+  const std::int64_t G = nest.groups, N = nest.images, M = nest.filters, C = nest.channels;
+  const std::int64_t E = nest.ofmap_h, F = nest.ofmap_w, R = nest.filter_h, S = nest.filter_w;
+  const std::int64_t q = t.channels_per_pe, p = t.filters_per_pe;
+  const auto channel_sets_used = [&](std::int64_t c) { return std::min(t.channel_sets, ceil_div(c, q)); };
+  const auto filter_sets_used = [&](std::int64_t m) { return std::min(t.filter_sets, ceil_div(m, p)); };
+  const auto channels = size_classes(C, t.channels_per_pass());
+  const auto filters = size_classes(M, t.filters_per_pass());
+
+  base.passes = b.passes();
+  base.macs = nest.operations();
+  base.valid_macs = weights
+                        ? count(G * N * M * C) *
+                              valid_taps({0, E}, {0, R}, nest.stride_h, nest.dilation_h, nest.pad_top, nest.input_h) *
+                              valid_taps({0, F}, {0, S}, nest.stride_w, nest.dilation_w, nest.pad_left, nest.input_w)
+                        : base.macs;
+  base.nonzero_macs = DramEncoding::expected(base.valid_macs, encoding.ifmap_density);
+
+  // Input rows and columns sent per pass, summed over the row blocks x filter-row folds and column folds.
+  const u64 rows_sent = count(b.filter_rows * nest.stride_h * (E - b.ofmap_rows) +
+                              b.ofmap_rows * nest.dilation_h * (R - b.filter_rows) + b.ofmap_rows * b.filter_rows);
+  const u64 cols_sent = count(b.filter_cols * ((F - 1) * nest.stride_w + 1) + nest.dilation_w * (S - b.filter_cols));
+  base.ifmap_bus_words = count(G * N * C * b.filters) * rows_sent * cols_sent;
+
+  a.psum_words = count(G * N * M * E * F);
+  const u64 accumulations = count(b.channels * b.filter_rows * b.filter_cols);
+  const u64 psum_writes = a.psum_words * accumulations, psum_reads = a.psum_words * (accumulations - 1);
+  base.psum_bus_words = psum_writes + psum_reads;
+  const u64 channel_sets_total = sum_over(channels, channel_sets_used);
+  base.inter_pe_psum_words =
+      a.psum_words * count(b.filter_cols) * (count(R) * channel_sets_total - count(b.channels * b.filter_rows));
+  base.peak_active_pes = count(std::min(t.group_sets, G) * std::min(t.filter_rows, R) *
+                               channel_sets_used(std::min(t.channels_per_pass(), C)) *
+                               filter_sets_used(std::min(t.filters_per_pass(), M)) * std::min(t.ofmap_rows, E));
+  const u64 ifmap_rf_writes = count(G * N * C * R * E) * cols_sent * sum_over(filters, filter_sets_used);
+  base.rf_accesses = base.macs + 3 * base.nonzero_macs + ifmap_rf_writes;
+  base.compute_cycles = count(N * F * S * b.groups * b.ofmap_rows * b.filter_rows) *
+                        sum_over(channels, [q](std::int64_t c) { return std::min(q, c); }) *
+                        sum_over(filters, [p](std::int64_t m) { return std::min(p, m); });
+  base.glb_writes = psum_writes;
+  base.glb_reads = base.ifmap_bus_words + psum_reads + a.psum_words;  // + the ofmap leaving for DRAM
+  base.ofmap_dram_words = a.psum_words;
+
+  a.filter_words = weights ? count(G * M * C * R * S) : 0;
+  a.first_row_block_rows = count(std::min(t.ofmap_rows, E));
+  if (!with_dram) return a;
+  for (const SizeClass& g : size_classes(G, t.group_sets)) {
+    for (const SizeClass& n : size_classes(N, t.images)) {
+      for (const SizeClass& m : filters) {
+        for (const SizeClass& e : size_classes(E, t.ofmap_rows)) {
+          a.ofmap_dram_bytes += count(g.count * n.count * m.count * e.count) *
+                                encoding.ofmap_bytes(count(g.size * n.size * m.size * e.size * F));
+        }
+      }
+    }
+  }
+  ifmap_sweep(nest, t, encoding, b, false, a.ifmap_sweep_words, a.ifmap_sweep_bytes);
+  ifmap_sweep(nest, t, encoding, b, true, a.ifmap_sweep_halo_words, a.ifmap_sweep_halo_bytes);
+
+  // Average pass, for the cycle estimate.
+  const double passes = static_cast<double>(base.passes);
+  const double ripple =
+      static_cast<double>(std::min(t.filter_rows, R) * channel_sets_used(std::min(t.channels_per_pass(), C)) - 1);
+  a.average_compute_phase =
+      std::max({static_cast<double>(base.compute_cycles) / passes + ripple,
+                static_cast<double>(base.psum_bus_words) / passes / static_cast<double>(timing.psum_bus_words),
+                static_cast<double>(psum_reads + a.psum_words) / passes / static_cast<double>(timing.glb_read_words),
+                static_cast<double>(psum_writes) / passes / static_cast<double>(timing.glb_write_words)});
+  a.ifmap_bus_per_pass = static_cast<double>(base.ifmap_bus_words) / passes;
+  a.filter_words_per_pass = weights
+                                ? static_cast<double>(std::min(t.group_sets, G) * std::min(t.filters_per_pass(), M) *
+                                                      std::min(t.channels_per_pass(), C) * std::min(t.filter_rows, R) *
+                                                      std::min(t.filter_cols, S))
+                                : 0.0;
+  return a;
+}
+
+MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, const RowStationaryMapping& mapping,
+                             const DramEncoding& encoding, const ArrayTiming& timing, const AccessPrices& energies,
+                             MapperObjective objective) {
+  MappingCost cost = a.base;
+  const BlockCounts& b = a.blocks;
+  const std::vector<Loop> loops = effective_loops(mapping.order, b);
+  const GlbSlots& slots = mapping.slots;
+
+  // Filters in the PEs: the innermost loops over images and ofmap rows keep them (not with folds).
+  bool kept_over_images = false, kept_over_rows = false;
+  if (b.filter_rows * b.filter_cols == 1) {
+    for (auto loop = loops.rbegin(); loop != loops.rend() && !relevant_to_filters(loop->dim); ++loop) {
+      (loop->dim == TemporalDim::kImages ? kept_over_images : kept_over_rows) = true;
+    }
+  }
+  const u64 image_reloads = kept_over_images ? 1 : count(b.images);
+  cost.filter_bus_words = a.filter_words * image_reloads * (kept_over_rows ? 1 : count(b.ofmap_rows));
+  const u64 filter_rf_writes =
+      a.filter_words * image_reloads * (kept_over_rows ? a.first_row_block_rows : count(nest.ofmap_h));
+  cost.filter_dram_words = slots.filter == 0
+                               ? cost.filter_bus_words
+                               : a.filter_words * refetch_factor(loops, relevant_to_filters, slots.filter);
+
+  const u64 ifmap_factor = refetch_factor(loops, relevant_to_ifmaps, slots.ifmap);
+  const u64 rows_inside = tiles_inside(loops, TemporalDim::kOfmapRows, relevant_to_ifmaps);
+  const bool halo = rows_inside > 0 && rows_inside <= count(slots.ifmap);
+  cost.ifmap_halo_reuse = halo;
+  cost.ifmap_dram_words = ifmap_factor * (halo ? a.ifmap_sweep_halo_words : a.ifmap_sweep_words);
+  const u64 ifmap_bytes = ifmap_factor * (halo ? a.ifmap_sweep_halo_bytes : a.ifmap_sweep_bytes);
+
+  const u64 psums_inside = tiles_inside(loops, TemporalDim::kChannels, relevant_to_psums);
+  const bool spill = psums_inside > count(slots.psum);
+  cost.psum_spill_words = spill ? count(b.channels - 1) * a.psum_words : 0;
+
+  cost.rf_accesses += filter_rf_writes;
+  cost.glb_writes += cost.filter_dram_words + cost.ifmap_dram_words + cost.psum_spill_words;
+  cost.glb_reads += cost.filter_bus_words + cost.psum_spill_words;
+  cost.dram_read_bytes =
+      encoding.raw_bytes(cost.filter_dram_words) + ifmap_bytes + encoding.raw_bytes(cost.psum_spill_words);
+  cost.dram_write_bytes = a.ofmap_dram_bytes + encoding.raw_bytes(cost.psum_spill_words);
+
+  // Cycles: every pass fills the PEs (filters and ifmaps over their buses and the GLB read ports, DRAM
+  // deposits over its write ports), then computes; DRAM transfers overlap the array when double-buffered.
+  const double passes = static_cast<double>(cost.passes);
+  const double filter_bus = static_cast<double>(cost.filter_bus_words) / passes;
+  const double deposits =
+      static_cast<double>(cost.filter_dram_words + cost.ifmap_dram_words + cost.psum_spill_words) / passes;
+  const double fill = std::max({filter_bus / static_cast<double>(timing.filter_bus_words),
+                                a.ifmap_bus_per_pass / static_cast<double>(timing.ifmap_bus_words),
+                                (filter_bus + a.ifmap_bus_per_pass) / static_cast<double>(timing.glb_read_words),
+                                deposits / static_cast<double>(timing.glb_write_words)});
+  const double array_cycles = passes * (fill + a.average_compute_phase);
+  const double dram_cycles =
+      static_cast<double>(cost.dram_read_bytes + cost.dram_write_bytes) / timing.dram_bytes_per_cycle;
+  const double first_fetch =
+      (a.filter_words_per_pass * encoding.word_bits / 8 +
+       static_cast<double>(ifmap_bytes) / static_cast<double>(ifmap_factor) /
+           static_cast<double>(std::max<std::int64_t>(1, b.groups * b.images * b.channels * b.ofmap_rows))) /
+          timing.dram_bytes_per_cycle +
+      timing.dram_latency_cycles;
+  cost.cycles =
+      (mapping.double_buffered ? std::max(array_cycles, dram_cycles) : array_cycles + dram_cycles) + first_fetch;
+
+  cost.energy_pj = static_cast<double>(cost.nonzero_macs) * energies.mac_pj +
+                   static_cast<double>(cost.rf_accesses) * energies.rf_pj +
+                   static_cast<double>(cost.inter_pe_psum_words) * energies.inter_pe_pj +
+                   static_cast<double>(cost.glb_reads + cost.glb_writes) * energies.glb_pj +
+                   static_cast<double>(cost.dram_read_bytes + cost.dram_write_bytes) * energies.dram_pj_per_byte +
+                   cost.cycles * energies.cycle_pj;
+  switch (objective) {
+    case MapperObjective::kEnergy: cost.objective = cost.energy_pj; break;
+    case MapperObjective::kLatency: cost.objective = cost.cycles; break;
+    case MapperObjective::kEnergyDelay: cost.objective = cost.energy_pj * cost.cycles; break;
+  }
+  return cost;
+}
+
+}  // namespace ergon

@@ -1,0 +1,94 @@
+#pragma once
+// The closed-form cost model of a row-stationary mapping: the counts a simulation of the mapping produces
+// (exactly: tests/dataflow/row_stationary_cost_test.cpp holds it to the simulated counts), an estimate of
+// its cycles, and its energy under per-access energies. The mapper ranks candidates with it; reported
+// figures always come from the simulation.
+//
+// Reuse follows from the GLB's least-recently-used slots over the loop order: for each tensor, walking the
+// loops from the innermost out, a loop over a dimension the tensor does not depend on re-uses the tiles
+// fetched inside it when they all fit its slots (their number, the product of the inner loops over its own
+// dimensions, is at most the slots), and otherwise fetches them again on every iteration.
+#include <cstdint>
+
+#include "dataflow/dram_encoding.hpp"
+#include "dataflow/row_stationary/row_stationary_mapping.hpp"
+
+namespace ergon {
+
+// How the modules around the array time a pass, per cycle of the array's clock.
+struct ArrayTiming {
+  std::int64_t filter_bus_words = 4;
+  std::int64_t ifmap_bus_words = 4;
+  std::int64_t psum_bus_words = 4;
+  std::int64_t glb_read_words = 4;
+  std::int64_t glb_write_words = 4;
+  double dram_bytes_per_cycle = 8;
+  double dram_latency_cycles = 20;
+};
+
+// Energy of one access (or cycle) of each kind, control overhead included, in pJ.
+struct AccessPrices {
+  double mac_pj = 1;
+  double rf_pj = 1;
+  double inter_pe_pj = 2;
+  double glb_pj = 6;
+  double dram_pj_per_byte = 100;
+  double cycle_pj = 0;  // clock tree and leakage per cycle
+};
+
+enum class MapperObjective { kEnergy, kLatency, kEnergyDelay };
+
+struct MappingCost {
+  std::uint64_t passes = 0;
+  std::uint64_t macs = 0;
+  std::uint64_t valid_macs = 0;
+  std::uint64_t nonzero_macs = 0;  // at the expected ifmap density
+  std::uint64_t rf_accesses = 0;
+  std::uint64_t filter_bus_words = 0;
+  std::uint64_t ifmap_bus_words = 0;
+  std::uint64_t psum_bus_words = 0;
+  std::uint64_t inter_pe_psum_words = 0;
+  std::uint64_t glb_reads = 0;
+  std::uint64_t glb_writes = 0;
+  std::uint64_t filter_dram_words = 0;
+  std::uint64_t ifmap_dram_words = 0;  // padded, as deposited in the GLB
+  std::uint64_t psum_spill_words = 0;  // written to DRAM, and the same read back
+  bool ifmap_halo_reuse = false;       // a row block's ifmap tile takes the rows it shares from the previous one
+  std::uint64_t ofmap_dram_words = 0;
+  std::uint64_t dram_read_bytes = 0;
+  std::uint64_t dram_write_bytes = 0;
+  std::uint64_t compute_cycles = 0;  // the busiest PE's MAC cycles, summed over passes
+  std::uint64_t peak_active_pes = 0;
+  double cycles = 0;  // estimate
+  double energy_pj = 0;
+  double objective = 0;
+};
+
+// The counts that do not depend on the loop order, slots or buffering, computed once per tiling.
+struct TilingAnalysis {
+  BlockCounts blocks;
+  MappingCost base;                // order-independent counts; the order-dependent ones are zero
+  std::uint64_t filter_words = 0;  // every filter once (G x M x C x R x S)
+  std::uint64_t first_row_block_rows = 0;
+  std::uint64_t psum_words = 0;  // every output once (G x N x M x E x F)
+  std::uint64_t ofmap_dram_bytes = 0;
+  // One sweep over every ifmap tile, fetched whole or (after the first row block) without the rows the
+  // previous row block's tile shares: padded words, and bytes as coded per transfer.
+  std::uint64_t ifmap_sweep_words = 0, ifmap_sweep_bytes = 0;
+  std::uint64_t ifmap_sweep_halo_words = 0, ifmap_sweep_halo_bytes = 0;
+  // Per pass, for the cycle estimate: averages of the fill and psum traffic.
+  double average_compute_phase = 0;
+  double ifmap_bus_per_pass = 0;
+  double filter_words_per_pass = 0;
+};
+
+// `with_dram`: also the ifmap sweeps and ofmap bytes (what evaluate_mapping needs); without, only the
+// order-independent counts in `base` (what the mapper's first stage ranks tilings by).
+TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& tiling, const DramEncoding& encoding,
+                              const ArrayTiming& timing, bool with_dram = true);
+
+MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& analysis, const RowStationaryMapping& mapping,
+                             const DramEncoding& encoding, const ArrayTiming& timing, const AccessPrices& energies,
+                             MapperObjective objective);
+
+}  // namespace ergon

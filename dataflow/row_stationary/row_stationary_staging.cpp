@@ -1,0 +1,126 @@
+#include "dataflow/row_stationary/row_stationary_staging.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ergon {
+namespace {
+
+using u64 = std::uint64_t;
+
+u64 count(std::int64_t value) {
+  return static_cast<u64>(value);
+}
+
+std::int64_t overlap(std::int64_t begin, std::int64_t end, std::int64_t low, std::int64_t high) {
+  return std::max<std::int64_t>(0, std::min(end, high) - std::max(begin, low));
+}
+
+}  // namespace
+
+RowStationaryStaging::RowStationaryStaging(const RowStationarySchedule& schedule, GlbContents& glb,
+                                           double ifmap_density)
+    : schedule_(schedule), glb_(glb), density_(ifmap_density) {
+  const GlbSlots& slots = schedule.mapping().slots;
+  glb_.ifmaps.reset(slots.ifmap);
+  glb_.psums.reset(slots.psum);
+  glb_.filters.reset(slots.filter);
+}
+
+PassTraffic RowStationaryStaging::stage(const RowStationaryPass& pass) {
+  const BlockCounts& b = schedule_.blocks();
+  const PassBlocks& at = pass.blocks;
+  const FilterKey filters{count((at.group * b.filters + at.filter) * b.channels + at.channel), at.filter_row,
+                          at.filter_col};
+  const bool filters_in_pes = filters_in_pes_ && filters_in_pes_->tile == filters.tile &&
+                              filters_in_pes_->filter_row == filters.filter_row &&
+                              filters_in_pes_->filter_col == filters.filter_col;
+  filters_in_pes_ = filters;
+  PassTraffic traffic = pass_traffic(schedule_.nest(), schedule_.tiling(), pass, filters_in_pes);
+  valid_macs_so_far_ += traffic.valid_macs;
+  const auto expected = static_cast<u64>(std::llround(static_cast<double>(valid_macs_so_far_) * density_));
+  set_nonzero_macs(traffic, expected - nonzero_macs_so_far_);
+  nonzero_macs_so_far_ = expected;
+
+  GlbFetch fetch;
+  if (schedule_.nest().kind == LoopNestKind::kConv && !filters_in_pes) stage_filters(pass, traffic, fetch);
+  stage_ifmap(pass, fetch);
+  stage_psums(pass, fetch);
+  add_glb_fetch(traffic, fetch);
+  return traffic;
+}
+
+void RowStationaryStaging::stage_filters(const RowStationaryPass& pass, const PassTraffic& traffic, GlbFetch& fetch) {
+  if (glb_.filters.slots() == 0) {  // streamed: the folds the PEs need, straight from DRAM
+    fetch.filter_dram_words = traffic.filter_bus_words;
+    return;
+  }
+  const BlockCounts& b = schedule_.blocks();
+  const PassBlocks& at = pass.blocks;
+  const u64 key = count((at.group * b.filters + at.filter) * b.channels + at.channel);
+  if (glb_.filters.touch(key)) return;
+  glb_.filters.admit(key);
+  const LoopNest& nest = schedule_.nest();
+  fetch.filter_dram_words =
+      count(pass.groups.size() * pass.filters.size() * pass.channels.size() * nest.filter_h * nest.filter_w);
+}
+
+void RowStationaryStaging::stage_ifmap(const RowStationaryPass& pass, GlbFetch& fetch) {
+  const BlockCounts& b = schedule_.blocks();
+  const PassBlocks& at = pass.blocks;
+  const auto key_of = [&](std::int64_t row_block) {
+    return count(((at.group * b.images + at.image) * b.channels + at.channel) * b.ofmap_rows + row_block);
+  };
+  const u64 key = key_of(at.ofmap_row);
+  fetched_ifmap_rows_ = {};
+  if (glb_.ifmaps.touch(key)) return;
+  const LoopNest& nest = schedule_.nest();
+  RowSpan rows = ifmap_tile_rows(nest, schedule_.tiling(), at.ofmap_row);
+  if (at.ofmap_row > 0 && glb_.ifmaps.contains(key_of(at.ofmap_row - 1))) {
+    rows.begin = std::max(rows.begin, ifmap_tile_rows(nest, schedule_.tiling(), at.ofmap_row - 1).end);
+  }
+  glb_.ifmaps.admit(key);
+  fetched_ifmap_rows_ = {rows.begin, std::max(rows.begin, rows.end)};
+  const std::int64_t planes = pass.groups.size() * pass.images.size() * pass.channels.size();
+  const std::int64_t stored_cols = overlap(0, nest.ifmap_w(), nest.pad_left, nest.pad_left + nest.input_w);
+  const std::int64_t stored_rows = overlap(rows.begin, rows.end, nest.pad_top, nest.pad_top + nest.input_h);
+  fetch.ifmap_dram_words = count(planes * std::max<std::int64_t>(0, rows.end - rows.begin) * nest.ifmap_w());
+  fetch.ifmap_dram_stored_words = count(planes * stored_rows * stored_cols);
+}
+
+std::uint64_t RowStationaryStaging::psum_words(std::uint64_t key) const {
+  const BlockCounts& b = schedule_.blocks();
+  const RowStationaryTiling& t = schedule_.tiling();
+  const LoopNest& nest = schedule_.nest();
+  const auto size = [](std::int64_t block, std::int64_t tile, std::int64_t extent) {
+    return std::min(extent, (block + 1) * tile) - block * tile;
+  };
+  auto rest = static_cast<std::int64_t>(key);
+  const std::int64_t row_block = rest % b.ofmap_rows;
+  rest /= b.ofmap_rows;
+  const std::int64_t filter_block = rest % b.filters;
+  rest /= b.filters;
+  const std::int64_t image_block = rest % b.images;
+  const std::int64_t group_block = rest / b.images;
+  return count(size(group_block, t.group_sets, nest.groups) * size(image_block, t.images, nest.images) *
+               size(filter_block, t.filters_per_pass(), nest.filters) * size(row_block, t.ofmap_rows, nest.ofmap_h) *
+               nest.ofmap_w);
+}
+
+void RowStationaryStaging::stage_psums(const RowStationaryPass& pass, GlbFetch& fetch) {
+  const BlockCounts& b = schedule_.blocks();
+  const PassBlocks& at = pass.blocks;
+  const u64 key = count(((at.group * b.images + at.image) * b.filters + at.filter) * b.ofmap_rows + at.ofmap_row);
+  const u64 words = psum_words(key);
+  if (!glb_.psums.touch(key)) {
+    if (!pass.first_accumulation) fetch.psum_spill_read_words = words;  // spilled earlier: read it back
+    const auto evicted = glb_.psums.admit(key);
+    if (evicted && !evicted->complete) fetch.psum_spill_write_words = psum_words(evicted->key);
+  }
+  if (pass.last_accumulation) {
+    glb_.psums.mark_complete(key);
+    fetch.ofmap_dram_words = words;
+  }
+}
+
+}  // namespace ergon
