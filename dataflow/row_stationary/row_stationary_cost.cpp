@@ -24,15 +24,21 @@ struct SizeClass {
   std::int64_t size = 0;
   std::int64_t count = 0;
 };
-std::vector<SizeClass> size_classes(std::int64_t extent, std::int64_t tile) {
-  std::vector<SizeClass> classes;
-  if (extent / tile > 0) classes.push_back({tile, extent / tile});
-  if (extent % tile > 0) classes.push_back({extent % tile, 1});
+struct SizeClasses {
+  SizeClass items[2];
+  int used = 0;
+  const SizeClass* begin() const { return items; }
+  const SizeClass* end() const { return items + used; }
+};
+SizeClasses size_classes(std::int64_t extent, std::int64_t tile) {
+  SizeClasses classes;
+  if (extent / tile > 0) classes.items[classes.used++] = {tile, extent / tile};
+  if (extent % tile > 0) classes.items[classes.used++] = {extent % tile, 1};
   return classes;
 }
 
 template <typename Function>
-u64 sum_over(const std::vector<SizeClass>& classes, Function&& value) {
+u64 sum_over(const SizeClasses& classes, Function&& value) {
   u64 total = 0;
   for (const SizeClass& c : classes) total += count(c.count) * static_cast<u64>(value(c.size));
   return total;

@@ -54,8 +54,11 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
       t.channels_per_pe = q;
       const std::int64_t p_cap =
           weights ? std::min({nest.filters, hw.psum_rf_words, filter_rf / (q * t.filter_cols)}) : 1;
-      for (const std::int64_t p : tile_sizes(nest.filters, p_cap)) {
-        if (!allowed(pin.filters_per_pe, p)) continue;
+      const std::vector<std::int64_t> filters_per_pe = tile_sizes(nest.filters, p_cap);
+      for (std::size_t p_index = 0; p_index < filters_per_pe.size(); ++p_index) {
+        const std::int64_t p = filters_per_pe[p_index];
+        // Fewer filters per PE only cut ifmap reuse in the RF: the three largest sizes (or a pinned one).
+        if (!allowed(pin.filters_per_pe, p) || (p_index >= 3 && !pin.filters_per_pe)) continue;
         t.filters_per_pe = p;
         for (std::int64_t group_rows = 1; group_rows <= vertical; ++group_rows) {
           for (std::int64_t group_cols = 1; group_cols <= horizontal; ++group_cols) {
@@ -71,7 +74,10 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
             const std::int64_t rows_per_group = vertical / group_rows, cols_per_group = horizontal / group_cols;
             const std::int64_t channel_blocks = ceil_div(nest.channels, q);
             for (std::int64_t r = 1; r <= std::min(rows_per_group, channel_blocks); ++r) {
-              if (!allowed(pin.channel_sets, r)) continue;
+              // Of the channel-set counts that leave the same rows for filter sets, the largest.
+              const bool dominated = r < std::min(rows_per_group, channel_blocks) &&
+                                     rows_per_group / (r + 1) == rows_per_group / r;
+              if (!allowed(pin.channel_sets, r) || (dominated && !pin.channel_sets)) continue;
               t.channel_sets = r;
               const std::int64_t filter_blocks = ceil_div(nest.filters, p);
               const std::int64_t t_cap = std::min(filter_blocks, (rows_per_group / r) * cols_per_group);
@@ -156,7 +162,7 @@ struct Search {
   std::vector<double> objectives;
 
   void consider(const RowStationaryMapping& mapping, const TilingAnalysis& analysis) {
-    if (!mapping_violation(nest, context.hw, mapping).empty()) return;
+    if (!mapping_fits(nest, context.hw, mapping)) return;
     const MappingCost cost = evaluate_mapping(nest, analysis, mapping, context.encoding, context.timing,
                                               context.energies, context.objective);
     if (pin.psum_spill && !*pin.psum_spill && cost.psum_spill_words > 0) return;
@@ -224,7 +230,7 @@ MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& cont
   };
   std::vector<Scored> scored;
   for_each_tiling(nest, context.hw, constraints, [&](const RowStationaryTiling& tiling) {
-    if (!mapping_violation(nest, context.hw, {tiling, {}, {1, 1, 0}, false}).empty()) return;
+    if (!mapping_fits(nest, context.hw, {tiling, {}, {1, 1, 0}, false})) return;
     const TilingAnalysis analysis = analyse_tiling(nest, tiling, context.encoding, context.timing, false);
     scored.push_back({array_score(analysis.base, context.energies), tiling});
   });

@@ -155,4 +155,16 @@ std::string mapping_violation(const LoopNest& nest, const ArrayResources& hw, co
   return {};
 }
 
+bool mapping_fits(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
+  const RowStationaryTiling& t = mapping.tiling;
+  const GlbSlots& slots = mapping.slots;
+  const std::int64_t filter_words = slots.filter * filter_tile_words(nest, t);
+  const std::int64_t glb_words = slots.ifmap * ifmap_tile_words(nest, t) + slots.psum * psum_tile_words(nest, t) +
+                                 (hw.filter_store_words > 0 ? 0 : filter_words);
+  if (glb_words > hw.glb_words || (hw.filter_store_words > 0 && filter_words > hw.filter_store_words)) return false;
+  if (slots.ifmap < 1 || slots.psum < 1 || slots.filter < 0) return false;
+  if (mapping.double_buffered && (slots.ifmap < 2 || slots.psum < 2)) return false;
+  return mapping_violation(nest, hw, mapping).empty();
+}
+
 }  // namespace ergon

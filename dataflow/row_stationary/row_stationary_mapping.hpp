@@ -98,6 +98,8 @@ struct RowSpan {
 RowSpan ifmap_tile_rows(const LoopNest& nest, const RowStationaryTiling& tiling, std::int64_t block);
 
 // Empty when the mapping fits the array, RFs, GLB and filter store; otherwise what does not fit.
+// mapping_fits is the same test without the explanation (the mapper's hot path).
+bool mapping_fits(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping);
 std::string mapping_violation(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping);
 
 }  // namespace ergon
