@@ -79,14 +79,17 @@ void add_simulation(ReportBuilder& builder, const AcceleratorConfig& config, con
       Simulation(config, load_energy_table(energy_table_path(config)), workload, SimulationOptions{}).run();
   SourceValues& source =
       builder.add("sim " + config.name, "Ergon transaction-level simulation of " + config.file + ", per image");
+  // Layers may run different batches (CNNergy's tables give each its own): per image is per layer.
+  double energy_mj = 0, latency_ms = 0;
   for (const LayerResult& layer : result.layers) {
     if (!layer.executed) continue;
     const double batch = static_cast<double>(layer.batch);
     builder.set(source, layer.name, layer.energy.total_pj() * 1e-9 / batch, layer.time_ns * 1e-6 / batch);
+    energy_mj += layer.energy.total_pj() * 1e-9 / batch;
+    latency_ms += layer.time_ns * 1e-6 / batch;
   }
-  const double batch = result.layers.empty() ? 1.0 : static_cast<double>(result.layers.back().batch);
-  source.energy_mj = result.total.energy.total_pj() * 1e-9 / batch;
-  source.latency_ms = result.total.time_ns * 1e-6 / batch;
+  source.energy_mj = energy_mj;
+  source.latency_ms = latency_ms;
 }
 
 void add_cnnergy(ReportBuilder& builder, const AcceleratorConfig& config, const Workload& workload) {
