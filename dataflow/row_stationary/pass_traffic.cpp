@@ -2,19 +2,11 @@
 
 #include <algorithm>
 
+#include "dataflow/integer_math.hpp"
+
 namespace ergon {
 namespace {
-
 using u64 = std::uint64_t;
-
-u64 count(std::int64_t value) {
-  return static_cast<u64>(value);
-}
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
-}
-
 }  // namespace
 
 std::uint64_t valid_taps(IndexRange outputs, IndexRange taps, std::int64_t stride, std::int64_t dilation,
@@ -25,7 +17,7 @@ std::uint64_t valid_taps(IndexRange outputs, IndexRange taps, std::int64_t strid
     const std::int64_t offset = k * dilation - pad;
     const std::int64_t low = offset >= 0 ? 0 : ceil_div(-offset, stride);
     const std::int64_t high = extent - offset <= 0 ? 0 : ceil_div(extent - offset, stride);  // exclusive
-    valid += count(std::max<std::int64_t>(0, std::min(high, outputs.end) - std::max(low, outputs.begin)));
+    valid += as_count(std::max<std::int64_t>(0, std::min(high, outputs.end) - std::max(low, outputs.begin)));
   }
   return valid;
 }
@@ -43,11 +35,12 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
                          bool filters_in_rf) {
   const PassInput input = pass_input(nest, pass);
   // Every count is per group, times the groups mapped side by side.
-  const u64 g = count(pass.groups.size());
-  const u64 n = count(pass.images.size()), m = count(pass.filters.size()), c = count(pass.channels.size());
-  const u64 e = count(pass.ofmap_rows.size()), r = count(pass.filter_rows.size()), s = count(pass.filter_cols.size());
-  const u64 f = count(nest.ofmap_w);
-  const u64 input_cols = count(input.cols.size());
+  const u64 g = as_count(pass.groups.size());
+  const u64 n = as_count(pass.images.size()), m = as_count(pass.filters.size()), c = as_count(pass.channels.size());
+  const u64 e = as_count(pass.ofmap_rows.size()), r = as_count(pass.filter_rows.size()),
+            s = as_count(pass.filter_cols.size());
+  const u64 f = as_count(nest.ofmap_w);
+  const u64 input_cols = as_count(input.cols.size());
 
   PassTraffic t;
   t.macs = pass.operations(nest.ofmap_w);
@@ -64,7 +57,7 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
 
   // Filters stay in the PEs' RFs while the filter tile is unchanged; ifmaps are streamed every pass.
   t.filter_bus_words = filters_in_rf ? 0 : filter_words;
-  t.ifmap_bus_words = g * n * c * count(input.rows.size()) * input_cols;
+  t.ifmap_bus_words = g * n * c * as_count(input.rows.size()) * input_cols;
   const u64 psum_reads = pass.first_accumulation ? 0 : psum_words;
   t.psum_bus_words = psum_reads + psum_words;  // partial sums in, results out
   t.psum_glb_reads = psum_reads;
@@ -76,18 +69,18 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
       std::min(tiling.channel_sets, ceil_div(pass.channels.size(), tiling.channels_per_pe));
   const std::int64_t filter_sets_used =
       std::min(tiling.filter_sets, ceil_div(pass.filters.size(), tiling.filters_per_pe));
-  const u64 column_height = r * count(channel_sets_used);
+  const u64 column_height = r * as_count(channel_sets_used);
   t.inter_pe_psum_words = psum_words * (column_height - 1);
-  t.active_pes = g * column_height * count(filter_sets_used) * e;
+  t.active_pes = g * column_height * as_count(filter_sets_used) * e;
 
   // RF: every MAC reads its ifmap operand (the rest follows in set_nonzero_macs). Filling: each filter word
   // lands in the e PEs of its row; each PE receives its ifmap row segment.
   const u64 filter_rf_writes = t.filter_bus_words * e;
-  const u64 ifmap_rf_writes = g * n * c * r * e * input_cols * count(filter_sets_used);
+  const u64 ifmap_rf_writes = g * n * c * r * e * input_cols * as_count(filter_sets_used);
   t.rf_accesses = t.macs + filter_rf_writes + ifmap_rf_writes;
 
-  const u64 channels_per_pe = count(std::min(tiling.channels_per_pe, pass.channels.size()));
-  const u64 filters_per_pe = count(std::min(tiling.filters_per_pe, pass.filters.size()));
+  const u64 channels_per_pe = as_count(std::min(tiling.channels_per_pe, pass.channels.size()));
+  const u64 filters_per_pe = as_count(std::min(tiling.filters_per_pe, pass.filters.size()));
   t.compute_cycles = n * channels_per_pe * filters_per_pe * f * s;
   t.accumulation_latency_cycles = column_height - 1;
   return t;

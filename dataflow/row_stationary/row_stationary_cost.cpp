@@ -4,20 +4,13 @@
 #include <cmath>
 #include <vector>
 
+#include "dataflow/integer_math.hpp"
 #include "dataflow/row_stationary/pass_traffic.hpp"
 
 namespace ergon {
 namespace {
 
 using u64 = std::uint64_t;
-
-u64 count(std::int64_t value) {
-  return static_cast<u64>(value);
-}
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
-}
 
 // The block sizes of an extent cut in tiles: the full tiles and, if any, one smaller edge tile.
 struct SizeClass {
@@ -40,12 +33,8 @@ SizeClasses size_classes(std::int64_t extent, std::int64_t tile) {
 template <typename Function>
 u64 sum_over(const SizeClasses& classes, Function&& value) {
   u64 total = 0;
-  for (const SizeClass& c : classes) total += count(c.count) * static_cast<u64>(value(c.size));
+  for (const SizeClass& c : classes) total += as_count(c.count) * static_cast<u64>(value(c.size));
   return total;
-}
-
-std::int64_t overlap(std::int64_t begin, std::int64_t end, std::int64_t low, std::int64_t high) {
-  return std::max<std::int64_t>(0, std::min(end, high) - std::max(begin, low));
 }
 
 // One sweep over every ifmap tile, in words and coded bytes; `halo`: later row blocks skip the rows the
@@ -53,12 +42,12 @@ std::int64_t overlap(std::int64_t begin, std::int64_t end, std::int64_t low, std
 void ifmap_sweep(const LoopNest& nest, const RowStationaryTiling& t, const DramEncoding& encoding,
                  const BlockCounts& blocks, bool halo, u64& words, u64& bytes) {
   words = bytes = 0;
-  const std::int64_t stored_cols = overlap(0, nest.ifmap_w(), nest.pad_left, nest.pad_left + nest.input_w);
+  const std::int64_t stored_cols = overlap_length(0, nest.ifmap_w(), nest.pad_left, nest.pad_left + nest.input_w);
   for (const SizeClass& g : size_classes(nest.groups, t.group_sets)) {
     for (const SizeClass& n : size_classes(nest.images, t.images)) {
       for (const SizeClass& c : size_classes(nest.channels, t.channels_per_pass())) {
         const std::int64_t planes = g.size * n.size * c.size;
-        const u64 tiles = count(g.count * n.count * c.count);
+        const u64 tiles = as_count(g.count * n.count * c.count);
         std::int64_t previous_end = 0;
         for (std::int64_t block = 0; block < blocks.ofmap_rows; ++block) {
           RowSpan rows = ifmap_tile_rows(nest, t, block);
@@ -66,9 +55,9 @@ void ifmap_sweep(const LoopNest& nest, const RowStationaryTiling& t, const DramE
           if (halo && block > 0) rows.begin = std::max(rows.begin, previous_end);
           previous_end = end;
           const std::int64_t fetched_rows = std::max<std::int64_t>(0, rows.end - rows.begin);
-          const auto stored =
-              count(planes * overlap(rows.begin, rows.end, nest.pad_top, nest.pad_top + nest.input_h) * stored_cols);
-          words += tiles * count(planes * fetched_rows * nest.ifmap_w());
+          const auto stored = as_count(
+              planes * overlap_length(rows.begin, rows.end, nest.pad_top, nest.pad_top + nest.input_h) * stored_cols);
+          words += tiles * as_count(planes * fetched_rows * nest.ifmap_w());
           bytes += tiles * encoding.ifmap_bytes(stored, DramEncoding::expected(stored, encoding.ifmap_density));
         }
       }
@@ -105,9 +94,9 @@ u64 refetch_factor(const std::vector<Loop>& loops, Relevant&& relevant, std::int
   u64 tiles_inside = 1, factor = 1;
   for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
     if (relevant(loop->dim)) {
-      tiles_inside *= count(loop->bound);
-    } else if (tiles_inside > count(slots)) {
-      factor *= count(loop->bound);
+      tiles_inside *= as_count(loop->bound);
+    } else if (tiles_inside > as_count(slots)) {
+      factor *= as_count(loop->bound);
     }
   }
   return factor;
@@ -119,7 +108,7 @@ u64 tiles_inside(const std::vector<Loop>& loops, TemporalDim dim, Relevant&& rel
   u64 tiles = 1;
   for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
     if (loop->dim == dim) return tiles;
-    if (relevant(loop->dim)) tiles *= count(loop->bound);
+    if (relevant(loop->dim)) tiles *= as_count(loop->bound);
   }
   return 0;
 }
@@ -143,46 +132,46 @@ TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t
   base.passes = b.passes();
   base.macs = nest.operations();
   base.valid_macs = weights
-                        ? count(G * N * M * C) *
+                        ? as_count(G * N * M * C) *
                               valid_taps({0, E}, {0, R}, nest.stride_h, nest.dilation_h, nest.pad_top, nest.input_h) *
                               valid_taps({0, F}, {0, S}, nest.stride_w, nest.dilation_w, nest.pad_left, nest.input_w)
                         : base.macs;
   base.nonzero_macs = DramEncoding::expected(base.valid_macs, encoding.ifmap_density);
 
   // Input rows and columns sent per pass, summed over the row blocks x filter-row folds and column folds.
-  const u64 rows_sent = count(b.filter_rows * nest.stride_h * (E - b.ofmap_rows) +
-                              b.ofmap_rows * nest.dilation_h * (R - b.filter_rows) + b.ofmap_rows * b.filter_rows);
-  const u64 cols_sent = count(b.filter_cols * ((F - 1) * nest.stride_w + 1) + nest.dilation_w * (S - b.filter_cols));
-  base.ifmap_bus_words = count(G * N * C * b.filters) * rows_sent * cols_sent;
+  const u64 rows_sent = as_count(b.filter_rows * nest.stride_h * (E - b.ofmap_rows) +
+                                 b.ofmap_rows * nest.dilation_h * (R - b.filter_rows) + b.ofmap_rows * b.filter_rows);
+  const u64 cols_sent = as_count(b.filter_cols * ((F - 1) * nest.stride_w + 1) + nest.dilation_w * (S - b.filter_cols));
+  base.ifmap_bus_words = as_count(G * N * C * b.filters) * rows_sent * cols_sent;
 
-  a.psum_words = count(G * N * M * E * F);
-  const u64 accumulations = count(b.channels * b.filter_rows * b.filter_cols);
+  a.psum_words = as_count(G * N * M * E * F);
+  const u64 accumulations = as_count(b.channels * b.filter_rows * b.filter_cols);
   const u64 psum_writes = a.psum_words * accumulations, psum_reads = a.psum_words * (accumulations - 1);
   base.psum_bus_words = psum_writes + psum_reads;
   const u64 channel_sets_total = sum_over(channels, channel_sets_used);
-  base.inter_pe_psum_words =
-      a.psum_words * count(b.filter_cols) * (count(R) * channel_sets_total - count(b.channels * b.filter_rows));
-  base.peak_active_pes = count(std::min(t.group_sets, G) * std::min(t.filter_rows, R) *
-                               channel_sets_used(std::min(t.channels_per_pass(), C)) *
-                               filter_sets_used(std::min(t.filters_per_pass(), M)) * std::min(t.ofmap_rows, E));
-  const u64 ifmap_rf_writes = count(G * N * C * R * E) * cols_sent * sum_over(filters, filter_sets_used);
+  base.inter_pe_psum_words = a.psum_words * as_count(b.filter_cols) *
+                             (as_count(R) * channel_sets_total - as_count(b.channels * b.filter_rows));
+  base.peak_active_pes = as_count(std::min(t.group_sets, G) * std::min(t.filter_rows, R) *
+                                  channel_sets_used(std::min(t.channels_per_pass(), C)) *
+                                  filter_sets_used(std::min(t.filters_per_pass(), M)) * std::min(t.ofmap_rows, E));
+  const u64 ifmap_rf_writes = as_count(G * N * C * R * E) * cols_sent * sum_over(filters, filter_sets_used);
   base.rf_accesses = base.macs + 3 * base.nonzero_macs + ifmap_rf_writes;
-  base.compute_cycles = count(N * F * S * b.groups * b.ofmap_rows * b.filter_rows) *
+  base.compute_cycles = as_count(N * F * S * b.groups * b.ofmap_rows * b.filter_rows) *
                         sum_over(channels, [q](std::int64_t c) { return std::min(q, c); }) *
                         sum_over(filters, [p](std::int64_t m) { return std::min(p, m); });
   base.glb_writes = psum_writes;
   base.glb_reads = base.ifmap_bus_words + psum_reads + a.psum_words;  // + the ofmap leaving for DRAM
   base.ofmap_dram_words = a.psum_words;
 
-  a.filter_words = weights ? count(G * M * C * R * S) : 0;
-  a.first_row_block_rows = count(std::min(t.ofmap_rows, E));
+  a.filter_words = weights ? as_count(G * M * C * R * S) : 0;
+  a.first_row_block_rows = as_count(std::min(t.ofmap_rows, E));
   if (!with_dram) return a;
   for (const SizeClass& g : size_classes(G, t.group_sets)) {
     for (const SizeClass& n : size_classes(N, t.images)) {
       for (const SizeClass& m : filters) {
         for (const SizeClass& e : size_classes(E, t.ofmap_rows)) {
-          a.ofmap_dram_bytes += count(g.count * n.count * m.count * e.count) *
-                                encoding.ofmap_bytes(count(g.size * n.size * m.size * e.size * F));
+          a.ofmap_dram_bytes += as_count(g.count * n.count * m.count * e.count) *
+                                encoding.ofmap_bytes(as_count(g.size * n.size * m.size * e.size * F));
         }
       }
     }
@@ -223,24 +212,24 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
       (loop->dim == TemporalDim::kImages ? kept_over_images : kept_over_rows) = true;
     }
   }
-  const u64 image_reloads = kept_over_images ? 1 : count(b.images);
-  cost.filter_bus_words = a.filter_words * image_reloads * (kept_over_rows ? 1 : count(b.ofmap_rows));
+  const u64 image_reloads = kept_over_images ? 1 : as_count(b.images);
+  cost.filter_bus_words = a.filter_words * image_reloads * (kept_over_rows ? 1 : as_count(b.ofmap_rows));
   const u64 filter_rf_writes =
-      a.filter_words * image_reloads * (kept_over_rows ? a.first_row_block_rows : count(nest.ofmap_h));
+      a.filter_words * image_reloads * (kept_over_rows ? a.first_row_block_rows : as_count(nest.ofmap_h));
   cost.filter_dram_words = slots.filter == 0
                                ? cost.filter_bus_words
                                : a.filter_words * refetch_factor(loops, relevant_to_filters, slots.filter);
 
   const u64 ifmap_factor = refetch_factor(loops, relevant_to_ifmaps, slots.ifmap);
   const u64 rows_inside = tiles_inside(loops, TemporalDim::kOfmapRows, relevant_to_ifmaps);
-  const bool halo = rows_inside > 0 && rows_inside <= count(slots.ifmap);
+  const bool halo = rows_inside > 0 && rows_inside <= as_count(slots.ifmap);
   cost.ifmap_halo_reuse = halo;
   cost.ifmap_dram_words = ifmap_factor * (halo ? a.ifmap_sweep_halo_words : a.ifmap_sweep_words);
   const u64 ifmap_bytes = ifmap_factor * (halo ? a.ifmap_sweep_halo_bytes : a.ifmap_sweep_bytes);
 
   const u64 psums_inside = tiles_inside(loops, TemporalDim::kChannels, relevant_to_psums);
-  const bool spill = psums_inside > count(slots.psum);
-  cost.psum_spill_words = spill ? count(b.channels - 1) * a.psum_words : 0;
+  const bool spill = psums_inside > as_count(slots.psum);
+  cost.psum_spill_words = spill ? as_count(b.channels - 1) * a.psum_words : 0;
 
   cost.rf_accesses += filter_rf_writes;
   cost.glb_writes += cost.filter_dram_words + cost.ifmap_dram_words + cost.psum_spill_words;

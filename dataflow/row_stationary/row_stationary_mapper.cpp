@@ -7,12 +7,10 @@
 #include <set>
 #include <vector>
 
+#include "dataflow/integer_math.hpp"
+
 namespace ergon {
 namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
-}
 
 // Tile sizes worth trying for an extent, largest first: ceil(extent / k) for every block count k whose
 // tile fits `cap` (other sizes give the same number of blocks with bigger edge waste).
@@ -75,8 +73,8 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
             const std::int64_t channel_blocks = ceil_div(nest.channels, q);
             for (std::int64_t r = 1; r <= std::min(rows_per_group, channel_blocks); ++r) {
               // Of the channel-set counts that leave the same rows for filter sets, the largest.
-              const bool dominated = r < std::min(rows_per_group, channel_blocks) &&
-                                     rows_per_group / (r + 1) == rows_per_group / r;
+              const bool dominated =
+                  r < std::min(rows_per_group, channel_blocks) && rows_per_group / (r + 1) == rows_per_group / r;
               if (!allowed(pin.channel_sets, r) || (dominated && !pin.channel_sets)) continue;
               t.channel_sets = r;
               const std::int64_t filter_blocks = ceil_div(nest.filters, p);

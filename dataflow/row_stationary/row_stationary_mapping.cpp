@@ -4,12 +4,10 @@
 
 #include <algorithm>
 
+#include "dataflow/integer_math.hpp"
+
 namespace ergon {
 namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
-}
 
 // Input rows (or columns) that `outputs` outputs and `taps` filter taps read.
 std::int64_t input_extent(std::int64_t outputs, std::int64_t stride, std::int64_t taps, std::int64_t dilation) {

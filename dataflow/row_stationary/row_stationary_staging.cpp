@@ -3,19 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dataflow/integer_math.hpp"
+
 namespace ergon {
 namespace {
-
 using u64 = std::uint64_t;
-
-u64 count(std::int64_t value) {
-  return static_cast<u64>(value);
-}
-
-std::int64_t overlap(std::int64_t begin, std::int64_t end, std::int64_t low, std::int64_t high) {
-  return std::max<std::int64_t>(0, std::min(end, high) - std::max(begin, low));
-}
-
 }  // namespace
 
 RowStationaryStaging::RowStationaryStaging(const RowStationarySchedule& schedule, GlbContents& glb,
@@ -30,7 +22,7 @@ RowStationaryStaging::RowStationaryStaging(const RowStationarySchedule& schedule
 PassTraffic RowStationaryStaging::stage(const RowStationaryPass& pass) {
   const BlockCounts& b = schedule_.blocks();
   const PassBlocks& at = pass.blocks;
-  const FilterKey filters{count((at.group * b.filters + at.filter) * b.channels + at.channel), at.filter_row,
+  const FilterKey filters{as_count((at.group * b.filters + at.filter) * b.channels + at.channel), at.filter_row,
                           at.filter_col};
   const bool filters_in_pes = filters_in_pes_ && filters_in_pes_->tile == filters.tile &&
                               filters_in_pes_->filter_row == filters.filter_row &&
@@ -57,19 +49,19 @@ void RowStationaryStaging::stage_filters(const RowStationaryPass& pass, const Pa
   }
   const BlockCounts& b = schedule_.blocks();
   const PassBlocks& at = pass.blocks;
-  const u64 key = count((at.group * b.filters + at.filter) * b.channels + at.channel);
+  const u64 key = as_count((at.group * b.filters + at.filter) * b.channels + at.channel);
   if (glb_.filters.touch(key)) return;
   glb_.filters.admit(key);
   const LoopNest& nest = schedule_.nest();
   fetch.filter_dram_words =
-      count(pass.groups.size() * pass.filters.size() * pass.channels.size() * nest.filter_h * nest.filter_w);
+      as_count(pass.groups.size() * pass.filters.size() * pass.channels.size() * nest.filter_h * nest.filter_w);
 }
 
 void RowStationaryStaging::stage_ifmap(const RowStationaryPass& pass, GlbFetch& fetch) {
   const BlockCounts& b = schedule_.blocks();
   const PassBlocks& at = pass.blocks;
   const auto key_of = [&](std::int64_t row_block) {
-    return count(((at.group * b.images + at.image) * b.channels + at.channel) * b.ofmap_rows + row_block);
+    return as_count(((at.group * b.images + at.image) * b.channels + at.channel) * b.ofmap_rows + row_block);
   };
   const u64 key = key_of(at.ofmap_row);
   fetched_ifmap_rows_ = {};
@@ -82,10 +74,10 @@ void RowStationaryStaging::stage_ifmap(const RowStationaryPass& pass, GlbFetch& 
   glb_.ifmaps.admit(key);
   fetched_ifmap_rows_ = {rows.begin, std::max(rows.begin, rows.end)};
   const std::int64_t planes = pass.groups.size() * pass.images.size() * pass.channels.size();
-  const std::int64_t stored_cols = overlap(0, nest.ifmap_w(), nest.pad_left, nest.pad_left + nest.input_w);
-  const std::int64_t stored_rows = overlap(rows.begin, rows.end, nest.pad_top, nest.pad_top + nest.input_h);
-  fetch.ifmap_dram_words = count(planes * std::max<std::int64_t>(0, rows.end - rows.begin) * nest.ifmap_w());
-  fetch.ifmap_dram_stored_words = count(planes * stored_rows * stored_cols);
+  const std::int64_t stored_cols = overlap_length(0, nest.ifmap_w(), nest.pad_left, nest.pad_left + nest.input_w);
+  const std::int64_t stored_rows = overlap_length(rows.begin, rows.end, nest.pad_top, nest.pad_top + nest.input_h);
+  fetch.ifmap_dram_words = as_count(planes * std::max<std::int64_t>(0, rows.end - rows.begin) * nest.ifmap_w());
+  fetch.ifmap_dram_stored_words = as_count(planes * stored_rows * stored_cols);
 }
 
 std::uint64_t RowStationaryStaging::psum_words(std::uint64_t key) const {
@@ -102,15 +94,15 @@ std::uint64_t RowStationaryStaging::psum_words(std::uint64_t key) const {
   rest /= b.filters;
   const std::int64_t image_block = rest % b.images;
   const std::int64_t group_block = rest / b.images;
-  return count(size(group_block, t.group_sets, nest.groups) * size(image_block, t.images, nest.images) *
-               size(filter_block, t.filters_per_pass(), nest.filters) * size(row_block, t.ofmap_rows, nest.ofmap_h) *
-               nest.ofmap_w);
+  return as_count(size(group_block, t.group_sets, nest.groups) * size(image_block, t.images, nest.images) *
+                  size(filter_block, t.filters_per_pass(), nest.filters) * size(row_block, t.ofmap_rows, nest.ofmap_h) *
+                  nest.ofmap_w);
 }
 
 void RowStationaryStaging::stage_psums(const RowStationaryPass& pass, GlbFetch& fetch) {
   const BlockCounts& b = schedule_.blocks();
   const PassBlocks& at = pass.blocks;
-  const u64 key = count(((at.group * b.images + at.image) * b.filters + at.filter) * b.ofmap_rows + at.ofmap_row);
+  const u64 key = as_count(((at.group * b.images + at.image) * b.filters + at.filter) * b.ofmap_rows + at.ofmap_row);
   const u64 words = psum_words(key);
   if (!glb_.psums.touch(key)) {
     if (!pass.first_accumulation) fetch.psum_spill_read_words = words;  // spilled earlier: read it back

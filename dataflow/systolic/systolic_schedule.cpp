@@ -2,15 +2,11 @@
 
 #include <algorithm>
 
+#include "dataflow/integer_math.hpp"
+
 namespace ergon {
 namespace {
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
-}
-std::uint64_t count(std::int64_t value) {
-  return static_cast<std::uint64_t>(value);
-}
 bool same(const IndexRange& a, const IndexRange& b) {
   return a.begin == b.begin && a.end == b.end;
 }
@@ -46,7 +42,7 @@ SystolicSchedule::SystolicSchedule(const LoopNest& nest, SystolicDataflow datafl
 }
 
 std::uint64_t SystolicSchedule::fold_count() const {
-  return count(nest_.groups * row_folds_ * col_folds_);
+  return as_count(nest_.groups * row_folds_ * col_folds_);
 }
 
 SystolicFold SystolicSchedule::fold(std::uint64_t index) const {
@@ -77,7 +73,7 @@ std::uint64_t SystolicSchedule::ifmap_words_for_pixels(IndexRange pixels, IndexR
     const std::int64_t last_row = (last_pixel / nest_.ofmap_w) * nest_.stride_h + last_r * nest_.dilation_h;
     const std::int64_t top = std::max(first_row - nest_.pad_top, std::int64_t{0});
     const std::int64_t bottom = std::min(last_row - nest_.pad_top, nest_.input_h - 1);
-    if (bottom >= top) words += count((bottom - top + 1) * nest_.input_w * channels);
+    if (bottom >= top) words += as_count((bottom - top + 1) * nest_.input_w * channels);
   }
   return words;
 }
@@ -89,7 +85,7 @@ PassTraffic SystolicSchedule::traffic(const SystolicFold& fold, const std::optio
     case SystolicDataflow::kWeightStationary: window = fold.rows, filters = fold.cols; break;
     case SystolicDataflow::kInputStationary: window = fold.rows, pixels = fold.cols; break;
   }
-  const std::uint64_t rows = count(fold.rows.size()), cols = count(fold.cols.size()), t = count(temporal_);
+  const std::uint64_t rows = as_count(fold.rows.size()), cols = as_count(fold.cols.size()), t = as_count(temporal_);
   PassTraffic traffic;
   traffic.macs = traffic.nonzero_macs = rows * cols * t;  // no zero gating in a systolic array
   traffic.active_pes = rows * cols;
@@ -129,10 +125,10 @@ PassTraffic SystolicSchedule::traffic(const SystolicFold& fold, const std::optio
                                       ? same(previous->cols, fold.cols)
                                       : same(previous->rows, fold.rows) && same(previous->cols, fold.cols));
   const bool filters_cached = filters_fit_ && later_col_fold && dataflow_ == SystolicDataflow::kInputStationary;
-  if (!filter_block_same && !filters_cached) traffic.filter_dram_words = count(window.size() * filters.size());
+  if (!filter_block_same && !filters_cached) traffic.filter_dram_words = as_count(window.size() * filters.size());
   // Outputs are complete once the whole window has been accumulated.
   const bool complete = window.end == window_;
-  traffic.ofmap_dram_words = complete ? count(pixels.size() * filters.size()) : 0;
+  traffic.ofmap_dram_words = complete ? as_count(pixels.size() * filters.size()) : 0;
   traffic.glb_reads = ifmap_reads + filter_reads + traffic.ofmap_dram_words;
   traffic.glb_writes = ofmap_writes + traffic.ifmap_dram_words + traffic.filter_dram_words;
   return traffic;
