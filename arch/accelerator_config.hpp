@@ -42,6 +42,11 @@ struct PeArrayConfig {
   RegisterFileConfig rf;  // row stationary only
 };
 
+// Words of `word_bits` in `kib` KiB.
+inline std::int64_t words_of_kib(double kib, int word_bits) {
+  return static_cast<std::int64_t>(kib * 1024.0 * 8.0 / word_bits);
+}
+
 struct GlbConfig {
   std::string impl = "banked";
   double size_kib = 100.0;       // ifmap + psum
@@ -51,6 +56,10 @@ struct GlbConfig {
   std::int64_t bank_width_bits = 64;
   std::int64_t read_ports_per_bank = 1;
   std::int64_t write_ports_per_bank = 1;
+  // Words every bank's `ports_per_bank` ports move per cycle together (at least one).
+  std::int64_t port_words_per_cycle(std::int64_t ports_per_bank, int word_bits) const {
+    return std::max<std::int64_t>(banks * ports_per_bank * bank_width_bits / word_bits, 1);
+  }
 };
 
 struct NocConfig {  // words per cycle on each GLB <-> PE-array bus

@@ -32,6 +32,9 @@ struct PassTraffic {
   std::uint64_t active_pes = 0;
   std::uint64_t compute_cycles = 0;               // the busiest PE's MAC cycles, one MAC per cycle
   std::uint64_t accumulation_latency_cycles = 0;  // psums rippling up the tallest PE column
+
+  // Words DRAM deposits into the on-chip buffers for this step.
+  std::uint64_t deposited_words() const { return filter_dram_words + ifmap_dram_words + psum_spill_read_words; }
 };
 
 }  // namespace ergon

@@ -14,10 +14,6 @@
 namespace ergon {
 namespace {
 
-std::int64_t words_of_kib(double kib, int word_bits) {
-  return static_cast<std::int64_t>(kib * 1024.0 * 8.0 / word_bits);
-}
-
 DramEncoding dram_encoding(const AcceleratorConfig& config, const Workload& workload, const Layer& layer) {
   DramEncoding encoding;
   encoding.word_bits = config.pe_array.word_bits;
@@ -30,7 +26,8 @@ DramEncoding dram_encoding(const AcceleratorConfig& config, const Workload& work
 
 // What the row-stationary mapper may use and how it prices a candidate: the config's array, buffers and
 // buses, and the energy table's prices at the nominal operating point.
-MapperContext mapper_context(const AcceleratorConfig& config, const EnergyTable& table, const DramEncoding& encoding) {
+// The layer's data encoding is set per layer.
+MapperContext mapper_context(const AcceleratorConfig& config, const EnergyTable& table) {
   MapperContext context;
   const PeArrayConfig& array = config.pe_array;
   const GlbConfig& glb = config.glb;
@@ -42,14 +39,11 @@ MapperContext mapper_context(const AcceleratorConfig& config, const EnergyTable&
                 words_of_kib(glb.size_kib, array.word_bits),
                 words_of_kib(glb.filter_size_kib, array.word_bits),
                 array.rf.filter_double_buffered};
-  const auto port_words = [&](std::int64_t ports) {
-    return std::max<std::int64_t>(glb.banks * ports * glb.bank_width_bits / array.word_bits, 1);
-  };
   context.timing = {config.noc.filter_bus_words,
                     config.noc.ifmap_bus_words,
                     config.noc.psum_bus_words,
-                    port_words(glb.read_ports_per_bank),
-                    port_words(glb.write_ports_per_bank),
+                    glb.port_words_per_cycle(glb.read_ports_per_bank, array.word_bits),
+                    glb.port_words_per_cycle(glb.write_ports_per_bank, array.word_bits),
                     config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz,
                     config.dram.latency_ns * config.clock.frequency_mhz / 1e3};
   const OperatingPoint point{array.word_bits,
@@ -65,7 +59,6 @@ MapperContext mapper_context(const AcceleratorConfig& config, const EnergyTable&
   context.energies.glb_pj = price({0, 0, 0, 1, 0, 0, 0});
   context.energies.dram_pj_per_byte = price({0, 0, 0, 0, 1, 0, 0});
   context.energies.cycle_pj = price({0, 0, 0, 0, 0, 1, 0});
-  context.encoding = encoding;
   const std::string& objective = config.mapper.objective;
   context.objective = objective == "latency" ? MapperObjective::kLatency
                       : objective == "edp"   ? MapperObjective::kEnergyDelay
@@ -93,7 +86,7 @@ class MappingCache {
 };
 
 // A conv, fc or pooling layer mapped row-stationary onto the array.
-LayerJob schedule_job(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
+LayerJob schedule_job(const AcceleratorConfig& config, const MapperContext& mapper, const Workload& workload,
                       const Layer& layer, std::size_t index, std::int64_t batch, MappingCache& cache,
                       LayerResult& entry) {
   LayerJob job;
@@ -101,7 +94,9 @@ LayerJob schedule_job(const AcceleratorConfig& config, const EnergyTable& table,
   job.encoding = dram_encoding(config, workload, layer);
   const LoopNest nest = loop_nest_of(layer, batch);
   try {
-    const MappingChoice& choice = cache.find_or_map(nest, mapper_context(config, table, job.encoding));
+    MapperContext context = mapper;
+    context.encoding = job.encoding;
+    const MappingChoice& choice = cache.find_or_map(nest, context);
     job.schedule.emplace(nest, choice.mapping);
     entry.mapping = choice;
   } catch (const MappingError& error) {
@@ -117,11 +112,10 @@ bool is_systolic(const AcceleratorConfig& config) {
 // A conv or fc layer lowered to GEMM folds on a systolic array.
 LayerJob systolic_job(const AcceleratorConfig& config, const Workload& workload, const Layer& layer, std::size_t index,
                       std::int64_t batch) {
-  const double words_per_kib = 1024.0 * 8.0 / config.pe_array.word_bits;
+  const int bits = config.pe_array.word_bits;
   const double ofmap_kib = config.glb.ofmap_size_kib > 0 ? config.glb.ofmap_size_kib : config.glb.size_kib / 2;
-  const SystolicBuffers buffers{static_cast<std::int64_t>((config.glb.size_kib - ofmap_kib) * words_per_kib),
-                                static_cast<std::int64_t>(config.glb.filter_size_kib * words_per_kib),
-                                static_cast<std::int64_t>(ofmap_kib * words_per_kib)};
+  const SystolicBuffers buffers{words_of_kib(config.glb.size_kib - ofmap_kib, bits),
+                                words_of_kib(config.glb.filter_size_kib, bits), words_of_kib(ofmap_kib, bits)};
   const std::string& name = config.pe_array.dataflow;
   const SystolicDataflow dataflow = name == "ws"   ? SystolicDataflow::kWeightStationary
                                     : name == "is" ? SystolicDataflow::kInputStationary
@@ -279,6 +273,7 @@ SimulationResult Simulation::run() {
 
   std::vector<LayerJob> jobs;
   MappingCache mapping_cache;
+  const MapperContext mapper = mapper_context(config_, table_);
   for (std::size_t i = 0; i < workload_.layers().size(); ++i) {
     const Layer& layer = workload_.layers()[i];
     LayerResult entry;
@@ -293,7 +288,7 @@ SimulationResult Simulation::run() {
     } else if (is_systolic(config_) && has_loop_nest(layer)) {
       jobs.push_back(systolic_job(config_, workload_, layer, i, entry.batch));
     } else if (has_loop_nest(layer)) {
-      jobs.push_back(schedule_job(config_, table_, workload_, layer, i, entry.batch, mapping_cache, entry));
+      jobs.push_back(schedule_job(config_, mapper, workload_, layer, i, entry.batch, mapping_cache, entry));
     } else if (elementwise_work(layer, entry.batch, work)) {
       jobs.push_back(elementwise_job(config_, workload_, layer, i, work));
       entry.note = "element-wise, streamed through the GLB (timed at transaction level in both fidelities)";

@@ -281,8 +281,7 @@ void Controller::stage_values(PassWork& work) {
     staged->filter_tile = std::make_shared<const std::vector<std::int16_t>>(filter_tile(nest, tensors, work.pass));
   }
   staged->ifmap_tile = std::make_shared<const std::vector<std::int16_t>>(ifmap_tile(nest, tensors, work.pass));
-  staged->deposited_words =
-      work.traffic.filter_dram_words + work.traffic.ifmap_dram_words + work.traffic.psum_spill_read_words;
+  staged->deposited_words = work.traffic.deposited_words();
   work.staged = std::move(staged);
 }
 

@@ -65,55 +65,46 @@ void ifmap_sweep(const LoopNest& nest, const RowStationaryTiling& t, const DramE
   }
 }
 
-bool relevant_to_filters(TemporalDim dim) {
-  return dim == TemporalDim::kFilters || dim == TemporalDim::kChannels;
-}
-bool relevant_to_ifmaps(TemporalDim dim) {
-  return dim != TemporalDim::kFilters;
-}
-bool relevant_to_psums(TemporalDim dim) {
-  return dim != TemporalDim::kChannels;
-}
-
-// The loops that iterate more than once, outer to inner.
-struct Loop {
-  TemporalDim dim;
-  std::int64_t bound;
-};
-std::vector<Loop> effective_loops(const LoopOrder& order, const BlockCounts& blocks) {
-  std::vector<Loop> loops;
-  for (const TemporalDim dim : order) {
-    if (blocks.of(dim) > 1) loops.push_back({dim, blocks.of(dim)});
-  }
-  return loops;
-}
-
 // How many times each tile of a tensor is fetched, under least-recently-used slots (see the header).
-template <typename Relevant>
-u64 refetch_factor(const std::vector<Loop>& loops, Relevant&& relevant, std::int64_t slots) {
-  u64 tiles_inside = 1, factor = 1;
+u64 refetch_factor(const std::vector<TemporalLoop>& loops, GlbTensor tensor, std::int64_t slots) {
+  u64 tiles = 1, factor = 1;
   for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
-    if (relevant(loop->dim)) {
-      tiles_inside *= as_count(loop->bound);
-    } else if (tiles_inside > as_count(slots)) {
+    if (depends_on(tensor, loop->dim)) {
+      tiles *= as_count(loop->bound);
+    } else if (tiles > as_count(slots)) {
       factor *= as_count(loop->bound);
     }
   }
   return factor;
 }
 
-// Tiles of a tensor the loops inside `dim`'s loop touch (0 when `dim` does not loop).
-template <typename Relevant>
-u64 tiles_inside(const std::vector<Loop>& loops, TemporalDim dim, Relevant&& relevant) {
+}  // namespace
+
+bool depends_on(GlbTensor tensor, TemporalDim dim) {
+  switch (tensor) {
+    case GlbTensor::kIfmap: return dim != TemporalDim::kFilters;
+    case GlbTensor::kFilter: return dim == TemporalDim::kFilters || dim == TemporalDim::kChannels;
+    case GlbTensor::kPsum: return dim != TemporalDim::kChannels;
+  }
+  return true;
+}
+
+std::vector<TemporalLoop> iterating_loops(const LoopOrder& order, const BlockCounts& blocks) {
+  std::vector<TemporalLoop> loops;
+  for (const TemporalDim dim : order) {
+    if (blocks.of(dim) > 1) loops.push_back({dim, blocks.of(dim)});
+  }
+  return loops;
+}
+
+std::uint64_t tiles_inside(const std::vector<TemporalLoop>& loops, TemporalDim dim, GlbTensor tensor) {
   u64 tiles = 1;
   for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
     if (loop->dim == dim) return tiles;
-    if (relevant(loop->dim)) tiles *= as_count(loop->bound);
+    if (depends_on(tensor, loop->dim)) tiles *= as_count(loop->bound);
   }
   return 0;
 }
-
-}  // namespace
 
 TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t, const DramEncoding& encoding,
                               const ArrayTiming& timing, bool with_dram) {
@@ -202,13 +193,13 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
                              MapperObjective objective) {
   MappingCost cost = a.base;
   const BlockCounts& b = a.blocks;
-  const std::vector<Loop> loops = effective_loops(mapping.order, b);
+  const std::vector<TemporalLoop> loops = iterating_loops(mapping.order, b);
   const GlbSlots& slots = mapping.slots;
 
   // Filters in the PEs: the innermost loops over images and ofmap rows keep them (not with folds).
   bool kept_over_images = false, kept_over_rows = false;
   if (b.filter_rows * b.filter_cols == 1) {
-    for (auto loop = loops.rbegin(); loop != loops.rend() && !relevant_to_filters(loop->dim); ++loop) {
+    for (auto loop = loops.rbegin(); loop != loops.rend() && !depends_on(GlbTensor::kFilter, loop->dim); ++loop) {
       (loop->dim == TemporalDim::kImages ? kept_over_images : kept_over_rows) = true;
     }
   }
@@ -216,18 +207,17 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
   cost.filter_bus_words = a.filter_words * image_reloads * (kept_over_rows ? 1 : as_count(b.ofmap_rows));
   const u64 filter_rf_writes =
       a.filter_words * image_reloads * (kept_over_rows ? a.first_row_block_rows : as_count(nest.ofmap_h));
-  cost.filter_dram_words = slots.filter == 0
-                               ? cost.filter_bus_words
-                               : a.filter_words * refetch_factor(loops, relevant_to_filters, slots.filter);
+  cost.filter_dram_words = slots.filter == 0 ? cost.filter_bus_words
+                                             : a.filter_words * refetch_factor(loops, GlbTensor::kFilter, slots.filter);
 
-  const u64 ifmap_factor = refetch_factor(loops, relevant_to_ifmaps, slots.ifmap);
-  const u64 rows_inside = tiles_inside(loops, TemporalDim::kOfmapRows, relevant_to_ifmaps);
+  const u64 ifmap_factor = refetch_factor(loops, GlbTensor::kIfmap, slots.ifmap);
+  const u64 rows_inside = tiles_inside(loops, TemporalDim::kOfmapRows, GlbTensor::kIfmap);
   const bool halo = rows_inside > 0 && rows_inside <= as_count(slots.ifmap);
   cost.ifmap_halo_reuse = halo;
   cost.ifmap_dram_words = ifmap_factor * (halo ? a.ifmap_sweep_halo_words : a.ifmap_sweep_words);
   const u64 ifmap_bytes = ifmap_factor * (halo ? a.ifmap_sweep_halo_bytes : a.ifmap_sweep_bytes);
 
-  const u64 psums_inside = tiles_inside(loops, TemporalDim::kChannels, relevant_to_psums);
+  const u64 psums_inside = tiles_inside(loops, TemporalDim::kChannels, GlbTensor::kPsum);
   const bool spill = psums_inside > as_count(slots.psum);
   cost.psum_spill_words = spill ? as_count(b.channels - 1) * a.psum_words : 0;
 

@@ -9,11 +9,26 @@
 // fetched inside it when they all fit its slots (their number, the product of the inner loops over its own
 // dimensions, is at most the slots), and otherwise fetches them again on every iteration.
 #include <cstdint>
+#include <vector>
 
 #include "dataflow/dram_encoding.hpp"
 #include "dataflow/row_stationary/row_stationary_mapping.hpp"
 
 namespace ergon {
+
+// The reuse analysis over a loop order, shared by the cost model and the mapper's choice of slot counts.
+enum class GlbTensor { kIfmap, kFilter, kPsum };
+bool depends_on(GlbTensor tensor, TemporalDim dim);  // ifmaps: not filters; filters: filters and channels;
+                                                     // psums: not channels
+struct TemporalLoop {
+  TemporalDim dim;
+  std::int64_t bound;
+};
+// The loops that iterate more than once, outer to inner: orders that agree on them are one schedule.
+std::vector<TemporalLoop> iterating_loops(const LoopOrder& order, const BlockCounts& blocks);
+// Tiles of `tensor` the loops inside `dim`'s loop touch: the slot count from which the tiles are reused
+// across that loop (0 when `dim` does not loop).
+std::uint64_t tiles_inside(const std::vector<TemporalLoop>& loops, TemporalDim dim, GlbTensor tensor);
 
 // How the modules around the array time a pass, per cycle of the array's clock.
 struct ArrayTiming {

@@ -106,44 +106,6 @@ double array_score(const MappingCost& base, const AccessPrices& energy) {
          static_cast<double>(base.compute_cycles) * energy.cycle_pj;
 }
 
-std::vector<LoopOrder> all_orders() {
-  LoopOrder order = {TemporalDim::kImages, TemporalDim::kFilters, TemporalDim::kOfmapRows, TemporalDim::kChannels};
-  std::vector<LoopOrder> orders;
-  std::sort(order.begin(), order.end());
-  do orders.push_back(order);
-  while (std::next_permutation(order.begin(), order.end()));
-  return orders;
-}
-
-// The loops that iterate, outer to inner: orders that agree on them are the same schedule.
-std::vector<TemporalDim> effective_order(const LoopOrder& order, const BlockCounts& blocks) {
-  std::vector<TemporalDim> loops;
-  for (const TemporalDim dim : order) {
-    if (blocks.of(dim) > 1) loops.push_back(dim);
-  }
-  return loops;
-}
-
-// Tiles of a tensor touched inside `dim`'s loop (the reuse thresholds of the slot counts).
-std::int64_t tiles_within(const std::vector<TemporalDim>& loops, const BlockCounts& blocks, TemporalDim dim,
-                          bool (*relevant)(TemporalDim)) {
-  std::int64_t tiles = 1;
-  for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
-    if (*loop == dim) return tiles;
-    if (relevant(*loop)) tiles *= blocks.of(*loop);
-  }
-  return 0;
-}
-bool on_filters(TemporalDim dim) {
-  return dim == TemporalDim::kFilters || dim == TemporalDim::kChannels;
-}
-bool on_ifmaps(TemporalDim dim) {
-  return dim != TemporalDim::kFilters;
-}
-bool on_psums(TemporalDim dim) {
-  return dim != TemporalDim::kChannels;
-}
-
 std::vector<std::int64_t> slot_options(std::vector<std::int64_t> options, std::int64_t low, std::int64_t tiles,
                                        const std::optional<std::int64_t>& pinned) {
   if (pinned) return {*pinned};
@@ -176,17 +138,22 @@ struct Search {
     const std::int64_t psum_tiles = b.groups * b.images * b.filters * b.ofmap_rows;
     const std::int64_t filter_tiles = weights ? b.groups * b.filters * b.channels : 0;
     std::set<std::vector<TemporalDim>> seen;
-    for (const LoopOrder& order : all_orders()) {
+    for (const LoopOrder& order : all_loop_orders()) {
       if (pin.order && *pin.order != order) continue;
-      const std::vector<TemporalDim> loops = effective_order(order, b);
-      if (!seen.insert(loops).second) continue;
-      const auto ifmap_slots = slot_options({1, 2, tiles_within(loops, b, TemporalDim::kOfmapRows, on_ifmaps),
-                                             tiles_within(loops, b, TemporalDim::kFilters, on_ifmaps)},
-                                            1, ifmap_tiles, pin.ifmap_slots);
+      const std::vector<TemporalLoop> loops = iterating_loops(order, b);
+      std::vector<TemporalDim> schedule;
+      for (const TemporalLoop& loop : loops) schedule.push_back(loop.dim);
+      if (!seen.insert(schedule).second) continue;
+      const auto inside = [&](TemporalDim dim, GlbTensor tensor) {
+        return static_cast<std::int64_t>(tiles_inside(loops, dim, tensor));
+      };
+      const auto ifmap_slots = slot_options(
+          {1, 2, inside(TemporalDim::kOfmapRows, GlbTensor::kIfmap), inside(TemporalDim::kFilters, GlbTensor::kIfmap)},
+          1, ifmap_tiles, pin.ifmap_slots);
       const auto psum_slots =
-          slot_options({1, 2, tiles_within(loops, b, TemporalDim::kChannels, on_psums)}, 1, psum_tiles, pin.psum_slots);
-      const auto filter_slots = weights ? slot_options({0, 1, tiles_within(loops, b, TemporalDim::kImages, on_filters),
-                                                        tiles_within(loops, b, TemporalDim::kOfmapRows, on_filters)},
+          slot_options({1, 2, inside(TemporalDim::kChannels, GlbTensor::kPsum)}, 1, psum_tiles, pin.psum_slots);
+      const auto filter_slots = weights ? slot_options({0, 1, inside(TemporalDim::kImages, GlbTensor::kFilter),
+                                                        inside(TemporalDim::kOfmapRows, GlbTensor::kFilter)},
                                                        0, filter_tiles, pin.filter_slots)
                                         : std::vector<std::int64_t>{0};
       for (const bool double_buffered : {true, false}) {

@@ -32,6 +32,17 @@ std::int64_t RowStationaryTiling::pe_cols_used(std::int64_t pe_cols) const {
   return group_cols(pe_cols) * std::min(group_sets, group_set_columns);
 }
 
+const std::vector<LoopOrder>& all_loop_orders() {
+  static const std::vector<LoopOrder> orders = [] {
+    LoopOrder order = {TemporalDim::kImages, TemporalDim::kFilters, TemporalDim::kOfmapRows, TemporalDim::kChannels};
+    std::vector<LoopOrder> all;
+    do all.push_back(order);
+    while (std::next_permutation(order.begin(), order.end()));
+    return all;
+  }();
+  return orders;
+}
+
 const char* temporal_dim_name(TemporalDim dim) {
   switch (dim) {
     case TemporalDim::kImages: return "images";
@@ -99,7 +110,37 @@ RowSpan ifmap_tile_rows(const LoopNest& nest, const RowStationaryTiling& t, std:
 
 namespace {
 
-std::string tiling_violation(const LoopNest& nest, const ArrayResources& hw, const RowStationaryTiling& t) {
+// What a mapping breaks first, in the order mapping_violation explains it.
+enum class Fault {
+  kNone,
+  kExtent,
+  kFoldedSet,
+  kArray,
+  kFilterRf,
+  kIfmapRf,
+  kPsumRf,
+  kSlots,
+  kDoubleSlots,
+  kGlb,
+  kFilterStore
+};
+
+std::int64_t filter_rf_needed(const ArrayResources& hw, const RowStationaryTiling& t) {
+  return t.channels_per_pe * t.filters_per_pe * t.filter_cols * (hw.filter_rf_double_buffered ? 2 : 1);
+}
+
+// Words the mapping keeps in the GLB and in the filter store.
+std::int64_t filter_store_needed(const LoopNest& nest, const RowStationaryMapping& mapping) {
+  return mapping.slots.filter * filter_tile_words(nest, mapping.tiling);
+}
+std::int64_t glb_needed(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
+  return mapping.slots.ifmap * ifmap_tile_words(nest, mapping.tiling) +
+         mapping.slots.psum * psum_tile_words(nest, mapping.tiling) +
+         (hw.filter_store_words > 0 ? 0 : filter_store_needed(nest, mapping));
+}
+
+Fault mapping_fault(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
+  const RowStationaryTiling& t = mapping.tiling;
   const auto within = [](std::int64_t value, std::int64_t high) { return value >= 1 && value <= high; };
   if (!within(t.filter_rows, nest.filter_h) || !within(t.filter_cols, nest.filter_w) ||
       !within(t.ofmap_rows, nest.ofmap_h) || !within(t.channels_per_pe, nest.channels) ||
@@ -107,62 +148,56 @@ std::string tiling_violation(const LoopNest& nest, const ArrayResources& hw, con
       !within(t.channel_sets, ceil_div(nest.channels, t.channels_per_pe)) ||
       !within(t.filter_sets, ceil_div(nest.filters, t.filters_per_pe)) || t.filter_set_columns < 1 ||
       t.group_set_columns < 1) {
-    return "a tile size is below 1 or beyond the layer's extent";
+    return Fault::kExtent;
   }
-  if (t.set_folds(hw.pe_cols) > 1 && t.filter_set_columns > 1) return "a folded set leaves no columns for more sets";
-  if (t.pe_rows_used(hw.pe_cols) > hw.pe_rows || t.pe_cols_used(hw.pe_cols) > hw.pe_cols) {
-    return fmt::format("the sets need {} x {} PEs; the array has {} x {}", t.pe_rows_used(hw.pe_cols),
-                       t.pe_cols_used(hw.pe_cols), hw.pe_rows, hw.pe_cols);
+  if (t.set_folds(hw.pe_cols) > 1 && t.filter_set_columns > 1) return Fault::kFoldedSet;
+  if (t.pe_rows_used(hw.pe_cols) > hw.pe_rows || t.pe_cols_used(hw.pe_cols) > hw.pe_cols) return Fault::kArray;
+  if (nest.kind == LoopNestKind::kConv && filter_rf_needed(hw, t) > hw.filter_rf_words) return Fault::kFilterRf;
+  if (t.channels_per_pe * t.filter_cols > hw.ifmap_rf_words) return Fault::kIfmapRf;
+  if (t.filters_per_pe > hw.psum_rf_words) return Fault::kPsumRf;
+  const GlbSlots& slots = mapping.slots;
+  if (slots.ifmap < 1 || slots.psum < 1 || slots.filter < 0) return Fault::kSlots;
+  if (mapping.double_buffered && (slots.ifmap < 2 || slots.psum < 2)) return Fault::kDoubleSlots;
+  if (glb_needed(nest, hw, mapping) > hw.glb_words) return Fault::kGlb;
+  if (hw.filter_store_words > 0 && filter_store_needed(nest, mapping) > hw.filter_store_words) {
+    return Fault::kFilterStore;
   }
-  const std::int64_t filter_rf_needed =
-      t.channels_per_pe * t.filters_per_pe * t.filter_cols * (hw.filter_rf_double_buffered ? 2 : 1);
-  if (nest.kind == LoopNestKind::kConv && filter_rf_needed > hw.filter_rf_words) {
-    return fmt::format("q x p x filter columns needs {} filter RF words; a PE has {}", filter_rf_needed,
-                       hw.filter_rf_words);
-  }
-  if (t.channels_per_pe * t.filter_cols > hw.ifmap_rf_words) {
-    return fmt::format("q x filter columns needs {} ifmap RF words; a PE has {}", t.channels_per_pe * t.filter_cols,
-                       hw.ifmap_rf_words);
-  }
-  if (t.filters_per_pe > hw.psum_rf_words) {
-    return fmt::format("p = {} psums per PE; a PE has {} psum RF words", t.filters_per_pe, hw.psum_rf_words);
-  }
-  return {};
+  return Fault::kNone;
 }
 
 }  // namespace
 
-std::string mapping_violation(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
-  const std::string array = tiling_violation(nest, hw, mapping.tiling);
-  if (!array.empty()) return array;
-  const GlbSlots& slots = mapping.slots;
-  if (slots.ifmap < 1 || slots.psum < 1 || slots.filter < 0) return "the GLB keeps at least one ifmap and psum tile";
-  if (mapping.double_buffered && (slots.ifmap < 2 || slots.psum < 2)) {
-    return "double buffering needs two ifmap and two psum slots (one in use, one being staged)";
-  }
-  const std::int64_t filter_words = slots.filter * filter_tile_words(nest, mapping.tiling);
-  const std::int64_t glb_words = slots.ifmap * ifmap_tile_words(nest, mapping.tiling) +
-                                 slots.psum * psum_tile_words(nest, mapping.tiling) +
-                                 (hw.filter_store_words > 0 ? 0 : filter_words);
-  if (glb_words > hw.glb_words) {
-    return fmt::format("the GLB holds {} words; the mapping keeps {}", hw.glb_words, glb_words);
-  }
-  if (hw.filter_store_words > 0 && filter_words > hw.filter_store_words) {
-    return fmt::format("the filter store holds {} words; the mapping keeps {}", hw.filter_store_words, filter_words);
-  }
-  return {};
+bool mapping_fits(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
+  return mapping_fault(nest, hw, mapping) == Fault::kNone;
 }
 
-bool mapping_fits(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
+std::string mapping_violation(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
   const RowStationaryTiling& t = mapping.tiling;
-  const GlbSlots& slots = mapping.slots;
-  const std::int64_t filter_words = slots.filter * filter_tile_words(nest, t);
-  const std::int64_t glb_words = slots.ifmap * ifmap_tile_words(nest, t) + slots.psum * psum_tile_words(nest, t) +
-                                 (hw.filter_store_words > 0 ? 0 : filter_words);
-  if (glb_words > hw.glb_words || (hw.filter_store_words > 0 && filter_words > hw.filter_store_words)) return false;
-  if (slots.ifmap < 1 || slots.psum < 1 || slots.filter < 0) return false;
-  if (mapping.double_buffered && (slots.ifmap < 2 || slots.psum < 2)) return false;
-  return mapping_violation(nest, hw, mapping).empty();
+  switch (mapping_fault(nest, hw, mapping)) {
+    case Fault::kNone: return {};
+    case Fault::kExtent: return "a tile size is below 1 or beyond the layer's extent";
+    case Fault::kFoldedSet: return "a folded set leaves no columns for more sets";
+    case Fault::kArray:
+      return fmt::format("the sets need {} x {} PEs; the array has {} x {}", t.pe_rows_used(hw.pe_cols),
+                         t.pe_cols_used(hw.pe_cols), hw.pe_rows, hw.pe_cols);
+    case Fault::kFilterRf:
+      return fmt::format("q x p x filter columns needs {} filter RF words; a PE has {}", filter_rf_needed(hw, t),
+                         hw.filter_rf_words);
+    case Fault::kIfmapRf:
+      return fmt::format("q x filter columns needs {} ifmap RF words; a PE has {}", t.channels_per_pe * t.filter_cols,
+                         hw.ifmap_rf_words);
+    case Fault::kPsumRf:
+      return fmt::format("p = {} psums per PE; a PE has {} psum RF words", t.filters_per_pe, hw.psum_rf_words);
+    case Fault::kSlots: return "the GLB keeps at least one ifmap and psum tile";
+    case Fault::kDoubleSlots:
+      return "double buffering needs two ifmap and two psum slots (one in use, one being staged)";
+    case Fault::kGlb:
+      return fmt::format("the GLB holds {} words; the mapping keeps {}", hw.glb_words, glb_needed(nest, hw, mapping));
+    case Fault::kFilterStore:
+      return fmt::format("the filter store holds {} words; the mapping keeps {}", hw.filter_store_words,
+                         filter_store_needed(nest, mapping));
+  }
+  return {};
 }
 
 }  // namespace ergon

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "dataflow/loop_nest.hpp"
 
@@ -58,6 +59,7 @@ struct RowStationaryTiling {
 enum class TemporalDim { kImages, kFilters, kOfmapRows, kChannels };
 using LoopOrder = std::array<TemporalDim, 4>;  // outer to inner
 
+const std::vector<LoopOrder>& all_loop_orders();      // the 24 permutations
 const char* temporal_dim_name(TemporalDim dim);       // "images", "filters", "ofmap_rows", "channels"
 std::string loop_order_name(const LoopOrder& order);  // e.g. "images>filters>ofmap_rows>channels"
 

@@ -35,23 +35,22 @@ PassTraffic RowStationaryStaging::stage(const RowStationaryPass& pass) {
   nonzero_macs_so_far_ = expected;
 
   GlbFetch fetch;
-  if (schedule_.nest().kind == LoopNestKind::kConv && !filters_in_pes) stage_filters(pass, traffic, fetch);
+  if (schedule_.nest().kind == LoopNestKind::kConv && !filters_in_pes)
+    stage_filters(pass, filters.tile, traffic, fetch);
   stage_ifmap(pass, fetch);
   stage_psums(pass, fetch);
   add_glb_fetch(traffic, fetch);
   return traffic;
 }
 
-void RowStationaryStaging::stage_filters(const RowStationaryPass& pass, const PassTraffic& traffic, GlbFetch& fetch) {
+void RowStationaryStaging::stage_filters(const RowStationaryPass& pass, std::uint64_t tile, const PassTraffic& traffic,
+                                         GlbFetch& fetch) {
   if (glb_.filters.slots() == 0) {  // streamed: the folds the PEs need, straight from DRAM
     fetch.filter_dram_words = traffic.filter_bus_words;
     return;
   }
-  const BlockCounts& b = schedule_.blocks();
-  const PassBlocks& at = pass.blocks;
-  const u64 key = as_count((at.group * b.filters + at.filter) * b.channels + at.channel);
-  if (glb_.filters.touch(key)) return;
-  glb_.filters.admit(key);
+  if (glb_.filters.touch(tile)) return;
+  glb_.filters.admit(tile);
   const LoopNest& nest = schedule_.nest();
   fetch.filter_dram_words =
       as_count(pass.groups.size() * pass.filters.size() * pass.channels.size() * nest.filter_h * nest.filter_w);

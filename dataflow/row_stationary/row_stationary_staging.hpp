@@ -31,7 +31,8 @@ class RowStationaryStaging {
     std::uint64_t tile = 0;
     std::int64_t filter_row = 0, filter_col = 0;
   };
-  void stage_filters(const RowStationaryPass& pass, const PassTraffic& traffic, GlbFetch& fetch);
+  // `tile`: the filter tile's key in the filter store.
+  void stage_filters(const RowStationaryPass& pass, std::uint64_t tile, const PassTraffic& traffic, GlbFetch& fetch);
   void stage_ifmap(const RowStationaryPass& pass, GlbFetch& fetch);
   void stage_psums(const RowStationaryPass& pass, GlbFetch& fetch);
   std::uint64_t psum_words(std::uint64_t key) const;

@@ -56,16 +56,8 @@ ArrayResources random_hardware(std::mt19937_64& random) {
 // A random mapping of the layer that fits the hardware: random pinned parameters, the mapper completes them.
 std::optional<RowStationaryMapping> random_mapping(std::mt19937_64& random, const LoopNest& nest,
                                                    const MapperContext& context) {
-  static const std::vector<LoopOrder> orders = [] {
-    LoopOrder order = {TemporalDim::kImages, TemporalDim::kFilters, TemporalDim::kOfmapRows, TemporalDim::kChannels};
-    std::vector<LoopOrder> all;
-    std::sort(order.begin(), order.end());
-    do all.push_back(order);
-    while (std::next_permutation(order.begin(), order.end()));
-    return all;
-  }();
   MappingConstraints pin;
-  pin.order = orders[static_cast<std::size_t>(uniform(random, 0, 23))];
+  pin.order = all_loop_orders()[static_cast<std::size_t>(uniform(random, 0, 23))];
   pin.double_buffered = uniform(random, 0, 1) == 1;
   if (uniform(random, 0, 1) == 1) pin.ofmap_rows = uniform(random, 1, nest.ofmap_h);
   if (uniform(random, 0, 1) == 1) pin.images = uniform(random, 1, nest.images);

@@ -11,13 +11,11 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
 
 BankedGlobalBuffer::BankedGlobalBuffer(sc_core::sc_module_name name, const GlbConfig& config, int word_bits)
     : IGlobalBuffer(name),
-      capacity_words_(static_cast<std::int64_t>(config.size_kib * 1024.0 * 8.0 / word_bits)),
-      read_words_per_cycle_(std::max<std::uint64_t>(
-          static_cast<std::uint64_t>(config.banks * config.read_ports_per_bank * config.bank_width_bits / word_bits),
-          1)),
-      write_words_per_cycle_(std::max<std::uint64_t>(
-          static_cast<std::uint64_t>(config.banks * config.write_ports_per_bank * config.bank_width_bits / word_bits),
-          1)) {}
+      capacity_words_(words_of_kib(config.size_kib, word_bits)),
+      read_words_per_cycle_(
+          static_cast<std::uint64_t>(config.port_words_per_cycle(config.read_ports_per_bank, word_bits))),
+      write_words_per_cycle_(
+          static_cast<std::uint64_t>(config.port_words_per_cycle(config.write_ports_per_bank, word_bits))) {}
 
 std::uint64_t BankedGlobalBuffer::access_cycles(std::uint64_t reads, std::uint64_t writes) const {
   return std::max(ceil_div(reads, read_words_per_cycle_), ceil_div(writes, write_words_per_cycle_));

@@ -13,7 +13,7 @@ std::uint64_t SystolicArray::pass_cycles(const PassTraffic& t, const INoc& /*noc
   const std::uint64_t stream = t.compute_cycles + rows + cols - 2;
   // The buffers feed the array's edges directly (one word per edge row or column per cycle); their bank
   // ports carry the DRAM deposits and the finished outputs leaving for DRAM.
-  return std::max(preload + stream, glb.access_cycles(t.ofmap_dram_words, t.ifmap_dram_words + t.filter_dram_words));
+  return std::max(preload + stream, glb.access_cycles(t.ofmap_dram_words, t.deposited_words()));
 }
 
 }  // namespace ergon

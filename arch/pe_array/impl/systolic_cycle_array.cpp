@@ -40,7 +40,7 @@ void SystolicCycleArray::start(const SystolicSchedule& schedule, const SystolicF
   measured_ = MeasuredPass{};
   measured_.active_pes = static_cast<std::uint64_t>(used_rows_ * used_cols_);
   // The buffers also take the fold's DRAM deposits and give out its completed outputs.
-  glb_writes_left_ = traffic.ifmap_dram_words + traffic.filter_dram_words;
+  glb_writes_left_ = traffic.deposited_words();
   glb_reads_left_ = traffic.ofmap_dram_words;
   measured_.glb_writes = glb_writes_left_;
   measured_.glb_reads = glb_reads_left_;
