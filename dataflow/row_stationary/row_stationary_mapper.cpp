@@ -30,7 +30,11 @@ bool allowed(const std::optional<std::int64_t>& pinned, std::int64_t value) {
   return !pinned || *pinned == value;
 }
 
-// Every array-level tiling the hardware and the constraints allow, with the pruning above.
+// Every array-level tiling the hardware and the constraints allow, with pruning: smaller filters-per-PE
+// and filter-set counts only cut reuse, and of the channel-set counts that leave the same rows for filter
+// sets the largest uses more PEs; so only the three largest filters-per-PE sizes, the two largest filter-set
+// counts and the largest such channel-set count that fit the GLB go on (pinned values are always tried).
+// `visit` returns whether the tiling fits.
 template <typename Visitor>
 void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const MappingConstraints& pin, Visitor&& visit) {
   const bool weights = nest.kind == LoopNestKind::kConv;
@@ -40,6 +44,56 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
   const std::int64_t column_cap = weights ? std::min(hw.ifmap_rf_words, filter_rf) : hw.ifmap_rf_words;
   if (column_cap < 1) return;
   t.filter_cols = ceil_div(nest.filter_w, ceil_div(nest.filter_w, column_cap));
+
+  // Filter sets and images of a set layout; true when one fitted.
+  const auto visit_filter_sets = [&](std::int64_t t_cap, std::int64_t cols_per_group) {
+    int fitted = 0;
+    for (const std::int64_t sets : tile_sizes(ceil_div(nest.filters, t.filters_per_pe), t_cap)) {
+      if (fitted == 2 && !pin.filter_sets) break;
+      if (!allowed(pin.filter_sets, sets)) continue;
+      t.filter_sets = sets;
+      t.filter_set_columns = std::min(cols_per_group, sets);
+      bool any = false;
+      for (const std::int64_t n : tile_sizes(nest.images, nest.images)) {
+        if (!allowed(pin.images, n)) continue;
+        t.images = n;
+        any = visit(t) || any;
+      }
+      fitted += any ? 1 : 0;
+    }
+    return fitted > 0;
+  };
+  // Groups side by side, then channel sets, for the current e, q and p; true when one fitted.
+  const auto visit_set_layouts = [&](std::int64_t vertical, std::int64_t horizontal) {
+    bool any = false;
+    for (std::int64_t group_rows = 1; group_rows <= vertical; ++group_rows) {
+      for (std::int64_t group_cols = 1; group_cols <= horizontal; ++group_cols) {
+        const std::int64_t places = group_rows * group_cols;
+        // One group at a time, or several without places left over.
+        if (places > 1 && (nest.groups == 1 || (group_rows - 1) * group_cols >= nest.groups ||
+                           group_rows * (group_cols - 1) >= nest.groups)) {
+          continue;
+        }
+        t.group_sets = std::min(nest.groups, places);
+        t.group_set_columns = group_cols;
+        if (!allowed(pin.group_sets, t.group_sets)) continue;
+        const std::int64_t rows_per_group = vertical / group_rows, cols_per_group = horizontal / group_cols;
+        std::int64_t fitted_rows_left = -1;  // rows left for filter sets by the last channel-set count that fitted
+        for (std::int64_t r = std::min(rows_per_group, ceil_div(nest.channels, t.channels_per_pe)); r >= 1; --r) {
+          const std::int64_t rows_left = rows_per_group / r;
+          if (!allowed(pin.channel_sets, r) || (rows_left == fitted_rows_left && !pin.channel_sets)) continue;
+          t.channel_sets = r;
+          if (visit_filter_sets(std::min(ceil_div(nest.filters, t.filters_per_pe), rows_left * cols_per_group),
+                                cols_per_group)) {
+            fitted_rows_left = rows_left;
+            any = true;
+          }
+        }
+      }
+    }
+    return any;
+  };
+
   for (const std::int64_t e : tile_sizes(nest.ofmap_h, hw.pe_cols * (hw.pe_rows / t.filter_rows))) {
     if (!allowed(pin.ofmap_rows, e)) continue;
     t.ofmap_rows = e;
@@ -52,47 +106,12 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
       t.channels_per_pe = q;
       const std::int64_t p_cap =
           weights ? std::min({nest.filters, hw.psum_rf_words, filter_rf / (q * t.filter_cols)}) : 1;
-      const std::vector<std::int64_t> filters_per_pe = tile_sizes(nest.filters, p_cap);
-      for (std::size_t p_index = 0; p_index < filters_per_pe.size(); ++p_index) {
-        const std::int64_t p = filters_per_pe[p_index];
-        // Fewer filters per PE only cut ifmap reuse in the RF: the three largest sizes (or a pinned one).
-        if (!allowed(pin.filters_per_pe, p) || (p_index >= 3 && !pin.filters_per_pe)) continue;
+      int fitted = 0;
+      for (const std::int64_t p : tile_sizes(nest.filters, p_cap)) {
+        if (fitted == 3 && !pin.filters_per_pe) break;
+        if (!allowed(pin.filters_per_pe, p)) continue;
         t.filters_per_pe = p;
-        for (std::int64_t group_rows = 1; group_rows <= vertical; ++group_rows) {
-          for (std::int64_t group_cols = 1; group_cols <= horizontal; ++group_cols) {
-            const std::int64_t places = group_rows * group_cols;
-            // One group at a time, or several without places left over.
-            if (places > 1 && (nest.groups == 1 || (group_rows - 1) * group_cols >= nest.groups ||
-                               group_rows * (group_cols - 1) >= nest.groups)) {
-              continue;
-            }
-            t.group_sets = std::min(nest.groups, places);
-            t.group_set_columns = group_cols;
-            if (!allowed(pin.group_sets, t.group_sets)) continue;
-            const std::int64_t rows_per_group = vertical / group_rows, cols_per_group = horizontal / group_cols;
-            const std::int64_t channel_blocks = ceil_div(nest.channels, q);
-            for (std::int64_t r = 1; r <= std::min(rows_per_group, channel_blocks); ++r) {
-              // Of the channel-set counts that leave the same rows for filter sets, the largest.
-              const bool dominated =
-                  r < std::min(rows_per_group, channel_blocks) && rows_per_group / (r + 1) == rows_per_group / r;
-              if (!allowed(pin.channel_sets, r) || (dominated && !pin.channel_sets)) continue;
-              t.channel_sets = r;
-              const std::int64_t filter_blocks = ceil_div(nest.filters, p);
-              const std::int64_t t_cap = std::min(filter_blocks, (rows_per_group / r) * cols_per_group);
-              const std::vector<std::int64_t> filter_sets = tile_sizes(filter_blocks, t_cap);
-              for (std::size_t i = 0; i < std::min<std::size_t>(filter_sets.size(), 2); ++i) {
-                if (!allowed(pin.filter_sets, filter_sets[i])) continue;
-                t.filter_sets = filter_sets[i];
-                t.filter_set_columns = std::min(cols_per_group, t.filter_sets);
-                for (const std::int64_t n : tile_sizes(nest.images, nest.images)) {
-                  if (!allowed(pin.images, n)) continue;
-                  t.images = n;
-                  visit(t);
-                }
-              }
-            }
-          }
-        }
+        fitted += visit_set_layouts(vertical, horizontal) ? 1 : 0;
       }
     }
   }
@@ -195,9 +214,10 @@ MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& cont
   };
   std::vector<Scored> scored;
   for_each_tiling(nest, context.hw, constraints, [&](const RowStationaryTiling& tiling) {
-    if (!mapping_fits(nest, context.hw, {tiling, {}, {1, 1, 0}, false})) return;
+    if (!mapping_fits(nest, context.hw, {tiling, {}, {1, 1, 0}, false})) return false;
     const TilingAnalysis analysis = analyse_tiling(nest, tiling, context.encoding, context.timing, false);
     scored.push_back({array_score(analysis.base, context.energies), tiling});
+    return true;
   });
   std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.score < b.score; });
   constexpr std::size_t kShortlist = 12;

@@ -132,6 +132,23 @@ TEST(RowStationaryMapper, HonoursPinnedParameters) {
   EXPECT_THROW(map_row_stationary(conv, MapperContext{}, pin), MappingError) << "channels outside filters spill";
 }
 
+TEST(RowStationaryMapper, PruningNeverDropsTheTilesThatFitASmallBuffer) {
+  LoopNest conv1;  // AlexNet CONV1: 96 filters of 11x11x3, stride 4, 55x55 ofmap
+  conv1.filters = 96;
+  conv1.channels = 3;
+  conv1.ofmap_h = conv1.ofmap_w = 55;
+  conv1.filter_h = conv1.filter_w = 11;
+  conv1.stride_h = conv1.stride_w = 4;
+  conv1.input_h = conv1.input_w = 227;
+  MapperContext context;
+  context.hw.glb_words = 4096;  // 8 KiB: only small filter-set counts fit beside an 11-row ifmap tile
+  const MappingChoice choice = map_row_stationary(conv1, context);
+  EXPECT_EQ(mapping_violation(conv1, context.hw, choice.mapping), "");
+  MappingConstraints pin;
+  pin.filter_sets = 1;  // below the sizes the search would keep
+  EXPECT_EQ(map_row_stationary(conv1, MapperContext{}, pin).mapping.tiling.filter_sets, 1);
+}
+
 TEST(RowStationaryMapper, MoreGlobalBufferNeverCostsMore) {
   LoopNest conv;  // AlexNet CONV3 at batch 4
   conv.images = 4;
