@@ -118,7 +118,14 @@ NocConfig parse_noc(YamlMap map) {
   noc.impl = get_choice(map, "impl", noc.impl, noc_impl_names());
   noc.filter_bus_words = map.get_int("filter_bus_words", noc.filter_bus_words, words);
   noc.ifmap_bus_words = map.get_int("ifmap_bus_words", noc.ifmap_bus_words, words);
-  noc.psum_bus_words = map.get_int("psum_bus_words", noc.psum_bus_words, words);
+  if (map.has("psum_bus_words")) {  // one shared psum bus until the read and write paths were split
+    map.at("psum_bus_words")
+        .fail(
+            "noc.psum_bus_words is now two keys, one per direction: psum_read_bus_words (GLB to array) and "
+            "psum_write_bus_words (array to GLB)");
+  }
+  noc.psum_read_bus_words = map.get_int("psum_read_bus_words", noc.psum_read_bus_words, words);
+  noc.psum_write_bus_words = map.get_int("psum_write_bus_words", noc.psum_write_bus_words, words);
   map.reject_unknown_keys();
   return noc;
 }

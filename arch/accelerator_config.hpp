@@ -66,7 +66,8 @@ struct NocConfig {  // words per cycle on each GLB <-> PE-array bus
   std::string impl = "multicast_bus";
   std::int64_t filter_bus_words = 4;
   std::int64_t ifmap_bus_words = 4;
-  std::int64_t psum_bus_words = 4;
+  std::int64_t psum_read_bus_words = 4;   // GLB -> array: partial sums to accumulate onto
+  std::int64_t psum_write_bus_words = 4;  // array -> GLB: partial sums and results
 };
 
 struct DramConfig {

@@ -57,14 +57,16 @@ const std::map<std::string, NocFactory>& noc_registry() {
 
 struct PeArrayFactories {
   std::function<std::unique_ptr<IPeArray>(const PeArrayConfig&)> transaction_level;
-  std::function<std::unique_ptr<ICyclePeArray>(const INoc&, const IGlobalBuffer&, const ClockDomain&)> cycle_accurate;
+  std::function<std::unique_ptr<ICyclePeArray>(const PeArrayConfig&, const INoc&, const IGlobalBuffer&,
+                                               const ClockDomain&)>
+      cycle_accurate;
 };
 const std::map<std::string, PeArrayFactories>& pe_array_registry() {
   static const std::map<std::string, PeArrayFactories> registry = {
       {"row_stationary",
        {[](const PeArrayConfig& config) { return std::make_unique<RowStationaryArray>("pe_array", config); },
-        [](const INoc& noc, const IGlobalBuffer& glb, const ClockDomain& clock) {
-          return std::make_unique<RowStationaryCycleArray>("cycle_pe_array", noc, glb, clock);
+        [](const PeArrayConfig& config, const INoc& noc, const IGlobalBuffer& glb, const ClockDomain& clock) {
+          return std::make_unique<RowStationaryCycleArray>("cycle_pe_array", config, noc, glb, clock);
         }}},
       // Its cycle-accurate model has its own interface (make_cycle_systolic_array).
       {"systolic",
@@ -114,7 +116,7 @@ std::unique_ptr<ICyclePeArray> make_cycle_pe_array(const PeArrayConfig& config, 
                                                    const IGlobalBuffer& glb, const ClockDomain& clock) {
   const auto& factory = find(pe_array_registry(), config.impl, "PE array").cycle_accurate;
   if (!factory) return nullptr;
-  return factory(noc, glb, clock);
+  return factory(config, noc, glb, clock);
 }
 
 }  // namespace ergon

@@ -6,6 +6,21 @@
 
 namespace ergon {
 
+// How a step's ifmap words can stream into the PEs while they compute (row stationary): one ifmap column
+// (every row and channel of the tile at one x position) after another, image by image. An output column
+// needs `window_columns` columns; the next output column `columns_per_step` more. Each PE keeps `channels_per_pe`
+// words of every column it holds. Empty (no columns): the whole ifmap tile must arrive before the compute.
+struct IfmapStream {
+  std::uint64_t words_per_column = 0;
+  std::uint64_t columns_per_image = 0;
+  std::uint64_t window_columns = 0;
+  std::uint64_t columns_per_step = 0;
+  std::uint64_t steps_per_image = 0;  // output columns
+  std::uint64_t images = 0;
+  std::uint64_t channels_per_pe = 1;
+  bool empty() const { return words_per_column == 0; }
+};
+
 struct PassTraffic {
   std::uint64_t macs = 0;          // all MACs of the pass, gated ones included
   std::uint64_t valid_macs = 0;    // MACs whose ifmap operand is not padding
@@ -20,8 +35,8 @@ struct PassTraffic {
   // Global buffer (filter store included) accesses, in total and those of psums during the compute.
   std::uint64_t glb_writes = 0;
   std::uint64_t glb_reads = 0;
-  std::uint64_t psum_glb_reads = 0;   // partial sums read back to accumulate
-  std::uint64_t psum_glb_writes = 0;  // psums (or results) written by the array
+  std::uint64_t psum_glb_reads = 0;   // partial sums read back to accumulate (the psum read bus carries them)
+  std::uint64_t psum_glb_writes = 0;  // psums (or results) written by the array (over the psum write bus)
   // Words crossing the NoC: filter and ifmap multicast from the GLB, psums to and from the GLB, and psum
   // hops between vertically neighbouring PEs.
   std::uint64_t filter_bus_words = 0;
@@ -32,6 +47,7 @@ struct PassTraffic {
   std::uint64_t active_pes = 0;
   std::uint64_t compute_cycles = 0;               // the busiest PE's MAC cycles, one MAC per cycle
   std::uint64_t accumulation_latency_cycles = 0;  // psums rippling up the tallest PE column
+  IfmapStream ifmap_stream;
 
   // Words DRAM deposits into the on-chip buffers for this step.
   std::uint64_t deposited_words() const { return filter_dram_words + ifmap_dram_words + psum_spill_read_words; }

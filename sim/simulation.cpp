@@ -39,13 +39,17 @@ MapperContext mapper_context(const AcceleratorConfig& config, const EnergyTable&
                 words_of_kib(glb.size_kib, array.word_bits),
                 words_of_kib(glb.filter_size_kib, array.word_bits),
                 array.rf.filter_double_buffered};
-  context.timing = {config.noc.filter_bus_words,
-                    config.noc.ifmap_bus_words,
-                    config.noc.psum_bus_words,
-                    glb.port_words_per_cycle(glb.read_ports_per_bank, array.word_bits),
-                    glb.port_words_per_cycle(glb.write_ports_per_bank, array.word_bits),
-                    config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz,
-                    config.dram.latency_ns * config.clock.frequency_mhz / 1e3};
+  ArrayTiming& timing = context.timing;
+  timing.filter_bus_words = config.noc.filter_bus_words;
+  timing.ifmap_bus_words = config.noc.ifmap_bus_words;
+  timing.psum_read_bus_words = config.noc.psum_read_bus_words;
+  timing.psum_write_bus_words = config.noc.psum_write_bus_words;
+  timing.glb_read_words = glb.port_words_per_cycle(glb.read_ports_per_bank, array.word_bits);
+  timing.glb_write_words = glb.port_words_per_cycle(glb.write_ports_per_bank, array.word_bits);
+  timing.ifmap_rf_words = array.rf.ifmap_entries;
+  timing.filter_rf_double_buffered = array.rf.filter_double_buffered;
+  timing.dram_bytes_per_cycle = config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz;
+  timing.dram_latency_cycles = config.dram.latency_ns * config.clock.frequency_mhz / 1e3;
   const OperatingPoint point{array.word_bits,
                              config.clock.frequency_mhz,
                              config.clock.voltage_v,

@@ -19,10 +19,8 @@ class INoc : public sc_core::sc_module {
   using sc_core::sc_module::sc_module;
   virtual std::uint64_t filter_words_per_cycle() const = 0;
   virtual std::uint64_t ifmap_words_per_cycle() const = 0;
-  virtual std::uint64_t psum_words_per_cycle() const = 0;
-  // Cycles to deliver filters and ifmaps into the RFs, and to carry a pass's psum traffic.
-  virtual std::uint64_t fill_cycles(std::uint64_t filter_words, std::uint64_t ifmap_words) const = 0;
-  virtual std::uint64_t psum_cycles(std::uint64_t psum_words) const = 0;
+  virtual std::uint64_t psum_read_words_per_cycle() const = 0;   // GLB -> array
+  virtual std::uint64_t psum_write_words_per_cycle() const = 0;  // array -> GLB
   virtual void record(std::uint64_t filter_words, std::uint64_t ifmap_words, std::uint64_t psum_words,
                       std::uint64_t inter_pe_words) = 0;
   virtual const NocCounters& counters() const = 0;

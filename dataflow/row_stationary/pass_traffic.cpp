@@ -83,6 +83,15 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
   const u64 filters_per_pe = as_count(std::min(tiling.filters_per_pe, pass.filters.size()));
   t.compute_cycles = n * channels_per_pe * filters_per_pe * f * s;
   t.accumulation_latency_cycles = column_height - 1;
+
+  IfmapStream& stream = t.ifmap_stream;
+  stream.words_per_column = g * c * as_count(input.rows.size());
+  stream.columns_per_image = input_cols;
+  stream.window_columns = as_count((pass.filter_cols.size() - 1) * nest.dilation_w + 1);
+  stream.columns_per_step = as_count(nest.stride_w);
+  stream.steps_per_image = f;
+  stream.images = n;
+  stream.channels_per_pe = channels_per_pe;
   return t;
 }
 

@@ -107,7 +107,7 @@ std::uint64_t tiles_inside(const std::vector<TemporalLoop>& loops, TemporalDim d
 }
 
 TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t, const DramEncoding& encoding,
-                              const ArrayTiming& timing, bool with_dram) {
+                              bool with_dram) {
   TilingAnalysis a;
   const BlockCounts& b = a.blocks = block_counts(nest, t);
   MappingCost& base = a.base;
@@ -156,6 +156,32 @@ TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t
 
   a.filter_words = weights ? as_count(G * M * C * R * S) : 0;
   a.first_row_block_rows = as_count(std::min(t.ofmap_rows, E));
+  // The average pass, for the cycle estimate: the order-independent traffic over the passes, streamed like
+  // a full-size tile.
+  const double passes = static_cast<double>(base.passes);
+  PassLoad& load = a.average_pass;
+  load.ifmap_words = static_cast<double>(base.ifmap_bus_words) / passes;
+  load.compute_cycles = static_cast<double>(base.compute_cycles) / passes;
+  load.ripple_cycles =
+      static_cast<double>(std::min(t.filter_rows, R) * channel_sets_used(std::min(t.channels_per_pass(), C)) - 1);
+  load.psum_reads = static_cast<double>(psum_reads) / passes;
+  load.psum_writes = static_cast<double>(psum_writes) / passes;
+  load.ofmap_reads = static_cast<double>(a.psum_words) / passes;
+  const std::int64_t tile_rows = std::min(t.ofmap_rows, E), tile_taps = std::min(t.filter_cols, S);
+  IfmapStream& stream = load.stream;
+  stream.window_columns = as_count((tile_taps - 1) * nest.dilation_w + 1);
+  stream.words_per_column =
+      as_count(std::min(t.group_sets, G) * std::min(t.channels_per_pass(), C) *
+               ((tile_rows - 1) * nest.stride_h + (std::min(t.filter_rows, R) - 1) * nest.dilation_h + 1));
+  stream.columns_per_step = as_count(nest.stride_w);
+  stream.steps_per_image = as_count(F);
+  stream.columns_per_image = as_count(F - 1) * stream.columns_per_step + stream.window_columns;
+  stream.images = as_count(std::min(t.images, N));
+  stream.channels_per_pe = as_count(std::min(q, C));
+  a.filter_words_per_pass =
+      weights ? static_cast<double>(std::min(t.group_sets, G) * std::min(t.filters_per_pass(), M) *
+                                    std::min(t.channels_per_pass(), C) * std::min(t.filter_rows, R) * tile_taps)
+              : 0.0;
   if (!with_dram) return a;
   for (const SizeClass& g : size_classes(G, t.group_sets)) {
     for (const SizeClass& n : size_classes(N, t.images)) {
@@ -170,22 +196,13 @@ TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t
   ifmap_sweep(nest, t, encoding, b, false, a.ifmap_sweep_words, a.ifmap_sweep_bytes);
   ifmap_sweep(nest, t, encoding, b, true, a.ifmap_sweep_halo_words, a.ifmap_sweep_halo_bytes);
 
-  // Average pass, for the cycle estimate.
-  const double passes = static_cast<double>(base.passes);
-  const double ripple =
-      static_cast<double>(std::min(t.filter_rows, R) * channel_sets_used(std::min(t.channels_per_pass(), C)) - 1);
-  a.average_compute_phase =
-      std::max({static_cast<double>(base.compute_cycles) / passes + ripple,
-                static_cast<double>(base.psum_bus_words) / passes / static_cast<double>(timing.psum_bus_words),
-                static_cast<double>(psum_reads + a.psum_words) / passes / static_cast<double>(timing.glb_read_words),
-                static_cast<double>(psum_writes) / passes / static_cast<double>(timing.glb_write_words)});
-  a.ifmap_bus_per_pass = static_cast<double>(base.ifmap_bus_words) / passes;
-  a.filter_words_per_pass = weights
-                                ? static_cast<double>(std::min(t.group_sets, G) * std::min(t.filters_per_pass(), M) *
-                                                      std::min(t.channels_per_pass(), C) * std::min(t.filter_rows, R) *
-                                                      std::min(t.filter_cols, S))
-                                : 0.0;
   return a;
+}
+
+double array_cycles_without_reuse(const TilingAnalysis& analysis, const ArrayTiming& timing) {
+  PassLoad load = analysis.average_pass;
+  load.filter_words = analysis.filter_words_per_pass;
+  return static_cast<double>(analysis.base.passes) * pass_timing(load, timing).total();
 }
 
 MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, const RowStationaryMapping& mapping,
@@ -228,17 +245,13 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
       encoding.raw_bytes(cost.filter_dram_words) + ifmap_bytes + encoding.raw_bytes(cost.psum_spill_words);
   cost.dram_write_bytes = a.ofmap_dram_bytes + encoding.raw_bytes(cost.psum_spill_words);
 
-  // Cycles: every pass fills the PEs (filters and ifmaps over their buses and the GLB read ports, DRAM
-  // deposits over its write ports), then computes; DRAM transfers overlap the array when double-buffered.
+  // Cycles: the average pass's preload and stream at this mapping's filter and DRAM traffic; DRAM transfers
+  // overlap the array when double-buffered.
   const double passes = static_cast<double>(cost.passes);
-  const double filter_bus = static_cast<double>(cost.filter_bus_words) / passes;
-  const double deposits =
-      static_cast<double>(cost.filter_dram_words + cost.ifmap_dram_words + cost.psum_spill_words) / passes;
-  const double fill = std::max({filter_bus / static_cast<double>(timing.filter_bus_words),
-                                a.ifmap_bus_per_pass / static_cast<double>(timing.ifmap_bus_words),
-                                (filter_bus + a.ifmap_bus_per_pass) / static_cast<double>(timing.glb_read_words),
-                                deposits / static_cast<double>(timing.glb_write_words)});
-  const double array_cycles = passes * (fill + a.average_compute_phase);
+  PassLoad load = a.average_pass;
+  load.filter_words = static_cast<double>(cost.filter_bus_words) / passes;
+  load.deposits = static_cast<double>(cost.filter_dram_words + cost.ifmap_dram_words + cost.psum_spill_words) / passes;
+  const double array_cycles = passes * pass_timing(load, timing).total();
   const double dram_cycles =
       static_cast<double>(cost.dram_read_bytes + cost.dram_write_bytes) / timing.dram_bytes_per_cycle;
   const double first_fetch =

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dataflow/dram_encoding.hpp"
+#include "dataflow/row_stationary/pass_timing.hpp"
 #include "dataflow/row_stationary/row_stationary_mapping.hpp"
 
 namespace ergon {
@@ -29,17 +30,6 @@ std::vector<TemporalLoop> iterating_loops(const LoopOrder& order, const BlockCou
 // Tiles of `tensor` the loops inside `dim`'s loop touch: the slot count from which the tiles are reused
 // across that loop (0 when `dim` does not loop).
 std::uint64_t tiles_inside(const std::vector<TemporalLoop>& loops, TemporalDim dim, GlbTensor tensor);
-
-// How the modules around the array time a pass, per cycle of the array's clock.
-struct ArrayTiming {
-  std::int64_t filter_bus_words = 4;
-  std::int64_t ifmap_bus_words = 4;
-  std::int64_t psum_bus_words = 4;
-  std::int64_t glb_read_words = 4;
-  std::int64_t glb_write_words = 4;
-  double dram_bytes_per_cycle = 8;
-  double dram_latency_cycles = 20;
-};
 
 // Energy of one access (or cycle) of each kind, control overhead included, in pJ.
 struct AccessPrices {
@@ -91,16 +81,19 @@ struct TilingAnalysis {
   // previous row block's tile shares: padded words, and bytes as coded per transfer.
   std::uint64_t ifmap_sweep_words = 0, ifmap_sweep_bytes = 0;
   std::uint64_t ifmap_sweep_halo_words = 0, ifmap_sweep_halo_bytes = 0;
-  // Per pass, for the cycle estimate: averages of the fill and psum traffic.
-  double average_compute_phase = 0;
-  double ifmap_bus_per_pass = 0;
+  // For the cycle estimate: the average pass (without its filter and DRAM traffic, which depend on the
+  // order), and the filter words of a full-size pass (the first fetch).
+  PassLoad average_pass;
   double filter_words_per_pass = 0;
 };
 
 // `with_dram`: also the ifmap sweeps and ofmap bytes (what evaluate_mapping needs); without, only the
-// order-independent counts in `base` (what the mapper's first stage ranks tilings by).
+// order-independent counts in `base` and the average pass (what the mapper's first stage ranks tilings by).
 TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& tiling, const DramEncoding& encoding,
-                              const ArrayTiming& timing, bool with_dram = true);
+                              bool with_dram = true);
+
+// Order-independent estimate of the array's cycles: every pass preloads a full filter tile, DRAM aside.
+double array_cycles_without_reuse(const TilingAnalysis& analysis, const ArrayTiming& timing);
 
 MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& analysis, const RowStationaryMapping& mapping,
                              const DramEncoding& encoding, const ArrayTiming& timing, const AccessPrices& energies,

@@ -26,15 +26,32 @@ std::vector<std::int64_t> tile_sizes(std::int64_t extent, std::int64_t cap) {
   return sizes;
 }
 
+// For every filter-set count, the largest filters-per-PE size that wastes the fewest PE cycles on the
+// layer's last, partial filter block (the busiest PE computes `size` filters in every block, so blocks x
+// size is the work per PE): worth trying besides the largest sizes, which reuse ifmaps most.
+std::vector<std::int64_t> least_waste_filters_per_pe(std::int64_t filters, std::int64_t cap,
+                                                     std::int64_t max_filter_sets) {
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t sets = 1; sets <= max_filter_sets && cap >= 1; ++sets) {
+    std::int64_t best = cap;
+    for (std::int64_t size = cap; size >= 1; --size) {
+      if (ceil_div(filters, sets * size) * size < ceil_div(filters, sets * best) * best) best = size;
+    }
+    if (std::find(sizes.begin(), sizes.end(), best) == sizes.end()) sizes.push_back(best);
+  }
+  return sizes;
+}
+
 bool allowed(const std::optional<std::int64_t>& pinned, std::int64_t value) {
   return !pinned || *pinned == value;
 }
 
 // Every array-level tiling the hardware and the constraints allow, with pruning: smaller filters-per-PE
-// and filter-set counts only cut reuse, and of the channel-set counts that leave the same rows for filter
-// sets the largest uses more PEs; so only the three largest filters-per-PE sizes, the two largest filter-set
-// counts and the largest such channel-set count that fit the GLB go on (pinned values are always tried).
-// `visit` returns whether the tiling fits.
+// and filter-set counts only cut reuse (unless they waste less on the last filter block), and of the
+// channel-set counts that leave the same rows for filter sets the largest uses more PEs; so only the
+// three largest filters-per-PE sizes and those of least_waste_filters_per_pe(), the two largest filter-set counts and
+// the largest such channel-set count that fit the GLB go on (pinned values are always tried). `visit` returns whether
+// the tiling fits.
 template <typename Visitor>
 void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const MappingConstraints& pin, Visitor&& visit) {
   const bool weights = nest.kind == LoopNestKind::kConv;
@@ -94,6 +111,7 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
     return any;
   };
 
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::int64_t>> least_waste_sizes;  // by cap, set places
   for (const std::int64_t e : tile_sizes(nest.ofmap_h, hw.pe_cols * (hw.pe_rows / t.filter_rows))) {
     if (!allowed(pin.ofmap_rows, e)) continue;
     t.ofmap_rows = e;
@@ -106,9 +124,13 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
       t.channels_per_pe = q;
       const std::int64_t p_cap =
           weights ? std::min({nest.filters, hw.psum_rf_words, filter_rf / (q * t.filter_cols)}) : 1;
+      std::vector<std::int64_t>& least_waste = least_waste_sizes[{p_cap, vertical * horizontal}];
+      if (weights && least_waste.empty())
+        least_waste = least_waste_filters_per_pe(nest.filters, p_cap, vertical * horizontal);
       int fitted = 0;
       for (const std::int64_t p : tile_sizes(nest.filters, p_cap)) {
-        if (fitted == 3 && !pin.filters_per_pe) break;
+        const bool always = std::find(least_waste.begin(), least_waste.end(), p) != least_waste.end();
+        if (fitted >= 3 && !pin.filters_per_pe && !always) continue;
         if (!allowed(pin.filters_per_pe, p)) continue;
         t.filters_per_pe = p;
         fitted += visit_set_layouts(vertical, horizontal) ? 1 : 0;
@@ -117,12 +139,22 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
   }
 }
 
-// The array-level score that prunes tilings: compute cycles and on-chip energy (DRAM comes in stage 2).
-double array_score(const MappingCost& base, const AccessPrices& energy) {
-  return static_cast<double>(base.nonzero_macs) * energy.mac_pj + static_cast<double>(base.rf_accesses) * energy.rf_pj +
-         static_cast<double>(base.inter_pe_psum_words) * energy.inter_pe_pj +
-         static_cast<double>(base.glb_reads + base.glb_writes) * energy.glb_pj +
-         static_cast<double>(base.compute_cycles) * energy.cycle_pj;
+// The array-level score that prunes tilings under the objective: the array's cycles without filter reuse
+// and on-chip energy (DRAM and the loop order come in stage 2).
+double array_score(const TilingAnalysis& analysis, const MapperContext& context) {
+  const MappingCost& base = analysis.base;
+  const AccessPrices& energy = context.energies;
+  const double cycles = array_cycles_without_reuse(analysis, context.timing);
+  const double energy_pj =
+      static_cast<double>(base.nonzero_macs) * energy.mac_pj + static_cast<double>(base.rf_accesses) * energy.rf_pj +
+      static_cast<double>(base.inter_pe_psum_words) * energy.inter_pe_pj +
+      static_cast<double>(base.glb_reads + base.glb_writes) * energy.glb_pj + cycles * energy.cycle_pj;
+  switch (context.objective) {
+    case MapperObjective::kEnergy: return energy_pj;
+    case MapperObjective::kLatency: return cycles;
+    case MapperObjective::kEnergyDelay: return energy_pj * cycles;
+  }
+  return energy_pj;
 }
 
 std::vector<std::int64_t> slot_options(std::vector<std::int64_t> options, std::int64_t low, std::int64_t tiles,
@@ -150,7 +182,7 @@ struct Search {
   }
 
   void search_glb_level(const RowStationaryTiling& tiling) {
-    const TilingAnalysis analysis = analyse_tiling(nest, tiling, context.encoding, context.timing);
+    const TilingAnalysis analysis = analyse_tiling(nest, tiling, context.encoding);
     const BlockCounts& b = analysis.blocks;
     const bool weights = nest.kind == LoopNestKind::kConv;
     const std::int64_t ifmap_tiles = b.groups * b.images * b.channels * b.ofmap_rows;
@@ -215,16 +247,30 @@ MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& cont
   std::vector<Scored> scored;
   for_each_tiling(nest, context.hw, constraints, [&](const RowStationaryTiling& tiling) {
     if (!mapping_fits(nest, context.hw, {tiling, {}, {1, 1, 0}, false})) return false;
-    const TilingAnalysis analysis = analyse_tiling(nest, tiling, context.encoding, context.timing, false);
-    scored.push_back({array_score(analysis.base, context.energies), tiling});
+    const TilingAnalysis analysis = analyse_tiling(nest, tiling, context.encoding, false);
+    scored.push_back({array_score(analysis, context), tiling});
     return true;
   });
-  std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.score < b.score; });
-  constexpr std::size_t kShortlist = 12;
-  std::vector<RowStationaryTiling> shortlist;
-  std::map<std::int64_t, int> per_width;
+  // Ties keep the enumeration order, so the choice does not depend on the sort.
+  const auto better = [&scored](std::size_t a, std::size_t b) {
+    return scored[a].score < scored[b].score || (scored[a].score == scored[b].score && a < b);
+  };
+  constexpr std::size_t kShortlist = 24;
+  std::vector<std::size_t> order(scored.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::size_t best_count = std::min(kShortlist, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(best_count), order.end(), better);
+  std::vector<bool> listed(scored.size(), false);
+  for (std::size_t i = 0; i < best_count; ++i) listed[order[i]] = true;
+  std::map<std::int64_t, std::size_t> best_of_width;
   for (std::size_t i = 0; i < scored.size(); ++i) {
-    if (i < kShortlist || per_width[scored[i].tiling.ofmap_rows]++ == 0) shortlist.push_back(scored[i].tiling);
+    const auto [entry, inserted] = best_of_width.try_emplace(scored[i].tiling.ofmap_rows, i);
+    if (!inserted && better(i, entry->second)) entry->second = i;
+  }
+  for (const auto& [width, index] : best_of_width) listed[index] = true;
+  std::vector<RowStationaryTiling> shortlist;
+  for (std::size_t i = 0; i < scored.size(); ++i) {
+    if (listed[i]) shortlist.push_back(scored[i].tiling);
   }
 
   // Stage 2: the GLB level of each shortlisted tiling.

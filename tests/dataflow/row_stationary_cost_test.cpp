@@ -122,7 +122,7 @@ TEST(RowStationaryCostModel, CountsEqualTheStagedPassesOnRandomMappings) {
     const std::optional<RowStationaryMapping> mapping = random_mapping(random, nest, context);
     if (!mapping) continue;
     ++checked;
-    const TilingAnalysis analysis = analyse_tiling(nest, mapping->tiling, context.encoding, context.timing);
+    const TilingAnalysis analysis = analyse_tiling(nest, mapping->tiling, context.encoding);
     const MappingCost model = evaluate_mapping(nest, analysis, *mapping, context.encoding, context.timing,
                                                context.energies, MapperObjective::kEnergy);
     std::uint64_t spill_reads = 0;

@@ -1,11 +1,14 @@
 // Both fidelities on a corpus of random small layers: the cycle-accurate array counts what it moves,
-// the transaction-level model computes it from formulas; access counts and cycles must be identical,
-// and every cycle-accurate output must equal the reference computation. (Dense data: with sparse data
-// the transaction level uses the expected share of zeros, checked separately.)
+// the transaction-level model computes it from formulas; access counts must be identical, cycles close
+// (see kLayerCycleTolerance), and every cycle-accurate output must equal the reference computation.
+// (Dense data: with sparse data the transaction level uses the expected share of zeros, checked separately.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <random>
 #include <sstream>
 
@@ -74,7 +77,8 @@ AcceleratorConfig random_config(std::uint64_t seed) {
       "glb.banks=" + std::to_string(uniform(random, 1, 4)),
       "noc.ifmap_bus_words=" + std::to_string(uniform(random, 1, 4)),
       "noc.filter_bus_words=" + std::to_string(uniform(random, 1, 4)),
-      "noc.psum_bus_words=" + std::to_string(uniform(random, 1, 4)),
+      "noc.psum_read_bus_words=" + std::to_string(uniform(random, 1, 4)),
+      "noc.psum_write_bus_words=" + std::to_string(uniform(random, 1, 4)),
       "dram.bandwidth_gbps=" + std::to_string(static_cast<double>(uniform(random, 1, 20)) / 10.0),
   };
   return load_accelerator_config(test::source_dir() + "/configs/eyeriss.yaml", overrides);
@@ -87,9 +91,23 @@ SimulationResult simulate(const AcceleratorConfig& config, const Workload& workl
   return Simulation(config, table, workload, options).run();
 }
 
-// A layer's transaction-level result `a` and cycle-accurate result `b`: identical counts and timing
-// (tolerance: none), and a cycle-accurate output equal to the reference.
-void expect_fidelities_agree(const LayerResult& a, const LayerResult& b, const std::string& where) {
+// Cycles. The transaction level times a row-stationary pass with rates (dataflow/row_stationary/pass_timing.hpp:
+// each output column's step waits for the ifmap columns it needs, at the bus's average rate); the cycle-
+// accurate array sends whole words every cycle and starts a set's step when its window is complete. On
+// this corpus of tiny layers (a few passes of a few hundred cycles, where one step's rounding shows) the
+// two differ by under 1% for most layers, and never by more than:
+constexpr double kLayerCycleTolerance = 0.12;  // of a layer's cycles
+constexpr double kTotalCycleTolerance = 0.02;  // of the corpus's cycles
+
+double relative_difference(std::uint64_t a, std::uint64_t b) {
+  const double larger = static_cast<double>(std::max(a, b));
+  return larger == 0 ? 0.0 : std::abs(static_cast<double>(a) - static_cast<double>(b)) / larger;
+}
+
+// A layer's transaction-level result `a` and cycle-accurate result `b`: identical counts, cycles within
+// `cycle_tolerance` (systolic arrays: none), and a cycle-accurate output equal to the reference.
+void expect_fidelities_agree(const LayerResult& a, const LayerResult& b, const std::string& where,
+                             double cycle_tolerance) {
   EXPECT_TRUE(b.output_checked) << where;
   EXPECT_EQ(b.output_mismatches, 0u) << where;
   EXPECT_EQ(a.macs, b.macs) << where;
@@ -104,12 +122,15 @@ void expect_fidelities_agree(const LayerResult& a, const LayerResult& b, const s
   EXPECT_EQ(a.glb_writes, b.glb_writes) << where;
   EXPECT_EQ(a.dram_read_bytes, b.dram_read_bytes) << where;
   EXPECT_EQ(a.dram_write_bytes, b.dram_write_bytes) << where;
-  EXPECT_EQ(a.cycles, b.cycles) << where;
-  EXPECT_EQ(a.stall_cycles, b.stall_cycles) << where;
+  EXPECT_LE(relative_difference(a.cycles, b.cycles), cycle_tolerance)
+      << where << ": " << a.cycles << " vs " << b.cycles << " cycles";
+  const double stall_difference = std::abs(static_cast<double>(a.stall_cycles) - static_cast<double>(b.stall_cycles));
+  EXPECT_LE(stall_difference, cycle_tolerance * static_cast<double>(std::max(a.cycles, b.cycles))) << where;
 }
 
 TEST(Differential, FidelitiesAgreeOnRandomLayers) {
   int compared = 0;
+  std::uint64_t tlm_cycles = 0, cycle_accurate_cycles = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const Workload workload = random_workload(seed, 50);
     const AcceleratorConfig config = random_config(seed);
@@ -121,11 +142,17 @@ TEST(Differential, FidelitiesAgreeOnRandomLayers) {
       const LayerResult& b = cycle.layers[i];
       if (!a.executed) continue;
       ++compared;
+      tlm_cycles += a.cycles;
+      cycle_accurate_cycles += b.cycles;
       const std::string where = "seed " + std::to_string(seed) + " " + a.name + " (" + a.op + ")";
-      expect_fidelities_agree(a, b, where);
+      expect_fidelities_agree(a, b, where, kLayerCycleTolerance);
     }
   }
   EXPECT_GE(compared, 200);
+  EXPECT_LE(relative_difference(tlm_cycles, cycle_accurate_cycles), kTotalCycleTolerance)
+      << tlm_cycles << " vs " << cycle_accurate_cycles << " cycles";
+  std::cout << "corpus cycles: transaction level " << tlm_cycles << ", cycle accurate " << cycle_accurate_cycles
+            << "\n";
 }
 
 AcceleratorConfig random_systolic_config(std::uint64_t seed) {
@@ -157,7 +184,7 @@ TEST(Differential, SystolicFidelitiesAgreeOnRandomLayers) {
       if (!a.executed || (a.op != "conv" && a.op != "fc")) continue;
       ++compared;
       const std::string where = "seed " + std::to_string(seed) + " " + a.name + " (" + config.pe_array.dataflow + ")";
-      expect_fidelities_agree(a, b, where);
+      expect_fidelities_agree(a, b, where, 0.0);
     }
   }
   EXPECT_GE(compared, 150);

@@ -1,7 +1,7 @@
 #pragma once
-// `noc.impl: multicast_bus`: separate filter, ifmap and psum buses of configurable width from the GLB to
-// the array, each word multicast to every PE that needs it (Eyeriss's global input network), and
-// vertical links carrying psums between neighbouring PEs of a column.
+// `noc.impl: multicast_bus`: separate filter, ifmap, psum-read and psum-write buses of configurable width from the GLB
+// to the array, each word multicast to every PE that needs it (Eyeriss's global input network), and vertical links
+// carrying psums between neighbouring PEs of a column.
 #include "arch/accelerator_config.hpp"
 #include "arch/noc/noc.hpp"
 
@@ -12,9 +12,12 @@ class MulticastBusNoc : public INoc {
   MulticastBusNoc(sc_core::sc_module_name name, const NocConfig& config);
   std::uint64_t filter_words_per_cycle() const override { return static_cast<std::uint64_t>(config_.filter_bus_words); }
   std::uint64_t ifmap_words_per_cycle() const override { return static_cast<std::uint64_t>(config_.ifmap_bus_words); }
-  std::uint64_t psum_words_per_cycle() const override { return static_cast<std::uint64_t>(config_.psum_bus_words); }
-  std::uint64_t fill_cycles(std::uint64_t filter_words, std::uint64_t ifmap_words) const override;
-  std::uint64_t psum_cycles(std::uint64_t psum_words) const override;
+  std::uint64_t psum_read_words_per_cycle() const override {
+    return static_cast<std::uint64_t>(config_.psum_read_bus_words);
+  }
+  std::uint64_t psum_write_words_per_cycle() const override {
+    return static_cast<std::uint64_t>(config_.psum_write_bus_words);
+  }
   void record(std::uint64_t filter_words, std::uint64_t ifmap_words, std::uint64_t psum_words,
               std::uint64_t inter_pe_words) override;
   const NocCounters& counters() const override { return counters_; }

@@ -1,12 +1,15 @@
 #pragma once
 // `pe_array.impl: row_stationary` at transaction level: rows x cols PEs with filter, ifmap and psum
-// register files and one MAC unit each. A pass first fills the RFs (filters and ifmaps through the GLB
-// read ports and the NoC buses), then computes: the busiest PE's MAC cycles plus the psum ripple up the
-// tallest column, while psums stream between array and GLB.
+// register files and one MAC unit each. A pass preloads filters and the first ifmap window, then streams
+// ifmap columns while the PEs compute, as far ahead as the ifmap RF holds (dataflow/row_stationary/pass_timing.hpp).
 #include "arch/accelerator_config.hpp"
 #include "arch/pe_array/pe_array.hpp"
+#include "dataflow/row_stationary/pass_timing.hpp"
 
 namespace ergon {
+
+// The bus widths, GLB ports and RF sizes a row-stationary array is timed by.
+ArrayTiming array_timing(const PeArrayConfig& config, const INoc& noc, const IGlobalBuffer& glb);
 
 class RowStationaryArray : public IPeArray {
  public:

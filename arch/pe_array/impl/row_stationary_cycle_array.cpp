@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "arch/clock.hpp"
+#include "dataflow/row_stationary/pass_timing.hpp"
 
 namespace ergon {
 namespace {
@@ -16,14 +17,17 @@ std::uint64_t take(std::uint64_t& left, std::uint64_t budget) {
 
 }  // namespace
 
-RowStationaryCycleArray::RowStationaryCycleArray(sc_core::sc_module_name name, const INoc& noc,
-                                                 const IGlobalBuffer& glb, const ClockDomain& clock)
+RowStationaryCycleArray::RowStationaryCycleArray(sc_core::sc_module_name name, const PeArrayConfig& config,
+                                                 const INoc& noc, const IGlobalBuffer& glb, const ClockDomain& clock)
     : ICyclePeArray(name),
       filter_bus_words_(noc.filter_words_per_cycle()),
       ifmap_bus_words_(noc.ifmap_words_per_cycle()),
-      psum_bus_words_(noc.psum_words_per_cycle()),
+      psum_read_bus_words_(noc.psum_read_words_per_cycle()),
+      psum_write_bus_words_(noc.psum_write_words_per_cycle()),
       glb_read_words_per_cycle_(glb.read_words_per_cycle()),
       glb_write_words_per_cycle_(glb.write_words_per_cycle()),
+      ifmap_rf_words_(config.rf.ifmap_entries),
+      filter_rf_double_buffered_(config.rf.filter_double_buffered),
       clock_(clock) {
   SC_HAS_PROCESS(RowStationaryCycleArray);
   SC_METHOD(step);
@@ -91,54 +95,68 @@ void RowStationaryCycleArray::prepare_pass() {
     }
   }
   measured_ = MeasuredPass{};
-  filter_words_left_ = staged_.filter_tile ? staged_.filter_tile->size() : 0;
-  ifmap_words_left_ = staged_.ifmap_tile->size();
-  deposit_words_left_ = staged_.deposited_words;
   filter_cursor_ = ifmap_cursor_ = 0;
+  const std::uint64_t filter_words = staged_.filter_tile ? staged_.filter_tile->size() : 0;
+  // A double-buffered filter RF received this pass's filters while the previous pass computed: the values
+  // are in place now, and the bus carries them (counted) alongside this pass's compute.
+  streamed_filter_words_left_ = filter_rf_double_buffered_ ? filter_words : 0;
+  if (filter_rf_double_buffered_) store_filters(filter_words);
+  filter_words_left_ = filter_words - streamed_filter_words_left_;
+  IfmapStream stream;
+  stream.window_columns = static_cast<std::uint64_t>((s_ - 1) * nest_.dilation_w + 1);
+  stream.channels_per_pe = static_cast<std::uint64_t>(std::min(tiling_.channels_per_pe, c_));
+  ifmap_words_ = staged_.ifmap_tile->size();
+  words_per_column_ = static_cast<std::uint64_t>(g_ * c_ * input_rows_);
+  window_columns_ = stream.window_columns;
+  rf_columns_ = window_columns_ + ifmap_lookahead_columns(stream, ifmap_rf_words_);
+  ifmap_words_left_ = std::min(ifmap_words_, window_columns_ * words_per_column_);
+  glb_writes_left_ = staged_.deposited_words;
 }
 
 void RowStationaryCycleArray::step() {
   ++measured_.cycles;
   const MeasuredPass before = measured_;
-  std::uint64_t active_pes = 0;
-  if (phase_ == Phase::kCompute) {
-    for (const SetState& set : sets_) active_pes += set.remaining > 0 ? static_cast<std::uint64_t>(r_ * e_) : 0;
-  }
+  active_pes_ = 0;
   if (phase_ == Phase::kFill && fill_cycle()) {
-    // Compute starts next cycle: every set of PEs begins its MAC sequence.
-    sets_.clear();
-    const std::int64_t q = tiling_.channels_per_pe, p = tiling_.filters_per_pe;
-    for (std::int64_t group = 0; group < g_; ++group) {
-      for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
-        for (std::int64_t cs = 0; cs < channel_sets_used_; ++cs) {
-          SetState set;
-          set.group = group;
-          set.filter_set = fs;
-          set.channel_set = cs;
-          set.channels = std::min(q, c_ - cs * q);
-          set.filters = std::min(p, m_ - fs * p);
-          set.remaining = static_cast<std::uint64_t>(n_ * f_ * set.filters * set.channels * s_);
-          sets_.push_back(set);
-        }
-      }
-    }
-    measured_.active_pes = static_cast<std::uint64_t>(g_ * r_ * channel_sets_used_ * filter_sets_used_ * e_);
-    ripple_cycles_left_ = static_cast<std::uint64_t>(r_ * channel_sets_used_ - 1);
-    const std::uint64_t psum_words = static_cast<std::uint64_t>(g_ * n_ * m_ * e_ * f_);
-    const std::uint64_t psum_reads = pass_.first_accumulation ? 0 : psum_words;
-    psum_bus_left_ = psum_reads + psum_words;
-    psum_glb_reads_left_ = psum_reads + (pass_.last_accumulation ? psum_words : 0);
-    psum_glb_writes_left_ = psum_words;
-    phase_ = Phase::kCompute;
+    start_compute();  // from the next cycle
   } else if (phase_ == Phase::kCompute && compute_cycle()) {
     finish_pass();
-    record_cycle(before, active_pes, true);
+    record_cycle(before, active_pes_, true);
     phase_ = Phase::kIdle;
     done_event_.notify(clock_.period());
     return;
   }
-  record_cycle(before, active_pes, false);
+  record_cycle(before, active_pes_, false);
   next_trigger(clock_.period());
+}
+
+void RowStationaryCycleArray::start_compute() {
+  // Every set of PEs begins its MAC sequence.
+  sets_.clear();
+  const std::int64_t q = tiling_.channels_per_pe, p = tiling_.filters_per_pe;
+  for (std::int64_t group = 0; group < g_; ++group) {
+    for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
+      for (std::int64_t cs = 0; cs < channel_sets_used_; ++cs) {
+        SetState set;
+        set.group = group;
+        set.filter_set = fs;
+        set.channel_set = cs;
+        set.channels = std::min(q, c_ - cs * q);
+        set.filters = std::min(p, m_ - fs * p);
+        set.remaining = static_cast<std::uint64_t>(n_ * f_ * set.filters * set.channels * s_);
+        sets_.push_back(set);
+      }
+    }
+  }
+  measured_.active_pes = static_cast<std::uint64_t>(g_ * r_ * channel_sets_used_ * filter_sets_used_ * e_);
+  ripple_cycles_left_ = static_cast<std::uint64_t>(r_ * channel_sets_used_ - 1);
+  const std::uint64_t psum_words = static_cast<std::uint64_t>(g_ * n_ * m_ * e_ * f_);
+  const std::uint64_t psum_reads = pass_.first_accumulation ? 0 : psum_words;
+  psum_read_bus_left_ = psum_reads;
+  psum_write_bus_left_ = psum_words;
+  glb_reads_left_ = psum_reads + (pass_.last_accumulation ? psum_words : 0);  // finished outputs leave for DRAM
+  glb_writes_left_ += psum_words;
+  phase_ = Phase::kCompute;
 }
 
 void RowStationaryCycleArray::record_cycle(const MeasuredPass& before, std::uint64_t active_pes, bool last) {
@@ -182,7 +200,6 @@ void RowStationaryCycleArray::flush_activity() {
 }
 
 bool RowStationaryCycleArray::fill_cycle() {
-  measured_.glb_writes += take(deposit_words_left_, glb_write_words_per_cycle_);
   // The GLB's read ports serve both buses. Each cycle sends first what cannot wait if both streams are
   // to finish by the earliest possible cycle, then fills the ports, the longer stream first.
   const std::uint64_t filter_bus = filter_bus_words_;
@@ -212,10 +229,15 @@ bool RowStationaryCycleArray::fill_cycle() {
     top_up(filter_grant, filter_words_left_, filter_bus);
     top_up(ifmap_grant, ifmap_words_left_, ifmap_bus);
   }
-  // Filters: each word is multicast to the e PEs of its (filter set, channel set, filter row).
-  const std::uint64_t filters = take(filter_words_left_, filter_grant);
+  store_filters(take(filter_words_left_, filter_grant));
+  store_ifmaps(take(ifmap_words_left_, ifmap_grant));
+  return filter_words_left_ == 0 && ifmap_words_left_ == 0;
+}
+
+// Filters: each word is multicast to the e PEs of its (filter set, channel set, filter row).
+void RowStationaryCycleArray::store_filters(std::uint64_t words) {
   const std::int64_t q = tiling_.channels_per_pe, p = tiling_.filters_per_pe;
-  for (std::uint64_t w = 0; w < filters; ++w, ++filter_cursor_) {
+  for (std::uint64_t w = 0; w < words; ++w, ++filter_cursor_) {
     const auto word = static_cast<std::int64_t>(filter_cursor_);
     const std::int64_t tap = word % s_, row = word / s_ % r_, channel = word / (s_ * r_) % c_,
                        filter = word / (s_ * r_ * c_) % m_, group = word / (s_ * r_ * c_ * m_);
@@ -224,18 +246,27 @@ bool RowStationaryCycleArray::fill_cycle() {
     for (std::int64_t col = 0; col < e_; ++col) {
       filter_rf_[pe_index(group, filter / p, channel / q, row, col) * filter_stride_ + slot] = value;
     }
-    measured_.rf_accesses += static_cast<std::uint64_t>(e_);
   }
-  measured_.filter_bus_words += filters;
-  // Ifmaps: each word goes to every PE on its diagonal, in every filter set.
-  const std::uint64_t ifmaps = take(ifmap_words_left_, ifmap_grant);
-  for (std::uint64_t w = 0; w < ifmaps; ++w, ++ifmap_cursor_) {
+  if (filter_rf_double_buffered_) return;  // counted as the bus carries them, in compute_cycle()
+  measured_.rf_accesses += words * static_cast<std::uint64_t>(e_);
+  measured_.filter_bus_words += words;
+  measured_.glb_reads += words;
+}
+
+// Ifmaps stream column by column (every group, channel and row at one x, image after image); each word
+// goes to every PE on its diagonal, in every filter set.
+void RowStationaryCycleArray::store_ifmaps(std::uint64_t words) {
+  const std::int64_t q = tiling_.channels_per_pe;
+  const auto column_words = static_cast<std::int64_t>(words_per_column_);
+  for (std::uint64_t w = 0; w < words; ++w, ++ifmap_cursor_) {
     const auto word = static_cast<std::int64_t>(ifmap_cursor_);
-    const std::int64_t x = word % input_cols_, y = word / input_cols_ % input_rows_,
-                       channel = word / (input_cols_ * input_rows_) % c_,
-                       image = word / (input_cols_ * input_rows_ * c_) % n_,
-                       group = word / (input_cols_ * input_rows_ * c_ * n_);
-    const std::int16_t value = (*staged_.ifmap_tile)[ifmap_cursor_];
+    const std::int64_t column = word / column_words, within = word % column_words;
+    const std::int64_t image = column / input_cols_, x = column % input_cols_;
+    const std::int64_t group = within / (c_ * input_rows_), channel = within / input_rows_ % c_,
+                       y = within % input_rows_;
+    const auto tile_index =
+        static_cast<std::size_t>((((group * n_ + image) * c_ + channel) * input_rows_ + y) * input_cols_ + x);
+    const std::int16_t value = (*staged_.ifmap_tile)[tile_index];
     const std::size_t slot = static_cast<std::size_t>((image * q + channel % q) * input_cols_ + x);
     for (const auto& [row, col] : ifmap_row_receivers_[static_cast<std::size_t>(y)]) {
       for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
@@ -244,27 +275,60 @@ bool RowStationaryCycleArray::fill_cycle() {
       }
     }
   }
-  measured_.ifmap_bus_words += ifmaps;
-  measured_.glb_reads += filters + ifmaps;
-  return filter_words_left_ == 0 && ifmap_words_left_ == 0 && deposit_words_left_ == 0;
+  measured_.ifmap_bus_words += words;
+  measured_.glb_reads += words;
+}
+
+// The columns of a set's current output window (all its taps) have all arrived.
+bool RowStationaryCycleArray::window_arrived(const SetState& set) const {
+  const auto needed =
+      static_cast<std::uint64_t>(set.image * input_cols_ + set.column * nest_.stride_w) + window_columns_;
+  return ifmap_cursor_ >= needed * words_per_column_;
+}
+
+// How far the stream may go: an RF holds its window and the lookahead, counted from the first column the
+// slowest set still needs.
+std::uint64_t RowStationaryCycleArray::ifmap_stream_limit() const {
+  std::uint64_t first_needed = ifmap_words_;
+  for (const SetState& set : sets_) {
+    if (set.remaining == 0) continue;
+    const auto column = static_cast<std::uint64_t>(set.image * input_cols_ + set.column * nest_.stride_w);
+    first_needed = std::min(first_needed, column * words_per_column_);
+  }
+  if (first_needed == ifmap_words_) return ifmap_words_;
+  return std::min(ifmap_words_, first_needed + rf_columns_ * words_per_column_);
 }
 
 bool RowStationaryCycleArray::compute_cycle() {
-  bool macs_this_cycle = false;
+  // MACs on the words that arrived in earlier cycles.
   bool macs_left = false;
   for (SetState& set : sets_) {
-    if (set.remaining == 0) continue;
+    if (set.remaining == 0 || !window_arrived(set)) {
+      macs_left = macs_left || set.remaining > 0;
+      continue;
+    }
     run_set_cycle(set);
-    macs_this_cycle = true;
+    active_pes_ += static_cast<std::uint64_t>(r_ * e_);
     macs_left = macs_left || set.remaining > 0;
   }
   // Once the MACs are done, the last psums ripple up the tallest column, one PE per cycle.
-  if (!macs_this_cycle && ripple_cycles_left_ > 0) --ripple_cycles_left_;
-  measured_.psum_bus_words += take(psum_bus_left_, psum_bus_words_);
-  measured_.glb_reads += take(psum_glb_reads_left_, glb_read_words_per_cycle_);
-  measured_.glb_writes += take(psum_glb_writes_left_, glb_write_words_per_cycle_);
-  return !macs_left && ripple_cycles_left_ == 0 && psum_bus_left_ == 0 && psum_glb_reads_left_ == 0 &&
-         psum_glb_writes_left_ == 0;
+  if (!macs_left && active_pes_ == 0 && ripple_cycles_left_ > 0) --ripple_cycles_left_;
+  // The GLB's read ports serve the ifmap stream first (it paces the MACs), then filters, then psums.
+  std::uint64_t glb_budget = glb_read_words_per_cycle_;
+  const std::uint64_t limit = ifmap_stream_limit();
+  const std::uint64_t ifmaps = std::min({ifmap_bus_words_, limit - std::min(limit, ifmap_cursor_), glb_budget});
+  store_ifmaps(ifmaps);
+  glb_budget -= ifmaps;
+  const std::uint64_t filters = take(streamed_filter_words_left_, std::min(filter_bus_words_, glb_budget));
+  glb_budget -= filters;
+  measured_.filter_bus_words += filters;
+  measured_.rf_accesses += filters * static_cast<std::uint64_t>(e_);
+  measured_.glb_reads += filters + take(glb_reads_left_, glb_budget);
+  measured_.psum_bus_words += take(psum_read_bus_left_, psum_read_bus_words_);
+  measured_.psum_bus_words += take(psum_write_bus_left_, psum_write_bus_words_);
+  measured_.glb_writes += take(glb_writes_left_, glb_write_words_per_cycle_);
+  return !macs_left && ripple_cycles_left_ == 0 && ifmap_cursor_ == ifmap_words_ && streamed_filter_words_left_ == 0 &&
+         psum_read_bus_left_ == 0 && psum_write_bus_left_ == 0 && glb_reads_left_ == 0 && glb_writes_left_ == 0;
 }
 
 void RowStationaryCycleArray::run_set_cycle(SetState& set) {

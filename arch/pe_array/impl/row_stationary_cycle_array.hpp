@@ -1,8 +1,10 @@
 #pragma once
 // `pe_array.impl: row_stationary` at cycle fidelity. One clocked process steps every PE each cycle over plain
-// arrays (never a process per PE): first the fill, where filter and ifmap words cross the NoC buses
-// from the GLB into the PEs' register files, then the compute, where every active PE performs one
-// MAC per cycle on real 16/8-bit values, psums ripple up the columns and stream back to the GLB.
+// arrays (never a process per PE). First the preload: filter words (unless the filter RF is double-buffered)
+// and the first window of ifmap columns cross the NoC buses from the GLB into the PEs' register files.
+// Then the compute: ifmap columns keep streaming in, never further ahead of the slowest set of PEs than
+// the ifmap RF holds; a set performs one MAC per PE per cycle on real 16/8-bit values once its window
+// has arrived; psums ripple up the columns and travel to and from the GLB on their own buses.
 // Every count is taken as the values move; they must equal the transaction-level formulas.
 #include <cstdint>
 #include <vector>
@@ -17,8 +19,8 @@ namespace ergon {
 class RowStationaryCycleArray : public ICyclePeArray {
  public:
   // Bus widths and GLB ports come from the NoC and GLB modules.
-  RowStationaryCycleArray(sc_core::sc_module_name name, const INoc& noc, const IGlobalBuffer& glb,
-                          const ClockDomain& clock);
+  RowStationaryCycleArray(sc_core::sc_module_name name, const PeArrayConfig& config, const INoc& noc,
+                          const IGlobalBuffer& glb, const ClockDomain& clock);
 
   void start(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass,
              const StagedPass& staged, LayerTensors& tensors, const ActivitySink& activity, std::size_t layer_index,
@@ -38,7 +40,12 @@ class RowStationaryCycleArray : public ICyclePeArray {
   void record_cycle(const MeasuredPass& before, std::uint64_t active_pes, bool last);
   void flush_activity();
   bool fill_cycle();
+  void start_compute();
   bool compute_cycle();
+  bool window_arrived(const SetState& set) const;
+  std::uint64_t ifmap_stream_limit() const;
+  void store_filters(std::uint64_t words);
+  void store_ifmaps(std::uint64_t words);
   void run_set_cycle(SetState& set);
   void finish_pass();
   void prepare_pass();
@@ -49,9 +56,12 @@ class RowStationaryCycleArray : public ICyclePeArray {
 
   std::uint64_t filter_bus_words_;
   std::uint64_t ifmap_bus_words_;
-  std::uint64_t psum_bus_words_;
+  std::uint64_t psum_read_bus_words_;
+  std::uint64_t psum_write_bus_words_;
   std::uint64_t glb_read_words_per_cycle_;
   std::uint64_t glb_write_words_per_cycle_;
+  std::int64_t ifmap_rf_words_;
+  bool filter_rf_double_buffered_;
   const ClockDomain& clock_;
   sc_core::sc_event start_event_;
   sc_core::sc_event done_event_;
@@ -66,11 +76,16 @@ class RowStationaryCycleArray : public ICyclePeArray {
   std::int64_t g_ = 0, n_ = 0, m_ = 0, c_ = 0, e_ = 0, r_ = 0, s_ = 0, f_ = 0, input_rows_ = 0, input_cols_ = 0;
   std::int64_t channel_sets_used_ = 0, filter_sets_used_ = 0;
   std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> ifmap_row_receivers_;  // (row, col) per input row
-  std::uint64_t filter_words_left_ = 0, ifmap_words_left_ = 0, deposit_words_left_ = 0;
-  std::uint64_t filter_cursor_ = 0, ifmap_cursor_ = 0;
+  // Preload: filter words and ifmap words still to send before the compute starts.
+  std::uint64_t filter_words_left_ = 0, ifmap_words_left_ = 0;
+  std::uint64_t filter_cursor_ = 0, ifmap_cursor_ = 0;  // words sent so far
+  // The ifmap stream: words in all, per column, and the columns an RF holds (window plus lookahead).
+  std::uint64_t ifmap_words_ = 0, words_per_column_ = 0, window_columns_ = 0, rf_columns_ = 0;
+  std::uint64_t streamed_filter_words_left_ = 0;  // double-buffered filter RF: sent during the compute
   std::vector<SetState> sets_;
+  std::uint64_t active_pes_ = 0;  // this cycle
   std::uint64_t ripple_cycles_left_ = 0;
-  std::uint64_t psum_bus_left_ = 0, psum_glb_reads_left_ = 0, psum_glb_writes_left_ = 0;
+  std::uint64_t psum_read_bus_left_ = 0, psum_write_bus_left_ = 0, glb_reads_left_ = 0, glb_writes_left_ = 0;
   MeasuredPass measured_;
   const ActivitySink* activity_ = nullptr;
   std::size_t layer_index_ = 0;
