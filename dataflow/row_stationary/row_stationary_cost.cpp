@@ -251,7 +251,7 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
   PassLoad load = a.average_pass;
   load.filter_words = static_cast<double>(cost.filter_bus_words) / passes;
   load.deposits = static_cast<double>(cost.filter_dram_words + cost.ifmap_dram_words + cost.psum_spill_words) / passes;
-  const double array_cycles = passes * pass_timing(load, timing).total();
+  const double pass_cycles = pass_timing(load, timing).total();
   const double dram_cycles =
       static_cast<double>(cost.dram_read_bytes + cost.dram_write_bytes) / timing.dram_bytes_per_cycle;
   const double first_fetch =
@@ -260,8 +260,20 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
            static_cast<double>(std::max<std::int64_t>(1, b.groups * b.images * b.channels * b.ofmap_rows))) /
           timing.dram_bytes_per_cycle +
       timing.dram_latency_cycles;
-  cost.cycles =
-      (mapping.double_buffered ? std::max(array_cycles, dram_cycles) : array_cycles + dram_cycles) + first_fetch;
+  if (mapping.double_buffered) {
+    // A pass's fetch overlaps the previous pass's compute, so fetches are lumpy: the passes that bring a new
+    // filter tile from DRAM carry its bytes on top of their share of the rest.
+    const double filter_passes =
+        a.filter_words_per_pass > 0
+            ? std::min(passes, static_cast<double>(cost.filter_dram_words) / a.filter_words_per_pass)
+            : 0.0;
+    const double filter_tile_cycles = a.filter_words_per_pass * encoding.word_bits / 8 / timing.dram_bytes_per_cycle;
+    const double other_cycles = std::max(0.0, dram_cycles - filter_passes * filter_tile_cycles) / passes;
+    cost.cycles = filter_passes * std::max(pass_cycles, filter_tile_cycles + other_cycles) +
+                  (passes - filter_passes) * std::max(pass_cycles, other_cycles) + first_fetch;
+  } else {
+    cost.cycles = passes * pass_cycles + dram_cycles + first_fetch;
+  }
 
   cost.energy_pj = static_cast<double>(cost.nonzero_macs) * energies.mac_pj +
                    static_cast<double>(cost.rf_accesses) * energies.rf_pj +
