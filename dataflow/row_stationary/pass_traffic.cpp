@@ -84,15 +84,21 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
   t.compute_cycles = n * channels_per_pe * filters_per_pe * f * s;
   t.accumulation_latency_cycles = column_height - 1;
 
-  IfmapStream& stream = t.ifmap_stream;
-  stream.words_per_column = g * c * as_count(input.rows.size());
-  stream.columns_per_image = input_cols;
+  t.ifmap_stream = ifmap_stream(nest, tiling, pass);
+  return t;
+}
+
+IfmapStream ifmap_stream(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass) {
+  const PassInput input = pass_input(nest, pass);
+  IfmapStream stream;
+  stream.words_per_column = as_count(pass.groups.size() * pass.channels.size() * input.rows.size());
+  stream.columns_per_image = as_count(input.cols.size());
   stream.window_columns = as_count((pass.filter_cols.size() - 1) * nest.dilation_w + 1);
   stream.columns_per_step = as_count(nest.stride_w);
-  stream.steps_per_image = f;
-  stream.images = n;
-  stream.channels_per_pe = channels_per_pe;
-  return t;
+  stream.steps_per_image = as_count(nest.ofmap_w);
+  stream.images = as_count(pass.images.size());
+  stream.channels_per_pe = as_count(std::min(tiling.channels_per_pe, pass.channels.size()));
+  return stream;
 }
 
 void set_nonzero_macs(PassTraffic& traffic, std::uint64_t nonzero_macs) {

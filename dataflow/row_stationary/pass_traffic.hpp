@@ -13,6 +13,9 @@ namespace ergon {
 PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass,
                          bool filters_in_rf);
 
+// How the pass's ifmap tile streams into the PEs, column by column (PassTraffic::ifmap_stream).
+IfmapStream ifmap_stream(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass);
+
 // Sets the non-zero MACs and the RF accesses that depend on them (filter read, psum read and write).
 void set_nonzero_macs(PassTraffic& traffic, std::uint64_t nonzero_macs);
 

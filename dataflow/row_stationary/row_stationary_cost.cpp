@@ -254,10 +254,11 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
   const double pass_cycles = pass_timing(load, timing).total();
   const double dram_cycles =
       static_cast<double>(cost.dram_read_bytes + cost.dram_write_bytes) / timing.dram_bytes_per_cycle;
+  const double filter_tile_cycles = a.filter_words_per_pass * encoding.word_bits / 8 / timing.dram_bytes_per_cycle;
   const double first_fetch =
-      (a.filter_words_per_pass * encoding.word_bits / 8 +
-       static_cast<double>(ifmap_bytes) / static_cast<double>(ifmap_factor) /
-           static_cast<double>(std::max<std::int64_t>(1, b.groups * b.images * b.channels * b.ofmap_rows))) /
+      filter_tile_cycles +
+      static_cast<double>(ifmap_bytes) / static_cast<double>(ifmap_factor) /
+          static_cast<double>(std::max<std::int64_t>(1, b.groups * b.images * b.channels * b.ofmap_rows)) /
           timing.dram_bytes_per_cycle +
       timing.dram_latency_cycles;
   if (mapping.double_buffered) {
@@ -267,7 +268,6 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
         a.filter_words_per_pass > 0
             ? std::min(passes, static_cast<double>(cost.filter_dram_words) / a.filter_words_per_pass)
             : 0.0;
-    const double filter_tile_cycles = a.filter_words_per_pass * encoding.word_bits / 8 / timing.dram_bytes_per_cycle;
     const double other_cycles = std::max(0.0, dram_cycles - filter_passes * filter_tile_cycles) / passes;
     cost.cycles = filter_passes * std::max(pass_cycles, filter_tile_cycles + other_cycles) +
                   (passes - filter_passes) * std::max(pass_cycles, other_cycles) + first_fetch;

@@ -5,6 +5,7 @@
 
 #include "arch/clock.hpp"
 #include "dataflow/row_stationary/pass_timing.hpp"
+#include "dataflow/row_stationary/pass_traffic.hpp"
 
 namespace ergon {
 namespace {
@@ -102,14 +103,10 @@ void RowStationaryCycleArray::prepare_pass() {
   streamed_filter_words_left_ = filter_rf_double_buffered_ ? filter_words : 0;
   if (filter_rf_double_buffered_) store_filters(filter_words);
   filter_words_left_ = filter_words - streamed_filter_words_left_;
-  IfmapStream stream;
-  stream.window_columns = static_cast<std::uint64_t>((s_ - 1) * nest_.dilation_w + 1);
-  stream.channels_per_pe = static_cast<std::uint64_t>(std::min(tiling_.channels_per_pe, c_));
+  stream_ = ifmap_stream(nest_, tiling_, pass_);
   ifmap_words_ = staged_.ifmap_tile->size();
-  words_per_column_ = static_cast<std::uint64_t>(g_ * c_ * input_rows_);
-  window_columns_ = stream.window_columns;
-  rf_columns_ = window_columns_ + ifmap_lookahead_columns(stream, ifmap_rf_words_);
-  ifmap_words_left_ = std::min(ifmap_words_, window_columns_ * words_per_column_);
+  rf_columns_ = stream_.window_columns + ifmap_lookahead_columns(stream_, ifmap_rf_words_);
+  ifmap_words_left_ = std::min(ifmap_words_, stream_.window_columns * stream_.words_per_column);
   glb_writes_left_ = staged_.deposited_words;
 }
 
@@ -257,7 +254,7 @@ void RowStationaryCycleArray::store_filters(std::uint64_t words) {
 // goes to every PE on its diagonal, in every filter set.
 void RowStationaryCycleArray::store_ifmaps(std::uint64_t words) {
   const std::int64_t q = tiling_.channels_per_pe;
-  const auto column_words = static_cast<std::int64_t>(words_per_column_);
+  const auto column_words = static_cast<std::int64_t>(stream_.words_per_column);
   for (std::uint64_t w = 0; w < words; ++w, ++ifmap_cursor_) {
     const auto word = static_cast<std::int64_t>(ifmap_cursor_);
     const std::int64_t column = word / column_words, within = word % column_words;
@@ -282,8 +279,8 @@ void RowStationaryCycleArray::store_ifmaps(std::uint64_t words) {
 // The columns of a set's current output window (all its taps) have all arrived.
 bool RowStationaryCycleArray::window_arrived(const SetState& set) const {
   const auto needed =
-      static_cast<std::uint64_t>(set.image * input_cols_ + set.column * nest_.stride_w) + window_columns_;
-  return ifmap_cursor_ >= needed * words_per_column_;
+      static_cast<std::uint64_t>(set.image * input_cols_ + set.column * nest_.stride_w) + stream_.window_columns;
+  return ifmap_cursor_ >= needed * stream_.words_per_column;
 }
 
 // How far the stream may go: an RF holds its window and the lookahead, counted from the first column the
@@ -293,10 +290,10 @@ std::uint64_t RowStationaryCycleArray::ifmap_stream_limit() const {
   for (const SetState& set : sets_) {
     if (set.remaining == 0) continue;
     const auto column = static_cast<std::uint64_t>(set.image * input_cols_ + set.column * nest_.stride_w);
-    first_needed = std::min(first_needed, column * words_per_column_);
+    first_needed = std::min(first_needed, column * stream_.words_per_column);
   }
   if (first_needed == ifmap_words_) return ifmap_words_;
-  return std::min(ifmap_words_, first_needed + rf_columns_ * words_per_column_);
+  return std::min(ifmap_words_, first_needed + rf_columns_ * stream_.words_per_column);
 }
 
 bool RowStationaryCycleArray::compute_cycle() {

@@ -13,6 +13,7 @@
 #include "arch/glb/global_buffer.hpp"
 #include "arch/noc/noc.hpp"
 #include "arch/pe_array/cycle_pe_array.hpp"
+#include "dataflow/pass_traffic.hpp"
 
 namespace ergon {
 
@@ -79,8 +80,9 @@ class RowStationaryCycleArray : public ICyclePeArray {
   // Preload: filter words and ifmap words still to send before the compute starts.
   std::uint64_t filter_words_left_ = 0, ifmap_words_left_ = 0;
   std::uint64_t filter_cursor_ = 0, ifmap_cursor_ = 0;  // words sent so far
-  // The ifmap stream: words in all, per column, and the columns an RF holds (window plus lookahead).
-  std::uint64_t ifmap_words_ = 0, words_per_column_ = 0, window_columns_ = 0, rf_columns_ = 0;
+  // The ifmap stream: its shape, words in all, and the columns an RF holds (window plus lookahead).
+  IfmapStream stream_;
+  std::uint64_t ifmap_words_ = 0, rf_columns_ = 0;
   std::uint64_t streamed_filter_words_left_ = 0;  // double-buffered filter RF: sent during the compute
   std::vector<SetState> sets_;
   std::uint64_t active_pes_ = 0;  // this cycle
