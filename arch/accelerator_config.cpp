@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "arch/components.hpp"
+#include "arch/dataflows/registry.hpp"
 #include "arch/dram_presets.hpp"
 #include "common/text.hpp"
 #include "common/yaml_view.hpp"
@@ -52,20 +53,36 @@ RegisterFileConfig parse_rf(YamlMap map) {
   return rf;
 }
 
+std::vector<std::string> impls_with_dataflow_choice() {
+  std::vector<std::string> impls;
+  for (const std::string& name : dataflow_names()) {
+    PeArrayConfig array;
+    array.impl = name;
+    if (!dataflow_of(array).variants().empty()) impls.push_back(name);
+  }
+  return impls;
+}
+
 PeArrayConfig parse_pe_array(YamlMap map) {
   PeArrayConfig array;
   const IntRule dimension{1, kMaxArraySide};
-  array.impl = get_choice(map, "impl", array.impl, pe_array_impl_names());
+  array.impl = get_choice(map, "impl", array.impl, dataflow_names());
   array.rows = map.get_int("rows", dimension);
   array.cols = map.get_int("cols", dimension);
   array.word_bits = get_word_bits(map, "word_bits", array.word_bits);
-  if (array.impl == "systolic") {
-    array.dataflow = get_choice(map, "dataflow", "os", {"os", "ws", "is"});
-    if (map.has("rf")) map.at("rf").fail("a systolic array has no per-PE register files to configure; remove rf");
-  } else {
-    if (map.has("dataflow"))
-      map.at("dataflow").fail("only systolic arrays choose a dataflow; remove it, or set impl: systolic");
+  const IDataflow& dataflow = dataflow_of(array);
+  const std::vector<std::string> variants = dataflow.variants();
+  if (!variants.empty()) {
+    array.dataflow = get_choice(map, "dataflow", variants.front(), variants);
+  } else if (map.has("dataflow")) {
+    map.at("dataflow")
+        .fail("a " + array.impl + " array has one dataflow; remove it, or set impl to an array with a choice (" +
+              join_alternatives(impls_with_dataflow_choice()) + ")");
+  }
+  if (dataflow.has_register_files()) {
     array.rf = parse_rf(map.get_map("rf"));
+  } else if (map.has("rf")) {
+    map.at("rf").fail("a " + array.impl + " array has no per-PE register files to configure; remove rf");
   }
   map.reject_unknown_keys();
   return array;
@@ -84,32 +101,6 @@ GlbConfig parse_glb(YamlMap map) {
   glb.write_ports_per_bank = map.get_int("write_ports_per_bank", glb.write_ports_per_bank, IntRule{1, 64});
   map.reject_unknown_keys();
   return glb;
-}
-
-// Each systolic buffer must hold systolic_wavefront_words; with less, the fold model would silently assume
-// it feeds the array.
-void check_systolic_buffers(YamlMap glb_map, const AcceleratorConfig& config) {
-  const GlbConfig& glb = config.glb;
-  const double words_per_kib = 1024.0 * 8.0 / config.pe_array.word_bits;
-  const std::int64_t wavefront = systolic_wavefront_words(config.pe_array.rows, config.pe_array.cols);
-  const double ofmap_kib = glb.ofmap_size_kib > 0 ? glb.ofmap_size_kib : glb.size_kib / 2;
-  const struct {
-    const char* buffer;
-    double kib;
-    const char* key;
-  } buffers[] = {{"ifmap", glb.size_kib - ofmap_kib, "size_kib"},
-                 {"filter", glb.filter_size_kib, "filter_size_kib"},
-                 {"ofmap", ofmap_kib, glb.ofmap_size_kib > 0 ? "ofmap_size_kib" : "size_kib"}};
-  for (const auto& entry : buffers) {
-    const auto words = static_cast<std::int64_t>(entry.kib * words_per_kib);
-    if (words < wavefront) {
-      glb_map.at(entry.key).fail(fmt::format(
-          "the {} buffer holds {} words, less than one operand wavefront of the {}x{} array, double-buffered "
-          "({} words); enlarge glb.{} so the {} buffer has at least {:g} KiB",
-          entry.buffer, words, config.pe_array.rows, config.pe_array.cols, wavefront, entry.key, entry.buffer,
-          static_cast<double>(wavefront) / words_per_kib));
-    }
-  }
 }
 
 NocConfig parse_noc(YamlMap map) {
@@ -320,10 +311,7 @@ AcceleratorConfig load_accelerator_config(const std::string& path, const std::ve
   config.glb = parse_glb(root.get_map("glb"));
   if (root.has("noc")) config.noc = parse_noc(root.get_map("noc"));
   config.dram = parse_dram(root.get_map("dram"));
-  if (config.pe_array.impl == "systolic" && config.glb.filter_size_kib <= 0) {
-    root.get_map("glb").view().fail("a systolic array needs a filter buffer: set filter_size_kib");
-  }
-  if (config.pe_array.impl == "systolic") check_systolic_buffers(root.get_map("glb"), config);
+  dataflow_of(config.pe_array).check_config(root, config);
   if (root.has("dvfs")) config.dvfs = parse_dvfs(root.get_map("dvfs"), config.clock, config.dram);
   fill_default_levels(config.clock, config.dram, config.dvfs);
   if (root.has("soc")) config.soc = parse_soc(root.get_map("soc"));

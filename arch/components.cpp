@@ -7,10 +7,6 @@
 #include "arch/dram/impl/simple_dram.hpp"
 #include "arch/glb/impl/banked_global_buffer.hpp"
 #include "arch/noc/impl/multicast_bus_noc.hpp"
-#include "arch/pe_array/impl/row_stationary_array.hpp"
-#include "arch/pe_array/impl/row_stationary_cycle_array.hpp"
-#include "arch/pe_array/impl/systolic_array.hpp"
-#include "arch/pe_array/impl/systolic_cycle_array.hpp"
 
 namespace ergon {
 namespace {
@@ -55,26 +51,6 @@ const std::map<std::string, NocFactory>& noc_registry() {
   return registry;
 }
 
-struct PeArrayFactories {
-  std::function<std::unique_ptr<IPeArray>(const PeArrayConfig&)> transaction_level;
-  std::function<std::unique_ptr<ICyclePeArray>(const PeArrayConfig&, const INoc&, const IGlobalBuffer&,
-                                               const ClockDomain&)>
-      cycle_accurate;
-};
-const std::map<std::string, PeArrayFactories>& pe_array_registry() {
-  static const std::map<std::string, PeArrayFactories> registry = {
-      {"row_stationary",
-       {[](const PeArrayConfig& config) { return std::make_unique<RowStationaryArray>("pe_array", config); },
-        [](const PeArrayConfig& config, const INoc& noc, const IGlobalBuffer& glb, const ClockDomain& clock) {
-          return std::make_unique<RowStationaryCycleArray>("cycle_pe_array", config, noc, glb, clock);
-        }}},
-      // Its cycle-accurate model has its own interface (make_cycle_systolic_array).
-      {"systolic",
-       {[](const PeArrayConfig& config) { return std::make_unique<SystolicArray>("pe_array", config); }, nullptr}},
-  };
-  return registry;
-}
-
 }  // namespace
 
 std::vector<std::string> dram_impl_names() {
@@ -86,10 +62,6 @@ std::vector<std::string> glb_impl_names() {
 std::vector<std::string> noc_impl_names() {
   return names_of(noc_registry());
 }
-std::vector<std::string> pe_array_impl_names() {
-  return names_of(pe_array_registry());
-}
-
 std::unique_ptr<IDram> make_dram(const DramConfig& config) {
   return find(dram_registry(), config.impl, "DRAM")(config);
 }
@@ -100,23 +72,6 @@ std::unique_ptr<IGlobalBuffer> make_global_buffer(const GlbConfig& config, int w
 
 std::unique_ptr<INoc> make_noc(const NocConfig& config) {
   return find(noc_registry(), config.impl, "NoC")(config);
-}
-
-std::unique_ptr<IPeArray> make_pe_array(const PeArrayConfig& config) {
-  return find(pe_array_registry(), config.impl, "PE array").transaction_level(config);
-}
-
-std::unique_ptr<ICycleSystolicArray> make_cycle_systolic_array(const PeArrayConfig& config, const IGlobalBuffer& glb,
-                                                               const ClockDomain& clock) {
-  if (config.impl != "systolic") return nullptr;
-  return std::make_unique<SystolicCycleArray>("cycle_systolic_array", glb, clock);
-}
-
-std::unique_ptr<ICyclePeArray> make_cycle_pe_array(const PeArrayConfig& config, const INoc& noc,
-                                                   const IGlobalBuffer& glb, const ClockDomain& clock) {
-  const auto& factory = find(pe_array_registry(), config.impl, "PE array").cycle_accurate;
-  if (!factory) return nullptr;
-  return factory(config, noc, glb, clock);
 }
 
 }  // namespace ergon

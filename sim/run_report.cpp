@@ -5,10 +5,25 @@
 #include <stdexcept>
 
 #include "common/text.hpp"
-#include "sim/mapping_report.hpp"
 
 namespace ergon {
 namespace {
+
+// The mapping's parameters and, when the mapper searched, the cost model's estimate of it and the spread
+// of the candidates' objective.
+nlohmann::ordered_json mapping_json(const MappingSummary& mapping) {
+  nlohmann::ordered_json json = mapping.parameters;
+  if (const auto& e = mapping.estimate) {
+    json["search"] = {{"objective", e->objective},
+                      {"candidates", e->candidates},
+                      {"estimated_cycles", e->cycles},
+                      {"estimated_energy_pj", e->energy_pj},
+                      {"objective_best", e->best_objective},
+                      {"objective_median", e->median_objective},
+                      {"objective_worst", e->worst_objective}};
+  }
+  return json;
+}
 
 nlohmann::ordered_json energy_json(const EnergyBreakdown& e) {
   return {{"mac", e.mac_pj},         {"rf", e.rf_pj},           {"noc", e.noc_pj},
@@ -50,7 +65,7 @@ nlohmann::ordered_json layer_json(const LayerResult& l) {
       {"energy_pj", energy_json(l.energy)}};
   if (!l.note.empty()) json["note"] = l.note;
   if (l.output_checked) json["output_matches_reference"] = l.output_mismatches == 0;
-  if (l.mapping) json["mapping"] = mapping_json(l.mapping->mapping);
+  if (l.mapping) json["mapping"] = mapping_json(*l.mapping);
   return json;
 }
 

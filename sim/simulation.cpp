@@ -8,149 +8,30 @@
 
 #include "arch/components.hpp"
 #include "arch/controller/controller.hpp"
-#include "dataflow/elementwise.hpp"
+#include "arch/dataflows/registry.hpp"
+#include "dataflow/mapping_error.hpp"
 #include "sim/systemc_kernel.hpp"
 
 namespace ergon {
 namespace {
 
-DramEncoding dram_encoding(const AcceleratorConfig& config, const Workload& workload, const Layer& layer) {
-  DramEncoding encoding;
-  encoding.word_bits = config.pe_array.word_bits;
-  encoding.ifmap_raw = workload.reads_network_input(layer);
-  encoding.ifmap_density = 1 - layer.sparsity.ifmap;
-  encoding.ofmap_density = 1 - layer.sparsity.ofmap;
-  encoding.compressed_activations = config.pe_array.impl != "systolic";  // TPU-like arrays store raw tensors
-  return encoding;
-}
-
-// What the row-stationary mapper may use and how it prices a candidate: the config's array, buffers and
-// buses, and the energy table's prices at the nominal operating point.
-// The layer's data encoding is set per layer.
-MapperContext mapper_context(const AcceleratorConfig& config, const EnergyTable& table) {
-  MapperContext context;
-  const PeArrayConfig& array = config.pe_array;
-  const GlbConfig& glb = config.glb;
-  context.hw = {array.rows,
-                array.cols,
-                array.rf.filter_entries,
-                array.rf.ifmap_entries,
-                array.rf.psum_entries,
-                words_of_kib(glb.size_kib, array.word_bits),
-                words_of_kib(glb.filter_size_kib, array.word_bits),
-                array.rf.filter_double_buffered};
-  ArrayTiming& timing = context.timing;
-  timing.filter_bus_words = config.noc.filter_bus_words;
-  timing.ifmap_bus_words = config.noc.ifmap_bus_words;
-  timing.psum_read_bus_words = config.noc.psum_read_bus_words;
-  timing.psum_write_bus_words = config.noc.psum_write_bus_words;
-  timing.glb_read_words = glb.port_words_per_cycle(glb.read_ports_per_bank, array.word_bits);
-  timing.glb_write_words = glb.port_words_per_cycle(glb.write_ports_per_bank, array.word_bits);
-  timing.ifmap_rf_words = array.rf.ifmap_entries;
-  timing.filter_rf_double_buffered = array.rf.filter_double_buffered;
-  timing.dram_bytes_per_cycle = config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz;
-  timing.dram_latency_cycles = config.dram.latency_ns * config.clock.frequency_mhz / 1e3;
-  const OperatingPoint point{array.word_bits,
+// The energy of each kind of access at the nominal operating point: what a mapper ranks candidates by.
+AccessPrices access_prices(const AcceleratorConfig& config, const EnergyTable& table) {
+  const OperatingPoint point{config.pe_array.word_bits,
                              config.clock.frequency_mhz,
                              config.clock.voltage_v,
                              config.dram.energy_pj_per_bit,
                              1.0,
-                             table.glb_energy_scale(glb.size_kib)};
+                             table.glb_energy_scale(config.glb.size_kib)};
   const auto price = [&](const ActivityCounts& counts) { return price_activity(counts, table, point).total_pj(); };
-  context.energies.mac_pj = price({1, 0, 0, 0, 0, 0, 0});
-  context.energies.rf_pj = price({0, 1, 0, 0, 0, 0, 0});
-  context.energies.inter_pe_pj = price({0, 0, 1, 0, 0, 0, 0});
-  context.energies.glb_pj = price({0, 0, 0, 1, 0, 0, 0});
-  context.energies.dram_pj_per_byte = price({0, 0, 0, 0, 1, 0, 0});
-  context.energies.cycle_pj = price({0, 0, 0, 0, 0, 1, 0});
-  const std::string& objective = config.mapper.objective;
-  context.objective = objective == "latency" ? MapperObjective::kLatency
-                      : objective == "edp"   ? MapperObjective::kEnergyDelay
-                                             : MapperObjective::kEnergy;
-  return context;
-}
-
-// Mappings already searched in this run, by layer shape and data encoding (networks repeat shapes).
-class MappingCache {
- public:
-  const MappingChoice& find_or_map(const LoopNest& nest, const MapperContext& context) {
-    const Key key{
-        {nest.images, nest.groups, nest.filters, nest.channels, nest.ofmap_h, nest.ofmap_w, nest.filter_h,
-         nest.filter_w, nest.stride_h, nest.stride_w, nest.dilation_h, nest.dilation_w, nest.input_h, nest.input_w,
-         nest.pad_top, nest.pad_left, static_cast<std::int64_t>(nest.kind), context.encoding.ifmap_raw ? 1 : 0},
-        {context.encoding.ifmap_density, context.encoding.ofmap_density}};
-    const auto found = choices_.find(key);
-    if (found != choices_.end()) return found->second;
-    return choices_.emplace(key, map_row_stationary(nest, context)).first->second;
-  }
-
- private:
-  using Key = std::pair<std::vector<std::int64_t>, std::vector<double>>;
-  std::map<Key, MappingChoice> choices_;
-};
-
-// A conv, fc or pooling layer mapped row-stationary onto the array.
-LayerJob schedule_job(const AcceleratorConfig& config, const MapperContext& mapper, const Workload& workload,
-                      const Layer& layer, std::size_t index, std::int64_t batch, MappingCache& cache,
-                      LayerResult& entry) {
-  LayerJob job;
-  job.layer_index = index;
-  job.encoding = dram_encoding(config, workload, layer);
-  const LoopNest nest = loop_nest_of(layer, batch);
-  try {
-    MapperContext context = mapper;
-    context.encoding = job.encoding;
-    const MappingChoice& choice = cache.find_or_map(nest, context);
-    job.schedule.emplace(nest, choice.mapping);
-    entry.mapping = choice;
-  } catch (const MappingError& error) {
-    fail_at_layer(layer, "", error.what());
-  }
-  return job;
-}
-
-bool is_systolic(const AcceleratorConfig& config) {
-  return config.pe_array.impl == "systolic";
-}
-
-// A conv or fc layer lowered to GEMM folds on a systolic array.
-LayerJob systolic_job(const AcceleratorConfig& config, const Workload& workload, const Layer& layer, std::size_t index,
-                      std::int64_t batch) {
-  const int bits = config.pe_array.word_bits;
-  const double ofmap_kib = config.glb.ofmap_size_kib > 0 ? config.glb.ofmap_size_kib : config.glb.size_kib / 2;
-  const SystolicBuffers buffers{words_of_kib(config.glb.size_kib - ofmap_kib, bits),
-                                words_of_kib(config.glb.filter_size_kib, bits), words_of_kib(ofmap_kib, bits)};
-  const std::string& name = config.pe_array.dataflow;
-  const SystolicDataflow dataflow = name == "ws"   ? SystolicDataflow::kWeightStationary
-                                    : name == "is" ? SystolicDataflow::kInputStationary
-                                                   : SystolicDataflow::kOutputStationary;
-  LayerJob job;
-  job.layer_index = index;
-  job.systolic.emplace(loop_nest_of(layer, batch), dataflow, config.pe_array.rows, config.pe_array.cols, buffers);
-  job.encoding = dram_encoding(config, workload, layer);
-  return job;
-}
-
-// Pooling on a systolic array: its tensors stream through the buffers like an element-wise layer.
-bool pooling_work(const Layer& layer, std::int64_t images, ElementwiseWork& work) {
-  if (!has_loop_nest(layer) || layer.op == OpKind::kConv || layer.op == OpKind::kFullyConnected) return false;
-  const auto n = static_cast<std::uint64_t>(images);
-  work.input_words = n * static_cast<std::uint64_t>(layer.input_shapes.at(0).elements());
-  work.output_words = n * static_cast<std::uint64_t>(layer.output_shape.elements());
-  work.operations = loop_nest_of(layer, images).operations();
-  return true;
-}
-
-// An element-wise layer streamed through the GLB and the array.
-LayerJob elementwise_job(const AcceleratorConfig& config, const Workload& workload, const Layer& layer,
-                         std::size_t index, const ElementwiseWork& work) {
-  LayerJob job;
-  job.layer_index = index;
-  const auto pes = static_cast<std::uint64_t>(config.pe_array.rows * config.pe_array.cols);
-  job.elementwise.emplace(
-      work, static_cast<std::uint64_t>(words_of_kib(config.glb.size_kib, config.pe_array.word_bits)), pes);
-  job.encoding = dram_encoding(config, workload, layer);
-  return job;
+  AccessPrices prices;
+  prices.mac_pj = price({1, 0, 0, 0, 0, 0, 0});
+  prices.rf_pj = price({0, 1, 0, 0, 0, 0, 0});
+  prices.inter_pe_pj = price({0, 0, 1, 0, 0, 0, 0});
+  prices.glb_pj = price({0, 0, 0, 1, 0, 0, 0});
+  prices.dram_pj_per_byte = price({0, 0, 0, 0, 1, 0, 0});
+  prices.cycle_pj = price({0, 0, 0, 0, 0, 1, 0});
+  return prices;
 }
 
 std::string not_executed_note(const Layer& layer) {
@@ -276,8 +157,7 @@ SimulationResult Simulation::run() {
   const OperatingLevels nominal = nominal_levels(config_);
 
   std::vector<LayerJob> jobs;
-  MappingCache mapping_cache;
-  const MapperContext mapper = mapper_context(config_, table_);
+  LayerPlanning planning(config_, access_prices(config_, table_));
   for (std::size_t i = 0; i < workload_.layers().size(); ++i) {
     const Layer& layer = workload_.layers()[i];
     LayerResult entry;
@@ -285,22 +165,20 @@ SimulationResult Simulation::run() {
     entry.name = layer.name;
     entry.op = op_name(layer.op);
     entry.batch = options_.batch.value_or(layer.batch);
-    ElementwiseWork work;
-    if (is_systolic(config_) && pooling_work(layer, entry.batch, work)) {
-      jobs.push_back(elementwise_job(config_, workload_, layer, i, work));
-      entry.note = "pooling, streamed through the buffers";
-    } else if (is_systolic(config_) && has_loop_nest(layer)) {
-      jobs.push_back(systolic_job(config_, workload_, layer, i, entry.batch));
-    } else if (has_loop_nest(layer)) {
-      jobs.push_back(schedule_job(config_, mapper, workload_, layer, i, entry.batch, mapping_cache, entry));
-    } else if (elementwise_work(layer, entry.batch, work)) {
-      jobs.push_back(elementwise_job(config_, workload_, layer, i, work));
-      entry.note = "element-wise, streamed through the GLB (timed at transaction level in both fidelities)";
+    entry.levels = options_.layer_levels.empty() ? nominal : options_.layer_levels[i];
+    std::unique_ptr<LayerPlan> plan;
+    try {
+      plan = planning.plan(layer, entry.batch, workload_.reads_network_input(layer));
+    } catch (const MappingError& error) {
+      fail_at_layer(layer, "", error.what());
+    }
+    if (plan) {
+      entry.note = plan->note();
+      entry.mapping = plan->mapping();
+      jobs.push_back({i, std::move(plan), entry.levels});
     } else {
       entry.note = not_executed_note(layer);
     }
-    entry.levels = options_.layer_levels.empty() ? nominal : options_.layer_levels[i];
-    if (!jobs.empty() && jobs.back().layer_index == i) jobs.back().levels = entry.levels;
     result.layers.push_back(entry);
   }
 
@@ -311,20 +189,19 @@ SimulationResult Simulation::run() {
     dvfs.compute_switch = sc_core::sc_time(config_.dvfs.compute_switch_overhead_us, sc_core::SC_US);
     dvfs.memory_switch = sc_core::sc_time(config_.dvfs.memory_switch_overhead_us, sc_core::SC_US);
   }
+  const IDataflow& dataflow = dataflow_of(config_.pe_array);
   const auto dram = make_dram(config_.dram);
   const auto glb = make_global_buffer(config_.glb, config_.pe_array.word_bits);
   const auto noc = make_noc(config_.noc);
-  const auto pe_array = make_pe_array(config_.pe_array);
-  std::unique_ptr<ICyclePeArray> cycle_array;
-  std::unique_ptr<ICycleSystolicArray> systolic_cycle_array;
+  const auto pe_array = dataflow.make_array(config_);
+  std::unique_ptr<ICycleArray> cycle_array;
   if (options_.fidelity == Fidelity::kCycleAccurate) {
-    cycle_array = make_cycle_pe_array(config_.pe_array, *noc, *glb, clock);
-    systolic_cycle_array = make_cycle_systolic_array(config_.pe_array, *glb, clock);
+    cycle_array = dataflow.make_cycle_array(config_, *noc, *glb, *pe_array, clock);
   }
-  auto controller =
-      std::make_unique<Controller>("controller", clock, dvfs, *glb, *noc, *pe_array, *dram, jobs, options_.observers,
-                                   cycle_array.get(), options_.check_outputs, systolic_cycle_array.get());
-  controller->dram_socket.bind(dram->target_socket());
+  auto controller = std::make_unique<Controller>(
+      "controller", ControlledModules{clock, *glb, *noc, *pe_array, *dram, cycle_array.get()}, dvfs, jobs,
+      options_.observers, options_.check_outputs);
+  controller->dram_socket().bind(dram->target_socket());
   sc_core::sc_start();
   if (const auto& failure = controller->failure()) {
     throw std::runtime_error("layer '" + workload_.layers()[failure->layer_index].name +

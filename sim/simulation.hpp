@@ -9,8 +9,8 @@
 
 #include "arch/accelerator_config.hpp"
 #include "arch/controller/activity.hpp"
-#include "arch/controller/layer_job.hpp"
-#include "dataflow/row_stationary/row_stationary_mapper.hpp"
+#include "arch/dataflows/mapping_summary.hpp"
+#include "arch/operating_levels.hpp"
 #include "network/workload.hpp"
 #include "power/energy_accounting.hpp"
 #include "power/energy_table.hpp"
@@ -64,7 +64,7 @@ struct LayerResult {
   std::uint64_t psum_bus_words = 0;    // systolic: ofmap buffer writes
   std::uint64_t inter_pe_psum_words = 0;
   std::uint64_t pe_busy_cycles = 0;
-  std::optional<MappingChoice> mapping;  // row stationary: the mapper's choice and its cost model
+  std::optional<MappingSummary> mapping;  // the dataflow's mapping and, when searched, its cost model
   EnergyBreakdown energy;
   bool output_checked = false;  // cycle fidelity: compared with the reference computation
   std::uint64_t output_mismatches = 0;

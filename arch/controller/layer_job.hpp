@@ -1,26 +1,18 @@
 #pragma once
-// One layer as the controller executes it: its loop nest, schedule and how its data is stored in DRAM.
-#include <cmath>
+// One layer as the controller executes it: its dataflow's plan (mapping, steps, DRAM encoding) and the
+// DVFS levels it runs at.
 #include <cstddef>
 #include <cstdint>
-#include <optional>
-#include <vector>
+#include <memory>
 
+#include "arch/dataflows/dataflow.hpp"
 #include "arch/operating_levels.hpp"
-#include "dataflow/dram_encoding.hpp"
-#include "dataflow/elementwise.hpp"
-#include "dataflow/row_stationary/row_stationary_schedule.hpp"
-#include "dataflow/systolic/systolic_schedule.hpp"
 
 namespace ergon {
 
-// A layer is either a row-stationary schedule on the array or a stream of element-wise passes.
 struct LayerJob {
   std::size_t layer_index = 0;
-  std::optional<RowStationarySchedule> schedule;
-  std::optional<ElementwiseSchedule> elementwise;
-  std::optional<SystolicSchedule> systolic;
-  DramEncoding encoding;
+  std::shared_ptr<const LayerPlan> plan;
   OperatingLevels levels;
 };
 

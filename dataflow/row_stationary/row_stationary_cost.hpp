@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dataflow/access_prices.hpp"
 #include "dataflow/dram_encoding.hpp"
 #include "dataflow/row_stationary/pass_timing.hpp"
 #include "dataflow/row_stationary/row_stationary_mapping.hpp"
@@ -30,18 +31,6 @@ std::vector<TemporalLoop> iterating_loops(const LoopOrder& order, const BlockCou
 // Tiles of `tensor` the loops inside `dim`'s loop touch: the slot count from which the tiles are reused
 // across that loop (0 when `dim` does not loop).
 std::uint64_t tiles_inside(const std::vector<TemporalLoop>& loops, TemporalDim dim, GlbTensor tensor);
-
-// Energy of one access (or cycle) of each kind, control overhead included, in pJ.
-struct AccessPrices {
-  double mac_pj = 1;
-  double rf_pj = 1;
-  double inter_pe_pj = 2;
-  double glb_pj = 6;
-  double dram_pj_per_byte = 100;
-  double cycle_pj = 0;  // clock tree and leakage per cycle
-};
-
-enum class MapperObjective { kEnergy, kLatency, kEnergyDelay };
 
 struct MappingCost {
   std::uint64_t passes = 0;

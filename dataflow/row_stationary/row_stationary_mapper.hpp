@@ -12,14 +12,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "dataflow/mapping_error.hpp"
 #include "dataflow/row_stationary/row_stationary_cost.hpp"
 
 namespace ergon {
-
-class MappingError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct MapperContext {
   ArrayResources hw;

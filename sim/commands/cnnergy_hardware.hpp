@@ -1,6 +1,7 @@
 #pragma once
 // The CNNergy model's hardware taken from an accelerator config (used by `estimate` and `compare`).
 #include "arch/accelerator_config.hpp"
+#include "arch/dataflows/registry.hpp"
 #include "common/input_error.hpp"
 #include "power/estimators/cnnergy.hpp"
 
@@ -8,7 +9,7 @@ namespace ergon {
 
 // CNNergy models a row-stationary array; other arrays have no register files for it to map onto.
 inline CnnergyHardware cnnergy_hardware(const AcceleratorConfig& config) {
-  if (config.pe_array.impl != "row_stationary") {
+  if (!is_row_stationary(config.pe_array)) {
     throw InputError({config.file, 0, 0, {}}, "pe_array.impl",
                      "CNNergy models a row-stationary array, not '" + config.pe_array.impl +
                          "'; give a row-stationary config (e.g. configs/eyeriss.yaml)");

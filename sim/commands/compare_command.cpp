@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "arch/dataflows/registry.hpp"
 #include "power/estimators/cnnergy.hpp"
 #include "sim/commands/cnnergy_hardware.hpp"
 #include "sim/commands/commands.hpp"
@@ -205,7 +206,7 @@ void register_compare_command(CLI::App& app) {
     // In detail: the simulation of the first row-stationary config beside CNNergy, by component.
     for (const std::string& path : inputs.config_paths) {
       const AcceleratorConfig config = load_accelerator_config(path, options->overrides);
-      if (config.pe_array.impl != "row_stationary") continue;
+      if (!is_row_stationary(config.pe_array)) continue;
       const Comparison comparison = compare(config, load_energy_table(energy_table_path(config)), workload);
       if (options->format == "cnnergy-json")
         return emit_output(compare_json(comparison, workload.name()), options->out_path);

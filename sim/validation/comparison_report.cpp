@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 
+#include "arch/dataflows/registry.hpp"
 #include "common/text.hpp"
 #include "common/yaml_view.hpp"
 #include "power/estimators/blackthorn/layer_models.hpp"
@@ -193,7 +194,7 @@ ComparisonReport build_comparison(const ComparisonInputs& inputs) {
   for (const std::string& path : inputs.config_paths) {
     const AcceleratorConfig config = load_accelerator_config(path, inputs.overrides);
     add_simulation(builder, config, workload);
-    if (!row_stationary && config.pe_array.impl == "row_stationary") row_stationary = config;
+    if (!row_stationary && is_row_stationary(config.pe_array)) row_stationary = config;
   }
   if (row_stationary) add_cnnergy(builder, *row_stationary, workload);
   add_lahmer(builder, workload, "tx2", "Lahmer TX2");

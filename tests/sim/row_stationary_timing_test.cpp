@@ -101,8 +101,8 @@ TEST(RowStationaryTiming, CostModelCyclesAgreeWithTheSimulation) {
     const Workload workload = load_workload(test::source_dir() + "/workloads/" + name + ".yaml");
     const SimulationResult result = Simulation(config, table(), workload, options).run();
     for (const LayerResult& layer : result.layers) {
-      if (!layer.executed || !layer.mapping || layer.op != "conv") continue;
-      const double estimate = layer.mapping->cost.cycles, simulated = static_cast<double>(layer.cycles);
+      if (!layer.executed || !layer.mapping || !layer.mapping->estimate || layer.op != "conv") continue;
+      const double estimate = layer.mapping->estimate->cycles, simulated = static_cast<double>(layer.cycles);
       const double error = std::abs(estimate - simulated) / simulated;
       worst = std::max(worst, error);
       EXPECT_LE(error, kEstimateTolerance)

@@ -18,9 +18,9 @@ std::uint64_t take(std::uint64_t& left, std::uint64_t budget) {
 
 }  // namespace
 
-RowStationaryCycleArray::RowStationaryCycleArray(sc_core::sc_module_name name, const PeArrayConfig& config,
-                                                 const INoc& noc, const IGlobalBuffer& glb, const ClockDomain& clock)
-    : ICyclePeArray(name),
+RowStationaryCycleArray::RowStationaryCycleArray(sc_core::sc_module_name name, const PeArrayConfig& config, INoc& noc,
+                                                 IGlobalBuffer& glb, IPeArray& counters, const ClockDomain& clock)
+    : ICycleArray(name),
       filter_bus_words_(noc.filter_words_per_cycle()),
       ifmap_bus_words_(noc.ifmap_words_per_cycle()),
       psum_read_bus_words_(noc.psum_read_words_per_cycle()),
@@ -29,6 +29,9 @@ RowStationaryCycleArray::RowStationaryCycleArray(sc_core::sc_module_name name, c
       glb_write_words_per_cycle_(glb.write_words_per_cycle()),
       ifmap_rf_words_(config.rf.ifmap_entries),
       filter_rf_double_buffered_(config.rf.filter_double_buffered),
+      noc_(noc),
+      glb_(glb),
+      counters_(counters),
       clock_(clock) {
   SC_HAS_PROCESS(RowStationaryCycleArray);
   SC_METHOD(step);
@@ -43,17 +46,19 @@ std::size_t RowStationaryCycleArray::pe_index(std::int64_t group, std::int64_t f
   return static_cast<std::size_t>((set * tiling_.filter_rows + row) * tiling_.ofmap_rows + col);
 }
 
-void RowStationaryCycleArray::start(const LoopNest& nest, const RowStationaryTiling& tiling,
-                                    const RowStationaryPass& pass, const StagedPass& staged, LayerTensors& tensors,
+void RowStationaryCycleArray::start(const LayerPlan& plan, const LayerStep& step, LayerTensors& tensors,
                                     const ActivitySink& activity, std::size_t layer_index, std::uint64_t dram_bytes) {
+  const auto& schedule = dynamic_cast<const RowStationaryPlan&>(plan).schedule();
+  const auto& detail = dynamic_cast<const RowStationaryStep&>(*step.detail);
   activity_ = activity ? &activity : nullptr;
   layer_index_ = layer_index;
   dram_bytes_ = dram_bytes;
   run_cycles_ = 0;
-  nest_ = nest;
-  tiling_ = tiling;
-  pass_ = pass;
-  staged_ = staged;
+  nest_ = schedule.nest();
+  tiling_ = schedule.tiling();
+  pass_ = detail.pass;
+  staged_ = detail.staged;
+  spilled_psum_words_ = step.traffic.psum_spill_write_words;
   tensors_ = &tensors;
   prepare_pass();
   phase_ = Phase::kFill;
@@ -118,6 +123,7 @@ void RowStationaryCycleArray::step() {
     start_compute();  // from the next cycle
   } else if (phase_ == Phase::kCompute && compute_cycle()) {
     finish_pass();
+    record_in_modules();
     record_cycle(before, active_pes_, true);
     phase_ = Phase::kIdle;
     done_event_.notify(clock_.period());
@@ -365,6 +371,13 @@ void RowStationaryCycleArray::run_set_cycle(SetState& set) {
   if (++set.column < f_) return;
   set.column = 0;
   ++set.image;
+}
+
+void RowStationaryCycleArray::record_in_modules() {
+  glb_.record(measured_.glb_reads + spilled_psum_words_, measured_.glb_writes);
+  noc_.record(measured_.filter_bus_words, measured_.ifmap_bus_words, measured_.psum_bus_words,
+              measured_.inter_pe_psum_words);
+  counters_.record(measured_.macs, measured_.nonzero_macs, measured_.rf_accesses);
 }
 
 void RowStationaryCycleArray::finish_pass() {

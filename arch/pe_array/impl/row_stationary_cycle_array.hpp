@@ -10,22 +10,24 @@
 #include <vector>
 
 #include "arch/accelerator_config.hpp"
+#include "arch/dataflows/row_stationary_dataflow.hpp"
 #include "arch/glb/global_buffer.hpp"
 #include "arch/noc/noc.hpp"
-#include "arch/pe_array/cycle_pe_array.hpp"
+#include "arch/pe_array/cycle_array.hpp"
+#include "arch/pe_array/pe_array.hpp"
 #include "dataflow/pass_traffic.hpp"
 
 namespace ergon {
 
-class RowStationaryCycleArray : public ICyclePeArray {
+class RowStationaryCycleArray : public ICycleArray {
  public:
-  // Bus widths and GLB ports come from the NoC and GLB modules.
-  RowStationaryCycleArray(sc_core::sc_module_name name, const PeArrayConfig& config, const INoc& noc,
-                          const IGlobalBuffer& glb, const ClockDomain& clock);
+  // Bus widths and GLB ports come from the NoC and GLB modules, which count what the array moves through
+  // them; `counters` (the transaction-level array) counts its MACs and RF accesses.
+  RowStationaryCycleArray(sc_core::sc_module_name name, const PeArrayConfig& config, INoc& noc, IGlobalBuffer& glb,
+                          IPeArray& counters, const ClockDomain& clock);
 
-  void start(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass,
-             const StagedPass& staged, LayerTensors& tensors, const ActivitySink& activity, std::size_t layer_index,
-             std::uint64_t dram_bytes) override;
+  void start(const LayerPlan& plan, const LayerStep& step, LayerTensors& tensors, const ActivitySink& activity,
+             std::size_t layer_index, std::uint64_t dram_bytes) override;
   const sc_core::sc_event& done_event() const override { return done_event_; }
   const MeasuredPass& measured() const override { return measured_; }
 
@@ -49,6 +51,7 @@ class RowStationaryCycleArray : public ICyclePeArray {
   void store_ifmaps(std::uint64_t words);
   void run_set_cycle(SetState& set);
   void finish_pass();
+  void record_in_modules();
   void prepare_pass();
   std::size_t pe_index(std::int64_t group, std::int64_t filter_set, std::int64_t channel_set, std::int64_t row,
                        std::int64_t col) const;
@@ -63,6 +66,9 @@ class RowStationaryCycleArray : public ICyclePeArray {
   std::uint64_t glb_write_words_per_cycle_;
   std::int64_t ifmap_rf_words_;
   bool filter_rf_double_buffered_;
+  INoc& noc_;
+  IGlobalBuffer& glb_;
+  IPeArray& counters_;
   const ClockDomain& clock_;
   sc_core::sc_event start_event_;
   sc_core::sc_event done_event_;
@@ -73,6 +79,7 @@ class RowStationaryCycleArray : public ICyclePeArray {
   RowStationaryTiling tiling_;
   RowStationaryPass pass_;
   StagedPass staged_;
+  std::uint64_t spilled_psum_words_ = 0;  // read out of the GLB by the loader for DRAM, counted with the pass
   LayerTensors* tensors_ = nullptr;
   std::int64_t g_ = 0, n_ = 0, m_ = 0, c_ = 0, e_ = 0, r_ = 0, s_ = 0, f_ = 0, input_rows_ = 0, input_cols_ = 0;
   std::int64_t channel_sets_used_ = 0, filter_sets_used_ = 0;

@@ -4,12 +4,14 @@
 
 namespace ergon {
 
-SystolicArray::SystolicArray(sc_core::sc_module_name name, const PeArrayConfig& config)
-    : IPeArray(name), config_(config) {}
+SystolicArray::SystolicArray(sc_core::sc_module_name name, std::int64_t rows, std::int64_t cols,
+                             SystolicDataflow dataflow)
+    : IPeArray(name), rows_(rows), cols_(cols), dataflow_(dataflow) {}
 
 std::uint64_t SystolicArray::pass_cycles(const PassTraffic& t, const INoc& /*noc*/, const IGlobalBuffer& glb) const {
-  const auto rows = static_cast<std::uint64_t>(config_.rows), cols = static_cast<std::uint64_t>(config_.cols);
-  const std::uint64_t preload = config_.dataflow == "os" ? 0 : rows;  // the stationary operand shifts in
+  const auto rows = static_cast<std::uint64_t>(rows_), cols = static_cast<std::uint64_t>(cols_);
+  // The stationary operand shifts in first.
+  const std::uint64_t preload = dataflow_ == SystolicDataflow::kOutputStationary ? 0 : rows;
   const std::uint64_t stream = t.compute_cycles + rows + cols - 2;
   // The buffers feed the array's edges directly (one word per edge row or column per cycle); their bank
   // ports carry the DRAM deposits and the finished outputs leaving for DRAM.

@@ -4,19 +4,20 @@
 // cycles, and a weight- or input-stationary fold first shifts its stationary operand in (rows cycles):
 // output stationary T + R + C - 2, weight/input stationary 2R + C + T - 2 (as SCALE-Sim v2 counts them).
 // The buffers' bank ports, busy with DRAM deposits and outputs leaving for DRAM, can only slow this down.
-#include "arch/accelerator_config.hpp"
 #include "arch/pe_array/pe_array.hpp"
+#include "dataflow/systolic/systolic_schedule.hpp"
 
 namespace ergon {
 
 class SystolicArray : public IPeArray {
  public:
-  SystolicArray(sc_core::sc_module_name name, const PeArrayConfig& config);
-  std::int64_t pe_count() const override { return config_.rows * config_.cols; }
+  SystolicArray(sc_core::sc_module_name name, std::int64_t rows, std::int64_t cols, SystolicDataflow dataflow);
+  std::int64_t pe_count() const override { return rows_ * cols_; }
   std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
 
  private:
-  PeArrayConfig config_;
+  std::int64_t rows_, cols_;
+  SystolicDataflow dataflow_;
 };
 
 }  // namespace ergon

@@ -12,23 +12,30 @@ std::int32_t mac(std::int32_t accumulator, std::int32_t a, std::int32_t b) {  //
 
 }  // namespace
 
-SystolicCycleArray::SystolicCycleArray(sc_core::sc_module_name name, const IGlobalBuffer& glb, const ClockDomain& clock)
-    : ICycleSystolicArray(name), glb_(glb), clock_(clock) {
+SystolicCycleArray::SystolicCycleArray(sc_core::sc_module_name name, INoc& noc, IGlobalBuffer& glb, IPeArray& counters,
+                                       const ClockDomain& clock)
+    : ICycleArray(name), noc_(noc), glb_(glb), counters_(counters), clock_(clock) {
   SC_HAS_PROCESS(SystolicCycleArray);
   SC_METHOD(step);
   sensitive << start_event_;
   dont_initialize();
 }
 
-void SystolicCycleArray::start(const SystolicSchedule& schedule, const SystolicFold& fold, const PassTraffic& traffic,
-                               LayerTensors& tensors) {
+void SystolicCycleArray::start(const LayerPlan& plan, const LayerStep& step, LayerTensors& tensors,
+                               const ActivitySink& activity, std::size_t layer_index, std::uint64_t dram_bytes) {
+  const SystolicSchedule& schedule = dynamic_cast<const SystolicPlan&>(plan).schedule();
+  const PassTraffic& traffic = step.traffic;
+  activity_ = activity ? &activity : nullptr;
+  layer_index_ = layer_index;
+  dram_bytes_ = dram_bytes;
+  start_cycle_ = clock_.cycle_at(sc_core::sc_time_stamp());
   schedule_ = &schedule;
-  fold_ = fold;
+  fold_ = dynamic_cast<const SystolicStep&>(*step.detail).fold;
   tensors_ = &tensors;
   rows_ = schedule.array_rows();
   cols_ = schedule.array_cols();
-  used_rows_ = fold.rows.size();
-  used_cols_ = fold.cols.size();
+  used_rows_ = fold_.rows.size();
+  used_cols_ = fold_.cols.size();
   temporal_ = schedule.temporal();
   const bool stationary = schedule.dataflow() != SystolicDataflow::kOutputStationary;
   preload_left_ = stationary ? rows_ : 0;
@@ -86,12 +93,32 @@ void SystolicCycleArray::step() {
   const std::uint64_t writes = std::min(glb_writes_left_, glb_.write_words_per_cycle());
   glb_reads_left_ -= reads, glb_writes_left_ -= writes;
   if (preload_left_ == 0 && cycle_ >= stream_length_ && glb_reads_left_ == 0 && glb_writes_left_ == 0) {
-    measured_.inter_pe_psum_words = 2 * measured_.macs;  // two operands hop to a neighbour per MAC
-    measured_.nonzero_macs = measured_.macs;             // no zero gating
+    finish_fold();
     done_event_.notify(clock_.period());
     return;
   }
   next_trigger(clock_.period());
+}
+
+void SystolicCycleArray::finish_fold() {
+  const MeasuredPass& m = measured_;
+  measured_.inter_pe_psum_words = 2 * m.macs;  // two operands hop to a neighbour per MAC
+  measured_.nonzero_macs = m.macs;             // no zero gating
+  // Operands leave their buffers onto the array's edges and results enter the ofmap buffer.
+  glb_.record(m.glb_reads + m.filter_bus_words + m.ifmap_bus_words, m.glb_writes + m.psum_bus_words);
+  noc_.record(m.filter_bus_words, m.ifmap_bus_words, m.psum_bus_words, m.inter_pe_psum_words);
+  counters_.record(m.macs, m.nonzero_macs, m.rf_accesses);
+  if (activity_ == nullptr) return;
+  ActivityInterval fold;  // one interval for the whole fold
+  fold.layer_index = layer_index_;
+  fold.start_cycle = start_cycle_;
+  fold.end_cycle = start_cycle_ + m.cycles;
+  fold.active_pes = m.active_pes;
+  fold.macs = m.nonzero_macs;
+  fold.noc_transfers = m.filter_bus_words + m.ifmap_bus_words + m.psum_bus_words + m.inter_pe_psum_words;
+  fold.glb_accesses = m.glb_reads + m.glb_writes + m.filter_bus_words + m.ifmap_bus_words + m.psum_bus_words;
+  fold.dram_bytes = dram_bytes_;
+  (*activity_)(fold);
 }
 
 // Weight/input stationary: the stationary block shifts down one row per cycle; after `rows` cycles PE (i, j)

@@ -1,19 +1,30 @@
 #pragma once
-// `pe_array.impl: systolic` at cycle fidelity (see ICycleSystolicArray). One SC_METHOD steps the whole
+// `pe_array.impl: systolic` at cycle fidelity: every cycle, operands shift one PE right or down and every PE
+// with two valid operands performs its MAC on real values. A fold's cycles emerge from the wavefront
+// crossing the physical array (and, for weight/input stationary, from shifting the stationary operand in);
+// its buffer accesses are the values that enter and leave the array. One SC_METHOD steps the whole
 // rows x cols array each cycle over flat register arrays.
 #include <cstdint>
 #include <vector>
 
+#include "arch/dataflows/systolic_dataflow.hpp"
 #include "arch/glb/global_buffer.hpp"
-#include "arch/pe_array/cycle_systolic_array.hpp"
+#include "arch/noc/noc.hpp"
+#include "arch/pe_array/cycle_array.hpp"
+#include "arch/pe_array/pe_array.hpp"
 
 namespace ergon {
 
-class SystolicCycleArray : public ICycleSystolicArray {
+class SystolicCycleArray : public ICycleArray {
  public:
-  SystolicCycleArray(sc_core::sc_module_name name, const IGlobalBuffer& glb, const ClockDomain& clock);
-  void start(const SystolicSchedule& schedule, const SystolicFold& fold, const PassTraffic& traffic,
-             LayerTensors& tensors) override;
+  // The buffers (GLB), the operand paths (NoC) and `counters` (the transaction-level array) count what a
+  // fold moves and computes.
+  SystolicCycleArray(sc_core::sc_module_name name, INoc& noc, IGlobalBuffer& glb, IPeArray& counters,
+                     const ClockDomain& clock);
+  // Outputs go to `tensors.ofmap`; the step's traffic gives its DRAM deposits and completed outputs,
+  // which the buffers account for.
+  void start(const LayerPlan& plan, const LayerStep& step, LayerTensors& tensors, const ActivitySink& activity,
+             std::size_t layer_index, std::uint64_t dram_bytes) override;
   const sc_core::sc_event& done_event() const override { return done_event_; }
   const MeasuredPass& measured() const override { return measured_; }
 
@@ -26,9 +37,15 @@ class SystolicCycleArray : public ICycleSystolicArray {
   std::int32_t operand_a(std::int64_t pixel, std::int64_t k) const;   // im2col ifmap value
   std::int32_t operand_b(std::int64_t k, std::int64_t filter) const;  // filter value
   void write_output(std::int64_t pixel, std::int64_t filter, std::int32_t value, bool accumulate);
+  void finish_fold();
 
-  const IGlobalBuffer& glb_;
+  INoc& noc_;
+  IGlobalBuffer& glb_;
+  IPeArray& counters_;
   const ClockDomain& clock_;
+  const ActivitySink* activity_ = nullptr;
+  std::size_t layer_index_ = 0;
+  std::uint64_t dram_bytes_ = 0, start_cycle_ = 0;
   sc_core::sc_event start_event_, done_event_;
   const SystolicSchedule* schedule_ = nullptr;
   SystolicFold fold_;

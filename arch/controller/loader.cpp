@@ -1,0 +1,126 @@
+#include "arch/controller/loader.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+namespace ergon {
+
+Loader::Loader(sc_core::sc_module_name name, const std::vector<LayerJob>& jobs, IGlobalBuffer& glb, DvfsSwitch& dvfs,
+               LayerValues* values, const RunEvents& events, FailureHandler on_failure)
+    : sc_core::sc_module(name),
+      dram_socket("dram_socket"),
+      jobs_(jobs),
+      glb_(glb),
+      dvfs_(dvfs),
+      values_(values),
+      events_(events),
+      on_failure_(std::move(on_failure)) {
+  SC_HAS_PROCESS(Loader);
+  SC_THREAD(load_thread);
+}
+
+// An exception inside a SystemC process would escape as a kernel error without context: hand it over with
+// its layer; the run stops there.
+void Loader::load_thread() {
+  try {
+    for (loading_job_ = 0; loading_job_ < jobs_.size(); ++loading_job_) load_layer(loading_job_);
+  } catch (const std::bad_alloc&) {
+    on_failure_(loading_job_, "out of memory (cycle fidelity holds a layer's tensors in memory)");
+  } catch (const std::exception& error) {
+    on_failure_(loading_job_, error.what());
+  }
+}
+
+void Loader::load_layer(std::size_t job_index) {
+  while (layers_done_ < job_index) wait(layer_done_event_);  // the previous ofmap must be written first
+  const LayerJob& job = jobs_[job_index];
+  dvfs_.switch_memory(job.levels);
+  const LayerTensors* tensors =
+      values_ != nullptr && job.plan->cycle_accurate() ? values_->tensors(job_index) : nullptr;
+  // Steps are generated one at a time; the last one is only known once the walk ends, so each is queued
+  // when the next arrives.
+  std::optional<LoadedStep> pending;
+  job.plan->for_each_step(glb_.contents(), tensors, [&](LayerStep&& step) {
+    if (pending) queue(std::move(*pending), job.plan->double_buffered());
+    pending = LoadedStep{job_index, std::move(step), 0, false};
+  });
+  if (pending) {
+    pending->last_of_layer = true;
+    queue(std::move(*pending), job.plan->double_buffered());
+  }
+  // The layer's reads are done: a higher bandwidth for the next layer is switched to now, overlapping the
+  // last step (its write-back only gets faster). A lower one waits for the layer's end.
+  if (job_index + 1 < jobs_.size() && jobs_[job_index + 1].levels.dram_bandwidth_gbps > dvfs_.dram_bandwidth_gbps()) {
+    dvfs_.switch_memory(jobs_[job_index + 1].levels);
+  }
+}
+
+std::uint64_t Loader::read_bytes(const LayerJob& job, const LayerStep& step) const {
+  const PassTraffic& t = step.traffic;
+  const DramEncoding& encoding = job.plan->encoding();
+  const std::uint64_t stored = t.ifmap_dram_stored_words;
+  return encoding.raw_bytes(t.filter_dram_words + t.psum_spill_read_words) +
+         (stored > 0 ? encoding.ifmap_bytes(stored, step.stored_ifmap_nonzeros) : 0);
+}
+
+void Loader::queue(LoadedStep&& loaded, bool double_buffered) {
+  const LayerJob& job = jobs_[loaded.job];
+  loaded.dram_read_bytes = read_bytes(job, loaded.step);
+  const std::uint64_t spilled = loaded.step.traffic.psum_spill_write_words;
+  if (spilled > 0) {  // the evicted psums leave before this step's arrive
+    dram_transfer(tlm::TLM_WRITE_COMMAND, job.plan->encoding().raw_bytes(spilled), loaded.job);
+  }
+  // Double buffering: one step computes while the next one's tiles load; fetch only into a free buffer.
+  // Single buffering: a fetch waits until the array has finished with the buffer.
+  while (next_.num_free() == 0) wait(next_.data_read_event());
+  if (loaded.dram_read_bytes > 0) {
+    while (!double_buffered && steps_in_flight_ > 0) wait(step_done_event_);
+    wait(dram_transfer(tlm::TLM_READ_COMMAND, loaded.dram_read_bytes, loaded.job));
+  }
+  ++steps_in_flight_;
+  next_.write(std::move(loaded));
+}
+
+LoadedStep Loader::next_step() {
+  return next_.read();
+}
+
+void Loader::step_done() {
+  --steps_in_flight_;
+  step_done_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Loader::layer_done() {
+  ++layers_done_;
+  layer_done_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Loader::write(std::uint64_t bytes, std::size_t job) {
+  dram_transfer(tlm::TLM_WRITE_COMMAND, bytes, job);
+}
+
+sc_core::sc_time Loader::dram_transfer(tlm::tlm_command command, std::uint64_t bytes, std::size_t job) {
+  // Transaction-level traffic carries sizes, not values: bursts stream through a 64-byte window. A
+  // transfer larger than a TLM payload can describe is issued as several bursts at once.
+  constexpr std::uint64_t kMaxBurstBytes = std::uint64_t{1} << 30;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  for (std::uint64_t sent = 0; sent < bytes; sent += kMaxBurstBytes) {
+    tlm::tlm_generic_payload payload;
+    payload.set_command(command);
+    payload.set_address(0);
+    payload.set_data_ptr(stream_window_);
+    payload.set_data_length(static_cast<unsigned int>(std::min(kMaxBurstBytes, bytes - sent)));
+    payload.set_streaming_width(sizeof(stream_window_));
+    payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time burst_delay = sc_core::SC_ZERO_TIME;
+    dram_socket->b_transport(payload, burst_delay);
+    delay = std::max(delay, burst_delay);
+  }
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  events_.trace(command == tlm::TLM_READ_COMMAND ? TraceEvent::Kind::kDramRead : TraceEvent::Kind::kDramWrite,
+                jobs_[job].layer_index, now, now + delay, bytes);
+  return delay;
+}
+
+}  // namespace ergon

@@ -1,0 +1,73 @@
+#pragma once
+// The loader owns the DRAM socket. Its thread walks each layer's steps (the plan stages them against what
+// the GLB holds) and fetches each step's data over TLM into a free buffer: with double buffering while the
+// previous step computes, else once the array has finished with the buffer. Psums evicted before they
+// completed leave before the step's reads; ofmap write-backs are posted by the compute side.
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "arch/controller/dvfs_switch.hpp"
+#include "arch/controller/layer_job.hpp"
+#include "arch/controller/layer_values.hpp"
+#include "arch/controller/run_events.hpp"
+#include "arch/glb/global_buffer.hpp"
+
+namespace ergon {
+
+// A step with its data on chip, ready for the array.
+struct LoadedStep {
+  std::size_t job = 0;
+  LayerStep step;
+  std::uint64_t dram_read_bytes = 0;
+  bool last_of_layer = false;
+  friend std::ostream& operator<<(std::ostream& out, const LoadedStep& loaded) {  // sc_fifo prints its contents
+    return out << "step of job " << loaded.job;
+  }
+};
+
+class Loader : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<Loader> dram_socket;
+  using FailureHandler = std::function<void(std::size_t job, const std::string& message)>;
+
+  // `values`: the layers' real values at cycle fidelity (steps staged with them); null at transaction level.
+  Loader(sc_core::sc_module_name name, const std::vector<LayerJob>& jobs, IGlobalBuffer& glb, DvfsSwitch& dvfs,
+         LayerValues* values, const RunEvents& events, FailureHandler on_failure);
+
+  // The compute side, from its thread: the next loaded step (waits for it), the step's buffer released,
+  // the layer's ofmap written (the next layer may load).
+  LoadedStep next_step();
+  void step_done();
+  void layer_done();
+  // A posted write: the DRAM serialises it with the reads that follow.
+  void write(std::uint64_t bytes, std::size_t job);
+
+ private:
+  void load_thread();
+  void load_layer(std::size_t job);
+  void queue(LoadedStep&& loaded, bool double_buffered);
+  std::uint64_t read_bytes(const LayerJob& job, const LayerStep& step) const;
+  sc_core::sc_time dram_transfer(tlm::tlm_command command, std::uint64_t bytes, std::size_t job);
+
+  const std::vector<LayerJob>& jobs_;
+  IGlobalBuffer& glb_;
+  DvfsSwitch& dvfs_;
+  LayerValues* values_;
+  const RunEvents& events_;
+  FailureHandler on_failure_;
+  sc_core::sc_fifo<LoadedStep> next_{"next_step", 1};  // the second buffer of double buffering
+  std::size_t steps_in_flight_ = 0;                    // queued or computing
+  sc_core::sc_event step_done_event_;
+  std::size_t layers_done_ = 0;
+  sc_core::sc_event layer_done_event_;
+  std::size_t loading_job_ = 0;
+  unsigned char stream_window_[64] = {};
+};
+
+}  // namespace ergon

@@ -1,0 +1,39 @@
+#pragma once
+// What the controller's parts tell the run's observers: activity intervals (at the compute domain's level
+// in force) and trace events, both in simulated time.
+#include <systemc>
+
+#include "arch/clock.hpp"
+#include "arch/controller/activity.hpp"
+#include "arch/operating_levels.hpp"
+
+namespace ergon {
+
+class RunEvents {
+ public:
+  RunEvents(const ClockDomain& clock, RunObservers observers, const OperatingLevels& initial)
+      : clock_(clock), observers_(std::move(observers)), level_(initial) {}
+
+  bool wants_activity() const { return static_cast<bool>(observers_.activity); }
+  void set_compute_level(const OperatingLevels& level) { level_ = level; }
+  const OperatingLevels& compute_level() const { return level_; }
+  std::uint64_t cycle_at(const sc_core::sc_time& time) const { return clock_.cycle_at(time); }
+
+  // `counts` from `start` to now; false when not shown (no observer, or shorter than a cycle).
+  bool emit(std::size_t layer_index, const sc_core::sc_time& start, const ActivityInterval& counts) const;
+  // Sends an interval whose cycles are set (a cycle-accurate array's), adding its times and levels.
+  bool emit_cycles(const ActivityInterval& cycles) const;
+  // A stop of the compute clock from `stop` to now while its level changed.
+  void emit_switch(std::size_t layer_index, const sc_core::sc_time& stop) const;
+  void trace(TraceEvent::Kind kind, std::size_t layer_index, const sc_core::sc_time& start, const sc_core::sc_time& end,
+             std::uint64_t bytes = 0) const;
+
+ private:
+  bool send(ActivityInterval& interval) const;
+
+  const ClockDomain& clock_;
+  RunObservers observers_;
+  OperatingLevels level_;
+};
+
+}  // namespace ergon

@@ -1,0 +1,95 @@
+#pragma once
+// A dataflow plug-in: everything that depends on how layers map onto one kind of PE array. It plans each
+// layer (its mapspace and mapping search, cached by layer shape), walks the chosen mapping's steps (passes,
+// folds or chunks) with the traffic of each, times a step at transaction level (its IPeArray) and runs it
+// cycle by cycle (its ICycleArray). Plug-ins are registered by name in arch/dataflows/registry.cpp and
+// chosen by `pe_array.impl`; nothing outside the registry asks which dataflow is in use.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "arch/accelerator_config.hpp"
+#include "arch/clock.hpp"
+#include "arch/dataflows/mapping_summary.hpp"
+#include "arch/glb/global_buffer.hpp"
+#include "arch/noc/noc.hpp"
+#include "arch/pe_array/cycle_array.hpp"
+#include "arch/pe_array/pe_array.hpp"
+#include "common/yaml_view.hpp"
+#include "dataflow/access_prices.hpp"
+#include "dataflow/dram_encoding.hpp"
+#include "dataflow/layer_tensors.hpp"
+#include "dataflow/pass_traffic.hpp"
+#include "network/layer.hpp"
+
+namespace ergon {
+
+// What a cycle-accurate step needs beyond its traffic (the pass or fold, values staged in the GLB); each
+// dataflow derives its own. Only built at cycle fidelity.
+struct StepDetail {
+  virtual ~StepDetail() = default;
+};
+
+// One step of a layer in execution order.
+struct LayerStep {
+  PassTraffic traffic;
+  // Non-zero words among the ifmap words stored in DRAM that this step fetches: expected from the layer's
+  // density at transaction level, counted on the values at cycle fidelity.
+  std::uint64_t stored_ifmap_nonzeros = 0;
+  std::shared_ptr<const StepDetail> detail;
+};
+
+// One layer planned for the array: the chosen mapping and how to walk it.
+class LayerPlan {
+ public:
+  explicit LayerPlan(DramEncoding encoding) : encoding_(encoding) {}
+  virtual ~LayerPlan() = default;
+  const DramEncoding& encoding() const { return encoding_; }
+  // The loop nest the cycle fidelity computes on real values and checks; null for element-wise layers.
+  virtual const LoopNest* nest() const { return nullptr; }
+  // Whether the next step may load while this one computes (else it waits for the array).
+  virtual bool double_buffered() const = 0;
+  // Whether the cycle-accurate array runs the steps (else they are timed at transaction level in both
+  // fidelities).
+  virtual bool cycle_accurate() const = 0;
+  virtual MappingSummary mapping() const = 0;
+  virtual std::string note() const { return ""; }  // for the layer's report entry
+  using StepVisitor = std::function<void(LayerStep&&)>;
+  // Walks the steps in execution order against what the GLB holds (`glb` is updated as steps are
+  // staged). With `tensors` (cycle fidelity) each step carries its staged values.
+  virtual void for_each_step(GlbContents& glb, const LayerTensors* tensors, const StepVisitor& visit) const = 0;
+
+ private:
+  DramEncoding encoding_;
+};
+
+// Plans the layers of one run; caches mappings by layer shape (networks repeat shapes).
+class ILayerPlanner {
+ public:
+  virtual ~ILayerPlanner() = default;
+  // Null when the dataflow does not run this kind of layer (element-wise layers then stream through the
+  // GLB). Throws an InputError-style message naming what does not fit.
+  virtual std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding) = 0;
+};
+
+class IDataflow {
+ public:
+  virtual ~IDataflow() = default;
+  // Values of `pe_array.dataflow` this array accepts (the first is the default); empty: the key is refused.
+  virtual std::vector<std::string> variants() const { return {}; }
+  virtual bool has_register_files() const = 0;  // `pe_array.rf` applies
+  // Checks the rest of the config once it is read (e.g. buffer sizes); fails at the offending key.
+  virtual void check_config(YamlMap& root, const AcceleratorConfig& config) const = 0;
+  // Whether the layer's activations are stored run-length coded in DRAM (else raw).
+  virtual bool compresses_activations() const = 0;
+  virtual std::unique_ptr<ILayerPlanner> planner(const AcceleratorConfig& config, const AccessPrices& prices) const = 0;
+  virtual std::unique_ptr<IPeArray> make_array(const AcceleratorConfig& config) const = 0;
+  // The cycle-accurate array; it moves data through `noc` and `glb` and counts its MACs in `counters`
+  // (the transaction-level array), so every module counts its own traffic in both fidelities.
+  virtual std::unique_ptr<ICycleArray> make_cycle_array(const AcceleratorConfig& config, INoc& noc, IGlobalBuffer& glb,
+                                                        IPeArray& counters, const ClockDomain& clock) const = 0;
+};
+
+}  // namespace ergon

@@ -1,0 +1,23 @@
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace ergon {
+
+// A layer's mapping as the reports show it.
+struct MappingSummary {
+  nlohmann::ordered_json parameters;  // every parameter of the mapping, its loop order included
+  // The mapper's cost model of the chosen mapping; absent when the dataflow has one fixed mapping.
+  struct Estimate {
+    std::string objective;  // energy, latency or edp
+    double cycles = 0;
+    double energy_pj = 0;
+    std::uint64_t candidates = 0;  // complete mappings the search evaluated
+    double best_objective = 0, median_objective = 0, worst_objective = 0;
+  };
+  std::optional<Estimate> estimate;
+};
+
+}  // namespace ergon

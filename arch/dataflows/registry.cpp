@@ -1,0 +1,56 @@
+#include "arch/dataflows/registry.hpp"
+
+#include <map>
+#include <stdexcept>
+
+#include "arch/dataflows/elementwise_dataflow.hpp"
+#include "arch/dataflows/row_stationary_dataflow.hpp"
+#include "arch/dataflows/systolic_dataflow.hpp"
+
+namespace ergon {
+namespace {
+
+const char* const kRowStationary = "row_stationary";
+
+const std::map<std::string, const IDataflow*>& registry() {
+  static const std::map<std::string, const IDataflow*> dataflows = {
+      {kRowStationary, &row_stationary_dataflow()},
+      {"systolic", &systolic_dataflow()},
+  };
+  return dataflows;
+}
+
+}  // namespace
+
+std::vector<std::string> dataflow_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : registry()) names.push_back(entry.first);
+  return names;
+}
+
+const IDataflow& dataflow_of(const PeArrayConfig& config) {
+  const auto found = registry().find(config.impl);
+  // The config loader has already checked the name; reaching this is a programming error.
+  if (found == registry().end()) throw std::logic_error("no PE array implementation '" + config.impl + "'");
+  return *found->second;
+}
+
+bool is_row_stationary(const PeArrayConfig& config) {
+  return config.impl == kRowStationary;
+}
+
+LayerPlanning::LayerPlanning(const AcceleratorConfig& config, const AccessPrices& prices)
+    : config_(config), dataflow_(dataflow_of(config.pe_array)), planner_(dataflow_.planner(config, prices)) {}
+
+std::unique_ptr<LayerPlan> LayerPlanning::plan(const Layer& layer, std::int64_t batch, bool reads_network_input) {
+  DramEncoding encoding;
+  encoding.word_bits = config_.pe_array.word_bits;
+  encoding.ifmap_raw = reads_network_input;
+  encoding.ifmap_density = 1 - layer.sparsity.ifmap;
+  encoding.ofmap_density = 1 - layer.sparsity.ofmap;
+  encoding.compressed_activations = dataflow_.compresses_activations();
+  if (auto plan = planner_->plan(layer, batch, encoding)) return plan;
+  return plan_elementwise(layer, batch, config_, encoding);
+}
+
+}  // namespace ergon

@@ -1,0 +1,34 @@
+#pragma once
+// The dataflow plug-ins, registered by name and chosen by `pe_array.impl`. Adding a dataflow: its plug-in
+// (arch/dataflows/<name>_dataflow.{hpp,cpp}), one line in registry.cpp and its sources in
+// arch/CMakeLists.txt (see docs/architecture.md).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "arch/dataflows/dataflow.hpp"
+
+namespace ergon {
+
+std::vector<std::string> dataflow_names();
+// Throws std::logic_error for a name the config loader would have refused.
+const IDataflow& dataflow_of(const PeArrayConfig& config);
+// Analytical models of Eyeriss (CNNergy) apply only to row-stationary arrays.
+bool is_row_stationary(const PeArrayConfig& config);
+
+// Plans the layers of one run on the config's dataflow; layers the dataflow does not run as a loop nest
+// stream through the GLB as element-wise layers when they move data.
+class LayerPlanning {
+ public:
+  LayerPlanning(const AcceleratorConfig& config, const AccessPrices& prices);
+  // Null when the layer is not executed on the array. `reads_network_input`: its ifmap is the network's
+  // input (stored raw in DRAM). Throws MappingError when no mapping fits.
+  std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, bool reads_network_input);
+
+ private:
+  const AcceleratorConfig& config_;
+  const IDataflow& dataflow_;
+  std::unique_ptr<ILayerPlanner> planner_;
+};
+
+}  // namespace ergon
