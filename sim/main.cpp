@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "ergon 0.1.0");
   ergon::register_run_command(app);
+  ergon::register_map_command(app);
   ergon::register_compare_command(app);
   ergon::register_import_command(app);
   ergon::register_roofline_command(app);

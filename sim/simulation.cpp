@@ -15,25 +15,6 @@
 namespace ergon {
 namespace {
 
-// The energy of each kind of access at the nominal operating point: what a mapper ranks candidates by.
-AccessPrices access_prices(const AcceleratorConfig& config, const EnergyTable& table) {
-  const OperatingPoint point{config.pe_array.word_bits,
-                             config.clock.frequency_mhz,
-                             config.clock.voltage_v,
-                             config.dram.energy_pj_per_bit,
-                             1.0,
-                             table.glb_energy_scale(config.glb.size_kib)};
-  const auto price = [&](const ActivityCounts& counts) { return price_activity(counts, table, point).total_pj(); };
-  AccessPrices prices;
-  prices.mac_pj = price({1, 0, 0, 0, 0, 0, 0});
-  prices.rf_pj = price({0, 1, 0, 0, 0, 0, 0});
-  prices.inter_pe_pj = price({0, 0, 1, 0, 0, 0, 0});
-  prices.glb_pj = price({0, 0, 0, 1, 0, 0, 0});
-  prices.dram_pj_per_byte = price({0, 0, 0, 0, 1, 0, 0});
-  prices.cycle_pj = price({0, 0, 0, 0, 0, 1, 0});
-  return prices;
-}
-
 std::string not_executed_note(const Layer& layer) {
   switch (layer.op) {
     case OpKind::kInput: return "network input";
@@ -139,10 +120,33 @@ void add_to_total(LayerResult& total, const LayerResult& layer) {
 
 }  // namespace
 
+AccessPrices access_prices(const AcceleratorConfig& config, const EnergyTable& table) {
+  const OperatingPoint point{config.pe_array.word_bits,
+                             config.clock.frequency_mhz,
+                             config.clock.voltage_v,
+                             config.dram.energy_pj_per_bit,
+                             1.0,
+                             table.glb_energy_scale(config.glb.size_kib)};
+  const auto price = [&](const ActivityCounts& counts) { return price_activity(counts, table, point).total_pj(); };
+  AccessPrices prices;
+  prices.mac_pj = price({1, 0, 0, 0, 0, 0, 0});
+  prices.rf_pj = price({0, 1, 0, 0, 0, 0, 0});
+  prices.inter_pe_pj = price({0, 0, 1, 0, 0, 0, 0});
+  prices.glb_pj = price({0, 0, 0, 1, 0, 0, 0});
+  prices.dram_pj_per_byte = price({0, 0, 0, 0, 1, 0, 0});
+  prices.cycle_pj = price({0, 0, 0, 0, 0, 1, 0});
+  return prices;
+}
+
 Simulation::Simulation(AcceleratorConfig config, EnergyTable table, const Workload& workload, SimulationOptions options)
     : config_(std::move(config)), table_(std::move(table)), workload_(workload), options_(std::move(options)) {
   table_.at_word_bits(config_.pe_array.word_bits);  // fail before simulating if the table lacks the width
   check_layer_levels(options_.layer_levels, config_, workload_);
+  if (options_.mapping) {
+    std::vector<std::string> names;
+    for (const Layer& layer : workload_.layers()) names.push_back(layer.name);
+    check_mapping_layers(*options_.mapping, names, workload_.name());
+  }
 }
 
 SimulationResult Simulation::run() {
@@ -168,7 +172,8 @@ SimulationResult Simulation::run() {
     entry.levels = options_.layer_levels.empty() ? nominal : options_.layer_levels[i];
     std::unique_ptr<LayerPlan> plan;
     try {
-      plan = planning.plan(layer, entry.batch, workload_.reads_network_input(layer));
+      plan = planning.plan(layer, entry.batch, workload_.reads_network_input(layer),
+                           options_.mapping ? options_.mapping->constraints_of(layer.name) : nullptr);
     } catch (const MappingError& error) {
       fail_at_layer(layer, "", error.what());
     }

@@ -9,8 +9,10 @@
 
 #include "arch/accelerator_config.hpp"
 #include "arch/controller/activity.hpp"
+#include "arch/dataflows/mapping_file.hpp"
 #include "arch/dataflows/mapping_summary.hpp"
 #include "arch/operating_levels.hpp"
+#include "dataflow/access_prices.hpp"
 #include "network/workload.hpp"
 #include "power/energy_accounting.hpp"
 #include "power/energy_table.hpp"
@@ -29,7 +31,8 @@ struct SimulationOptions {
   // DVFS (docs/dvfs.md): the levels each layer runs at, indexed like the workload's layers; empty: every
   // layer at the nominal levels (race to idle). The domains start at the nominal levels.
   std::vector<OperatingLevels> layer_levels;
-  bool switch_overheads = true;  // false: levels change instantly (ARADA's ideal scheme)
+  bool switch_overheads = true;        // false: levels change instantly (ARADA's ideal scheme)
+  std::optional<MappingFile> mapping;  // parameters pinned per layer (`--mapping F`); the mapper searches the rest
 };
 
 struct LayerResult {
@@ -80,6 +83,9 @@ struct SimulationResult {
   std::vector<LayerResult> layers;
   LayerResult total;
 };
+
+// The energy of each kind of access at the config's nominal operating point: what a mapper ranks by.
+AccessPrices access_prices(const AcceleratorConfig& config, const EnergyTable& table);
 
 class Simulation {
  public:

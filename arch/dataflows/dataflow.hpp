@@ -55,6 +55,8 @@ class LayerPlan {
   // fidelities).
   virtual bool cycle_accurate() const = 0;
   virtual MappingSummary mapping() const = 0;
+  // The mapping as a loop nest, outer to inner, one line per loop (`ergon map`).
+  virtual std::vector<std::string> loop_nest() const = 0;
   virtual std::string note() const { return ""; }  // for the layer's report entry
   using StepVisitor = std::function<void(LayerStep&&)>;
   // Walks the steps in execution order against what the GLB holds (`glb` is updated as steps are
@@ -70,8 +72,11 @@ class ILayerPlanner {
  public:
   virtual ~ILayerPlanner() = default;
   // Null when the dataflow does not run this kind of layer (element-wise layers then stream through the
-  // GLB). Throws an InputError-style message naming what does not fit.
-  virtual std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding) = 0;
+  // GLB). `constraints`: the layer's entry in a mapping file (mapping_file.hpp), or null; the planner reads
+  // the parameters it can pin and fails at any other key, or at an entry no mapping satisfies. Throws
+  // MappingError naming what does not fit.
+  virtual std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding,
+                                          const YamlView* constraints) = 0;
 };
 
 class IDataflow {

@@ -17,6 +17,11 @@ MappingSummary ElementwisePlan::mapping() const {
   return summary;
 }
 
+std::vector<std::string> ElementwisePlan::loop_nest() const {
+  return {"for chunk in [0, " + std::to_string(schedule_.chunk_count()) +
+          ")  # at most half the GLB each, one operation per PE per cycle"};
+}
+
 void ElementwisePlan::for_each_step(GlbContents& /*glb*/, const LayerTensors* /*tensors*/,
                                     const StepVisitor& visit) const {
   const std::uint64_t chunks = schedule_.chunk_count();

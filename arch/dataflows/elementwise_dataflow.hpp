@@ -16,6 +16,7 @@ class ElementwisePlan : public LayerPlan {
   bool double_buffered() const override { return true; }
   bool cycle_accurate() const override { return false; }
   MappingSummary mapping() const override;
+  std::vector<std::string> loop_nest() const override;
   std::string note() const override { return note_; }
   void for_each_step(GlbContents& glb, const LayerTensors* tensors, const StepVisitor& visit) const override;
 

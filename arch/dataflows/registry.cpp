@@ -42,15 +42,21 @@ bool is_row_stationary(const PeArrayConfig& config) {
 LayerPlanning::LayerPlanning(const AcceleratorConfig& config, const AccessPrices& prices)
     : config_(config), dataflow_(dataflow_of(config.pe_array)), planner_(dataflow_.planner(config, prices)) {}
 
-std::unique_ptr<LayerPlan> LayerPlanning::plan(const Layer& layer, std::int64_t batch, bool reads_network_input) {
+std::unique_ptr<LayerPlan> LayerPlanning::plan(const Layer& layer, std::int64_t batch, bool reads_network_input,
+                                               const YamlView* constraints) {
   DramEncoding encoding;
   encoding.word_bits = config_.pe_array.word_bits;
   encoding.ifmap_raw = reads_network_input;
   encoding.ifmap_density = 1 - layer.sparsity.ifmap;
   encoding.ofmap_density = 1 - layer.sparsity.ofmap;
   encoding.compressed_activations = dataflow_.compresses_activations();
-  if (auto plan = planner_->plan(layer, batch, encoding)) return plan;
-  return plan_elementwise(layer, batch, config_, encoding);
+  if (auto plan = planner_->plan(layer, batch, encoding, constraints)) return plan;
+  auto plan = plan_elementwise(layer, batch, config_, encoding);
+  if (constraints != nullptr) {
+    constraints->fail(plan ? "layer '" + layer.name + "' streams through the GLB in chunks: it has no mapping to pin"
+                           : "layer '" + layer.name + "' does not run on the PE array: it has no mapping to pin");
+  }
+  return plan;
 }
 
 }  // namespace ergon

@@ -22,8 +22,11 @@ class LayerPlanning {
  public:
   LayerPlanning(const AcceleratorConfig& config, const AccessPrices& prices);
   // Null when the layer is not executed on the array. `reads_network_input`: its ifmap is the network's
-  // input (stored raw in DRAM). Throws MappingError when no mapping fits.
-  std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, bool reads_network_input);
+  // input (stored raw in DRAM). `constraints`: the layer's entry in a mapping file, or null. Throws
+  // MappingError when no mapping fits (and InputError, located in the mapping file, when the constraints
+  // leave none).
+  std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, bool reads_network_input,
+                                  const YamlView* constraints = nullptr);
 
  private:
   const AcceleratorConfig& config_;

@@ -32,6 +32,7 @@ class RowStationaryPlan : public LayerPlan {
   bool double_buffered() const override { return schedule_.mapping().double_buffered; }
   bool cycle_accurate() const override { return true; }
   MappingSummary mapping() const override;
+  std::vector<std::string> loop_nest() const override;
   void for_each_step(GlbContents& glb, const LayerTensors* tensors, const StepVisitor& visit) const override;
 
  private:

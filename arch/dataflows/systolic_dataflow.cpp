@@ -39,12 +39,18 @@ bool pooling_work(const Layer& layer, std::int64_t images, ElementwiseWork& work
 class SystolicPlanner : public ILayerPlanner {
  public:
   explicit SystolicPlanner(const AcceleratorConfig& config) : config_(config) {}
-  std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding) override {
+  std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding,
+                                  const YamlView* constraints) override {
     ElementwiseWork work;
     if (pooling_work(layer, batch, work)) {
+      if (constraints != nullptr) constraints->fail("pooling streams through the buffers: it has no mapping to pin");
       return std::make_unique<ElementwisePlan>(work, config_, encoding, "pooling, streamed through the buffers");
     }
     if (!has_loop_nest(layer)) return nullptr;
+    if (constraints != nullptr) {
+      constraints->fail("a systolic layer's folds follow pe_array.dataflow (" + config_.pe_array.dataflow +
+                        "): there are no mapping parameters to pin yet");
+    }
     const PeArrayConfig& array = config_.pe_array;
     SystolicSchedule schedule(loop_nest_of(layer, batch), systolic_dataflow_of(array.dataflow), array.rows, array.cols,
                               systolic_buffers(config_));
@@ -128,6 +134,19 @@ MappingSummary SystolicPlan::mapping() const {
                         {"folds", s.fold_count()},
                         {"fold_order", nlohmann::ordered_json::array({"groups", "column_folds", "row_folds"})}};
   return summary;
+}
+
+std::vector<std::string> SystolicPlan::loop_nest() const {
+  const SystolicSchedule& s = schedule_;
+  const std::int64_t row_folds = (s.spatial_rows() + s.array_rows() - 1) / s.array_rows();
+  const std::int64_t col_folds = (s.spatial_cols() + s.array_cols() - 1) / s.array_cols();
+  return {
+      fmt::format("for group in [0, {})", s.nest().groups),
+      fmt::format("  for column_fold in [0, {})  # {} of {} spatial columns", col_folds, s.array_cols(),
+                  s.spatial_cols()),
+      fmt::format("    for row_fold in [0, {})  # {} of {} spatial rows", row_folds, s.array_rows(), s.spatial_rows()),
+      fmt::format("      stream {} steps through the {}x{} array ({} stationary)", s.temporal(), s.array_rows(),
+                  s.array_cols(), systolic_dataflow_name(s.dataflow()))};
 }
 
 void SystolicPlan::for_each_step(GlbContents& /*glb*/, const LayerTensors* tensors, const StepVisitor& visit) const {

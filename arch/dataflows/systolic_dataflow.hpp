@@ -19,6 +19,7 @@ class SystolicPlan : public LayerPlan {
   bool double_buffered() const override { return true; }
   bool cycle_accurate() const override { return true; }
   MappingSummary mapping() const override;
+  std::vector<std::string> loop_nest() const override;
   void for_each_step(GlbContents& glb, const LayerTensors* tensors, const StepVisitor& visit) const override;
 
  private:

@@ -211,6 +211,9 @@ struct Search {
         if (pin.double_buffered && *pin.double_buffered != double_buffered) continue;
         for (const std::int64_t ifmap : ifmap_slots) {
           for (const std::int64_t psum : psum_slots) {
+            // Psums spill when the channel loop's inner tiles outnumber the psum slots.
+            const bool spills = inside(TemporalDim::kChannels, GlbTensor::kPsum) > psum;
+            if (pin.psum_spill && *pin.psum_spill != spills) continue;
             for (const std::int64_t filter : filter_slots) {
               consider({tiling, order, {ifmap, psum, filter}, double_buffered}, analysis);
             }
@@ -232,6 +235,11 @@ std::string no_mapping_message(const LoopNest& nest, const ArrayResources& hw) {
         hw.glb_words, words, nest.ofmap_w);
   }
   return "no row-stationary mapping fits the PE array and its register files (pe_array.rf)";
+}
+
+bool pins_array_level(const MappingConstraints& c) {
+  return c.ofmap_rows || c.channels_per_pe || c.filters_per_pe || c.channel_sets || c.filter_sets || c.images ||
+         c.group_sets;
 }
 
 }  // namespace
@@ -277,8 +285,16 @@ MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& cont
   Search search{nest, context, constraints, std::nullopt, {}};
   for (const RowStationaryTiling& tiling : shortlist) search.search_glb_level(tiling);
   if (!search.best) {
+    if (scored.empty() && pins_array_level(constraints)) {
+      throw MappingError(fmt::format(
+          "no row-stationary tiling with the pinned array-level parameters fits the {}x{} PE array, its register "
+          "files (pe_array.rf) and the GLB; unpin or change them",
+          context.hw.pe_rows, context.hw.pe_cols));
+    }
     if (scored.empty()) throw MappingError(no_mapping_message(nest, context.hw));
-    throw MappingError("no mapping satisfies the pinned parameters within the GLB and filter store");
+    throw MappingError(
+        "no mapping satisfies the pinned GLB-level parameters (loop_order, glb_slots, double_buffered, psum_spill) "
+        "within the GLB and filter store");
   }
   MappingChoice choice = *search.best;
   choice.candidates = search.objectives.size();

@@ -8,6 +8,7 @@ void register_estimate_command(CLI::App& app);
 void register_workload_command(CLI::App& app);
 void register_config_command(CLI::App& app);
 void register_run_command(CLI::App& app);
+void register_map_command(CLI::App& app);
 void register_compare_command(CLI::App& app);
 void register_import_command(CLI::App& app);
 void register_roofline_command(CLI::App& app);

@@ -27,6 +27,7 @@ struct RunOptions {
   std::string scalesim_config;
   std::string scalesim_topology;
   bool scalesim_gemm = false;
+  std::string mapping_path;
 };
 
 // SCALE-Sim inputs are converted into the output folder first, so the run is reproducible from them.
@@ -51,15 +52,40 @@ RunOptions with_scalesim_inputs(RunOptions options) {
   return options;
 }
 
+SimulationResult simulate_into(const RunOptions& options, const AcceleratorConfig& config, const Workload& workload,
+                               const std::optional<MappingFile>& mapping);
+
 void run_simulation(const RunOptions& requested) {
   const RunOptions options = with_scalesim_inputs(requested);
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
-  const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
-  std::filesystem::create_directories(options.out_dir);
+  std::optional<MappingFile> mapping;
+  if (!options.mapping_path.empty()) mapping = load_mapping_file(options.mapping_path);
+  const bool created_out_dir = std::filesystem::create_directories(options.out_dir);
+  SimulationResult result;
+  try {
+    result = simulate_into(options, config, workload, mapping);
+  } catch (...) {
+    // A run that fails leaves no folder of its own behind (e.g. a layer no mapping fits).
+    std::error_code ignored;
+    if (created_out_dir) std::filesystem::remove_all(options.out_dir, ignored);
+    throw;
+  }
+  for (const auto& layer : result.layers) {  // the outputs stay for the investigation
+    if (layer.output_mismatches > 0) {
+      throw std::runtime_error("layer " + layer.name + ": the simulated output differs from the reference in " +
+                               std::to_string(layer.output_mismatches) + " values");
+    }
+  }
+}
+
+SimulationResult simulate_into(const RunOptions& options, const AcceleratorConfig& config, const Workload& workload,
+                               const std::optional<MappingFile>& mapping) {
+  const EnergyTable table = load_energy_table(energy_table_path(config));
   RunOutputs outputs(options.out_dir, workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v);
   SimulationOptions simulation_options;
   if (options.batch > 0) simulation_options.batch = options.batch;
+  simulation_options.mapping = mapping;
   if (options.fidelity == "cycle") simulation_options.fidelity = Fidelity::kCycleAccurate;
   simulation_options.observers = outputs.observers();
   const SimulationResult result = Simulation(config, table, workload, simulation_options).run();
@@ -68,12 +94,7 @@ void run_simulation(const RunOptions& requested) {
   write_file_atomically(options.out_dir + "/report.json",
                         run_json(result, config, workload, options.fidelity).dump(2) + "\n");
   std::cout << run_table(result) << "wrote " << options.out_dir << "/{report.json,layers.csv,activity.csv}\n";
-  for (const auto& layer : result.layers) {
-    if (layer.output_mismatches > 0) {
-      throw std::runtime_error("layer " + layer.name + ": the simulated output differs from the reference in " +
-                               std::to_string(layer.output_mismatches) + " values");
-    }
-  }
+  return result;
 }
 
 }  // namespace
@@ -97,6 +118,8 @@ void register_run_command(CLI::App& app) {
       ->capture_default_str();
   run->add_option("--batch", options->batch, "Images processed together by every layer (default: the workload's)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+  run->add_option("--mapping", options->mapping_path, "Mapping file pinning parameters per layer (docs/mapping.md)")
+      ->check(CLI::ExistingFile);
   run->add_option("--out,-o", options->out_dir, "Output folder")->required();
   run->add_option("--trace", options->traces,
                   "Also write trace.vcd (GTKWave) and/or trace.json (Chrome/Perfetto timeline); repeatable")

@@ -28,8 +28,9 @@ namespace {
 struct InvalidInputCase {
   std::string name;
   std::string kind;
-  std::string bytes;   // the file's content
-  std::string config;  // simulation kind: a shipped config under configs/
+  std::string bytes;     // the file's content
+  std::string config;    // simulation and mapping kinds: a shipped config under configs/
+  std::string workload;  // mapping kind: a shipped workload under workloads/
   std::vector<std::string> overrides;
   std::vector<std::string> expected_fragments;
 };
@@ -40,8 +41,9 @@ void PrintTo(const InvalidInputCase& entry, std::ostream* stream) {
 
 const std::map<std::string, std::string>& extension_of_kind() {
   static const std::map<std::string, std::string> extensions = {
-      {"config", ".yaml"}, {"energy_table", ".yaml"},   {"workload", ".yaml"},         {"simulation", ".yaml"},
-      {"onnx", ".onnx"},   {"scalesim_config", ".cfg"}, {"scalesim_topology", ".csv"}, {"scalesim_gemm", ".csv"}};
+      {"config", ".yaml"},           {"energy_table", ".yaml"}, {"workload", ".yaml"},
+      {"simulation", ".yaml"},       {"onnx", ".onnx"},         {"scalesim_config", ".cfg"},
+      {"scalesim_topology", ".csv"}, {"scalesim_gemm", ".csv"}, {"mapping", ".yaml"}};
   return extensions;
 }
 
@@ -71,6 +73,7 @@ std::vector<InvalidInputCase> load_cases() {
     entry.kind = node["kind"].as<std::string>();
     entry.bytes = case_bytes(node, entry.name);
     if (node["config"]) entry.config = node["config"].as<std::string>();
+    if (node["workload"]) entry.workload = node["workload"].as<std::string>();
     if (node["overrides"]) entry.overrides = node["overrides"].as<std::vector<std::string>>();
     entry.expected_fragments = node["expect"].as<std::vector<std::string>>();
     cases.push_back(entry);
@@ -102,6 +105,12 @@ void load_as(const InvalidInputCase& entry, const std::string& path) {
     const AcceleratorConfig config =
         load_accelerator_config(test::source_dir() + "/configs/" + entry.config, entry.overrides);
     Simulation(config, load_energy_table(energy_table_path(config)), load_workload(path), {}).run();
+  } else if (entry.kind == "mapping") {
+    const AcceleratorConfig config = load_accelerator_config(test::source_dir() + "/configs/" + entry.config);
+    SimulationOptions options;
+    options.mapping = load_mapping_file(path);
+    const Workload workload = load_workload(test::source_dir() + "/workloads/" + entry.workload);
+    Simulation(config, load_energy_table(energy_table_path(config)), workload, options).run();
   } else {
     FAIL() << "unknown kind " << entry.kind;
   }

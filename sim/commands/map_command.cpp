@@ -1,0 +1,147 @@
+// `ergon map`: the mapping the dataflow's mapper chooses for each layer (or one), as parameters and as a
+// loop nest, with the spread of the candidates' objective; nothing is simulated. `--mapping F` pins
+// parameters the way `ergon run --mapping F` does.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "arch/dataflows/registry.hpp"
+#include "common/text.hpp"
+#include "dataflow/mapping_error.hpp"
+#include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/simulation.hpp"
+
+namespace ergon {
+namespace {
+
+struct MapOptions {
+  std::string config_path = default_config_path();
+  std::string workload_path;
+  std::vector<std::string> overrides;
+  std::int64_t batch = 0;
+  std::string layer;
+  std::string mapping_path;
+  std::string format = "table";
+  std::string out_path;
+};
+
+struct MappedLayer {
+  const Layer* layer = nullptr;
+  std::unique_ptr<LayerPlan> plan;  // null: not executed on the array
+};
+
+std::string parameters_line(const nlohmann::ordered_json& parameters) {
+  std::string line;
+  for (const auto& [key, value] : parameters.items()) {
+    line += (line.empty() ? "" : ", ") + key + " " + (value.is_string() ? value.get<std::string>() : value.dump());
+  }
+  return line;
+}
+
+std::string search_line(const MappingSummary::Estimate& e) {
+  const double best = e.best_objective;
+  const auto ratio = [best](double value) { return best > 0 ? value / best : 0.0; };
+  return fmt::format(
+      "search: {} candidates by {}; chosen: estimate {:.0f} cycles, {:.4g} uJ; the median candidate is {:.2f}x "
+      "the chosen objective, the worst {:.2f}x",
+      e.candidates, e.objective, e.cycles, e.energy_pj / 1e6, ratio(e.median_objective), ratio(e.worst_objective));
+}
+
+std::string layer_table(const MappedLayer& mapped) {
+  std::string text = fmt::format("{} ({})\n", mapped.layer->name, op_name(mapped.layer->op));
+  if (!mapped.plan) return text + "  not executed on the PE array\n";
+  const MappingSummary mapping = mapped.plan->mapping();
+  text += "  mapping: " + parameters_line(mapping.parameters) + "\n  loop nest:\n";
+  for (const std::string& line : mapped.plan->loop_nest()) text += "    " + line + "\n";
+  if (mapping.estimate) text += "  " + search_line(*mapping.estimate) + "\n";
+  return text;
+}
+
+nlohmann::ordered_json layer_json(const MappedLayer& mapped) {
+  nlohmann::ordered_json json = {{"name", mapped.layer->name}, {"op", op_name(mapped.layer->op)}};
+  json["executed"] = mapped.plan != nullptr;
+  if (!mapped.plan) return json;
+  const MappingSummary mapping = mapped.plan->mapping();
+  json["mapping"] = mapping.parameters;
+  json["loop_nest"] = mapped.plan->loop_nest();
+  if (const auto& e = mapping.estimate) {
+    json["search"] = {{"objective", e->objective},
+                      {"candidates", e->candidates},
+                      {"estimated_cycles", e->cycles},
+                      {"estimated_energy_pj", e->energy_pj},
+                      {"objective_best", e->best_objective},
+                      {"objective_median", e->median_objective},
+                      {"objective_worst", e->worst_objective}};
+  }
+  return json;
+}
+
+void run_map(const MapOptions& options) {
+  const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
+  const EnergyTable table = load_energy_table(energy_table_path(config));
+  const Workload workload = load_workload(options.workload_path);
+  std::vector<std::string> names;
+  for (const Layer& layer : workload.layers()) names.push_back(layer.name);
+  if (!options.layer.empty() && std::find(names.begin(), names.end(), options.layer) == names.end()) {
+    const std::string suggestion = closest_match(options.layer, names);
+    throw std::runtime_error("--layer: workload '" + workload.name() + "' has no layer '" + options.layer + "'" +
+                             (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+  }
+  std::optional<MappingFile> pins;
+  if (!options.mapping_path.empty()) {
+    pins = load_mapping_file(options.mapping_path);
+    check_mapping_layers(*pins, names, workload.name());
+  }
+  LayerPlanning planning(config, access_prices(config, table));
+  std::vector<MappedLayer> mapped;
+  for (const Layer& layer : workload.layers()) {
+    if (!options.layer.empty() && layer.name != options.layer) continue;
+    const std::int64_t batch = options.batch > 0 ? options.batch : layer.batch;
+    try {
+      mapped.push_back({&layer, planning.plan(layer, batch, workload.reads_network_input(layer),
+                                              pins ? pins->constraints_of(layer.name) : nullptr)});
+    } catch (const MappingError& error) {
+      fail_at_layer(layer, "", error.what());
+    }
+  }
+  if (options.format == "json") {
+    nlohmann::ordered_json json = {{"config", config.name}, {"workload", workload.name()}};
+    json["layers"] = nlohmann::ordered_json::array();
+    for (const MappedLayer& layer : mapped) json["layers"].push_back(layer_json(layer));
+    return emit_output(json.dump(2) + "\n", options.out_path);
+  }
+  std::string text = fmt::format("{} on {} ({}, mapper objective {})\n\n", workload.name(), config.name,
+                                 config.pe_array.impl, config.mapper.objective);
+  for (const MappedLayer& layer : mapped) text += layer_table(layer) + "\n";
+  emit_output(text, options.out_path);
+}
+
+}  // namespace
+
+void register_map_command(CLI::App& app) {
+  CLI::App* command =
+      app.add_subcommand("map", "Show the mapping chosen for each layer, its loop nest and the candidates' spread");
+  auto options = std::make_shared<MapOptions>();
+  command->add_option("--config,-c", options->config_path, "Accelerator config YAML")
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
+  command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+  command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
+  command->add_option("--batch", options->batch, "Images processed together by every layer (default: the workload's)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+  command->add_option("--layer", options->layer, "Only this layer");
+  command->add_option("--mapping", options->mapping_path, "Mapping file pinning parameters per layer (docs/mapping.md)")
+      ->check(CLI::ExistingFile);
+  command->add_option("--format", options->format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  command->add_option("--out,-o", options->out_path, "Write to this file instead of stdout");
+  command->callback([options] { run_map(*options); });
+}
+
+}  // namespace ergon
