@@ -809,7 +809,13 @@ def autoencoder_toyadmos() -> Net:
     return n
 
 
-NETWORKS = [alexnet, vgg16, squeezenet_v1_1, googlenet_v1, lambda: resnet(18), lambda: resnet(50),
+NETWORKS = [lambda: with_cnnergy_sparsity(alexnet, ALEXNET_TABLE, ALEXNET_NAMES, True, "alexnet_layers.csv")(),
+            lambda: with_cnnergy_sparsity(vgg16, VGG16_TABLE, VGG16_NAMES, True, "vgg16_layers.csv")(),
+            lambda: with_cnnergy_sparsity(squeezenet_v1_1, SQUEEZENET_TABLE, SQUEEZENET_NAMES, False,
+                                          "SqueezeNet_v11_Input_File.txt")(),
+            lambda: with_cnnergy_sparsity(googlenet_v1, GOOGLENET_TABLE, GOOGLENET_NAMES, False,
+                                          "GoogleNet_v1_Input_File.txt")(),
+            lambda: resnet(18), lambda: resnet(50),
             mobilenet_v1_imagenet, mobilenet_v2, efficientnet_b0, yolov4_tiny,
             faster_rcnn, mobilefacenet, vggvox,
             ds_cnn, mobilenet_v1_025_vww, resnet8, autoencoder_toyadmos]
@@ -849,6 +855,7 @@ CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
 OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
 OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE."""
 
+CNNERGY_REPOSITORY = "manasiumn37/CNNergy, BSD-3-Clause"
 CNNERGY_SOURCE = ("CNNergy reference implementation manasiumn37/CNNergy (BSD-3-Clause, Manasi, Snigdha, "
                   "Sapatnekar), layer tables; Manasi, Snigdha, Sapatnekar, 'NeuPart: Using Analytical Models "
                   "to Drive Energy-Efficient Partitioning of CNN Computations on Cloud-Connected Mobile "
@@ -1059,6 +1066,80 @@ def cnnergy_unpadded(name: str, table: str, batches: str, names: list[str], titl
     return n
 
 
+# ---------------------------------------------------------------------------
+# CNNergy's measured activation sparsity on the full networks
+# ---------------------------------------------------------------------------
+
+SPARSITY_CHECKS: list[str] = []
+
+
+def table_sparsity(net: Net, table: str, names: list[str], padded: bool) -> dict[str, tuple[float, float]]:
+    """Per table row: the zero fraction of the layer's unpadded input and of its output.
+
+    The AlexNet / VGG-16 tables give percentages of the padded ifmap; padding positions are zeros, so over
+    the unpadded H x H input: (s * Hp^2 - (Hp^2 - H^2)) / H^2 (at least 0). The SqueezeNet / GoogLeNet
+    tables give fractions of the unpadded volumes already."""
+    found = {}
+    for r, lname in zip(rows(table), names, strict=True):
+        if padded:
+            s_if, s_of, hp = float(r[7]) / 100, float(r[8]) / 100, int(r[3])
+            entry = next(e for e in net.layers if e["name"] == lname)
+            h = net.shape[entry["inputs"][0]][1]
+            s_if = max(0.0, (s_if * hp * hp - (hp * hp - h * h)) / (h * h))
+        else:
+            s_if, s_of = float(r[8]), float(r[9])
+        found[lname] = (s_if, s_of)
+    return found
+
+
+def apply_sparsity(net: Net, found: dict[str, tuple[float, float]], source: str) -> Net:
+    """Writes each table row's sparsity on its layer, and carries it through the graph: a pooling layer
+    reads its producer's output and writes what its table consumers read; a concat's zero fraction is the
+    channel-weighted mean of its inputs'. Layers the tables do not reach keep no sparsity (dense)."""
+    zero: dict[str, float] = {}  # zero fraction of each layer's output tensor
+    consumers: dict[str, list[str]] = {}
+    for e in net.layers:
+        for i in e.get("inputs", []):
+            consumers.setdefault(i, []).append(e["name"])
+    def read_by_table(name):  # what the table rows that read this tensor say it holds
+        return [found[c][0] for c in consumers.get(name, []) if c in found]
+    for e in net.layers:
+        name, op = e["name"], e["op"]
+        inputs = e.get("inputs", [])
+        if name in found:
+            s_if, s_of = found[name]
+            if inputs[0] in zero and abs(zero[inputs[0]] - s_if) > 0.02:
+                SPARSITY_CHECKS.append(f"  {net.name:<16} {name:<32} table ifmap {s_if:.4f}, producer's output "
+                                       f"{zero[inputs[0]]:.4f} (the table's figure is used)")
+            zero[name] = s_of
+            e["sparsity"] = {"ifmap": Raw(f"{s_if:.4f}"), "ofmap": Raw(f"{s_of:.4f}")}
+        elif op == "input" or op in ("maxpool", "avgpool", "global_avgpool"):
+            seen = read_by_table(name)
+            if seen:
+                zero[name] = seen[0]
+            if op != "input" and inputs[0] in zero and name in zero:
+                e["sparsity"] = {"ifmap": Raw(f"{zero[inputs[0]]:.4f}"), "ofmap": Raw(f"{zero[name]:.4f}")}
+        elif op == "concat" and all(i in zero for i in inputs):
+            channels = [net.shape[i][0] for i in inputs]
+            zero[name] = sum(zero[i] * c for i, c in zip(inputs, channels)) / sum(channels)
+        elif op == "activation" and inputs[0] in zero:
+            zero[name] = zero[inputs[0]]
+    net.header += ["", "Activation sparsity (zero fractions of each layer's unpadded input and of its output) from",
+                   f"{source}, on every layer a table row names;",
+                   "pooling layers carry it through (their input is their producer's output, their output what the",
+                   "next table rows read); other layers are dense. Cycle fidelity draws values at these densities."]
+    return net
+
+
+def with_cnnergy_sparsity(build, table: str, names: list[str], padded: bool, file: str):
+    def make() -> Net:
+        net = build()
+        return apply_sparsity(net, table_sparsity(net, table, names, padded),
+                              f"CNNergy's {file} ({CNNERGY_REPOSITORY})")
+    make.__name__ = build.__name__
+    return make
+
+
 def cnnergy_networks() -> list[Net]:
     common = ["Each row of the table is an independent layer: an input node with the row's ifmap and one conv",
               "node (no bias) that reproduces the row's shape; per-layer batch = the table's n2 (images",
@@ -1146,6 +1227,9 @@ def main() -> int:
         print(f"  {net.name:<26} {len(net.layers) // 2:>3} rows, {net.macs:>15,} MACs")
     print("CNNergy row checks (inferred ofmap vs the table's ofmap column):")
     for line in CNNERGY_CHECKS:
+        print(line)
+    print("CNNergy sparsity on the full networks (table ifmap vs the producer's output, where they differ by > 0.02):")
+    for line in SPARSITY_CHECKS or ["  none"]:
         print(line)
 
     changed = []
