@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "arch/dataflows/elementwise_dataflow.hpp"
 #include "arch/pe_array/impl/systolic_array.hpp"
@@ -36,9 +38,80 @@ bool pooling_work(const Layer& layer, std::int64_t images, ElementwiseWork& work
   return true;
 }
 
+const char* fold_order_name(SystolicFoldOrder order) {
+  return order == SystolicFoldOrder::kRowsOuter ? "rows_outer" : "columns_outer";
+}
+
+// The cost of one schedule, walked fold by fold with the traffic the simulation will see: buffer and DRAM
+// accesses exactly, cycles estimated (each fold's DRAM fetch overlaps the previous fold's compute).
+MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, const AcceleratorConfig& config,
+                                           const AccessPrices& prices, MapperObjective objective) {
+  const double bytes_per_word = config.pe_array.word_bits / 8.0;
+  const double dram_bytes_per_cycle = config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz;
+  const auto skew = static_cast<double>(schedule.array_rows() + schedule.array_cols() - 2);
+  double cycles = 0, buffer_accesses = 0, dram_bytes = 0, macs = 0, hops = 0;
+  std::optional<SystolicFold> previous;
+  for (std::uint64_t i = 0; i < schedule.fold_count(); ++i) {
+    const SystolicFold fold = schedule.fold(i);
+    const PassTraffic t = schedule.traffic(fold, previous);
+    previous = fold;
+    const double fetched = static_cast<double>(t.deposited_words()) * bytes_per_word;
+    const double written = static_cast<double>(t.ofmap_dram_words) * bytes_per_word;
+    const double compute = static_cast<double>(t.fill_cycles + t.compute_cycles) + skew;
+    cycles += i == 0 ? fetched / dram_bytes_per_cycle + compute : std::max(compute, fetched / dram_bytes_per_cycle);
+    buffer_accesses += static_cast<double>(t.glb_reads + t.glb_writes);
+    dram_bytes += fetched + written;
+    macs += static_cast<double>(t.macs);
+    hops += static_cast<double>(t.inter_pe_psum_words);
+  }
+  MappingSummary::Estimate estimate;
+  estimate.cycles = cycles;
+  estimate.energy_pj = macs * prices.mac_pj + hops * prices.inter_pe_pj + buffer_accesses * prices.glb_pj +
+                       dram_bytes * prices.dram_pj_per_byte + cycles * prices.cycle_pj;
+  switch (objective) {
+    case MapperObjective::kLatency: estimate.best_objective = cycles; break;
+    case MapperObjective::kEnergyDelay: estimate.best_objective = estimate.energy_pj * cycles; break;
+    case MapperObjective::kEnergy: estimate.best_objective = estimate.energy_pj; break;
+  }
+  return estimate;
+}
+
+// Parameters a mapping file pins for a systolic layer.
+struct SystolicPins {
+  std::optional<SystolicDataflow> dataflow;
+  std::optional<SystolicFoldOrder> order;
+};
+
+SystolicPins read_pins(const YamlView& entry) {
+  YamlMap map(entry);
+  SystolicPins pins;
+  if (map.has("dataflow")) {
+    const YamlView value = map.at("dataflow");
+    const std::string name = value.as_string();
+    if (name != "os" && name != "ws" && name != "is") value.fail("give os, ws or is");
+    pins.dataflow = systolic_dataflow_of(name);
+  }
+  if (map.has("fold_order")) {
+    const YamlView value = map.at("fold_order");
+    const std::string name = value.as_string();
+    if (name != "columns_outer" && name != "rows_outer") value.fail("give columns_outer or rows_outer");
+    pins.order = name == "rows_outer" ? SystolicFoldOrder::kRowsOuter : SystolicFoldOrder::kColumnsOuter;
+  }
+  map.reject_unknown_keys();
+  return pins;
+}
+
+// Chooses per layer the fold order and, with `pe_array.dataflow: auto`, the dataflow, by the mapper's
+// objective; reuse follows from the buffer sizes (SystolicSchedule).
 class SystolicPlanner : public ILayerPlanner {
  public:
-  explicit SystolicPlanner(const AcceleratorConfig& config) : config_(config) {}
+  SystolicPlanner(const AcceleratorConfig& config, const AccessPrices& prices) : config_(config), prices_(prices) {
+    const std::string& objective = config.mapper.objective;
+    objective_ = objective == "latency" ? MapperObjective::kLatency
+                 : objective == "edp"   ? MapperObjective::kEnergyDelay
+                                        : MapperObjective::kEnergy;
+  }
+
   std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding,
                                   const YamlView* constraints) override {
     ElementwiseWork work;
@@ -47,18 +120,43 @@ class SystolicPlanner : public ILayerPlanner {
       return std::make_unique<ElementwisePlan>(work, config_, encoding, "pooling, streamed through the buffers");
     }
     if (!has_loop_nest(layer)) return nullptr;
-    if (constraints != nullptr) {
-      constraints->fail("a systolic layer's folds follow pe_array.dataflow (" + config_.pe_array.dataflow +
-                        "): there are no mapping parameters to pin yet");
+    const SystolicPins pins = constraints != nullptr ? read_pins(*constraints) : SystolicPins{};
+    const LoopNest nest = loop_nest_of(layer, batch);
+    std::vector<SystolicDataflow> dataflows = {SystolicDataflow::kOutputStationary, SystolicDataflow::kWeightStationary,
+                                               SystolicDataflow::kInputStationary};
+    if (pins.dataflow) {
+      dataflows = {*pins.dataflow};
+    } else if (config_.pe_array.dataflow != "auto") {
+      dataflows = {systolic_dataflow_of(config_.pe_array.dataflow)};
     }
-    const PeArrayConfig& array = config_.pe_array;
-    SystolicSchedule schedule(loop_nest_of(layer, batch), systolic_dataflow_of(array.dataflow), array.rows, array.cols,
-                              systolic_buffers(config_));
-    return std::make_unique<SystolicPlan>(std::move(schedule), encoding);
+    std::optional<SystolicSchedule> best;
+    MappingSummary::Estimate best_estimate;
+    std::vector<double> objectives;
+    for (const SystolicDataflow dataflow : dataflows) {
+      for (const SystolicFoldOrder order : {SystolicFoldOrder::kColumnsOuter, SystolicFoldOrder::kRowsOuter}) {
+        if (pins.order && *pins.order != order) continue;
+        SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols,
+                                   systolic_buffers(config_), order);
+        const MappingSummary::Estimate estimate = estimate_schedule(candidate, config_, prices_, objective_);
+        objectives.push_back(estimate.best_objective);
+        if (!best || estimate.best_objective < best_estimate.best_objective) {  // ties keep SCALE-Sim's order
+          best = std::move(candidate);
+          best_estimate = estimate;
+        }
+      }
+    }
+    best_estimate.objective = config_.mapper.objective;
+    best_estimate.candidates = objectives.size();
+    std::sort(objectives.begin(), objectives.end());
+    best_estimate.median_objective = objectives[objectives.size() / 2];
+    best_estimate.worst_objective = objectives.back();
+    return std::make_unique<SystolicPlan>(std::move(*best), encoding, best_estimate);
   }
 
  private:
   AcceleratorConfig config_;
+  AccessPrices prices_;
+  MapperObjective objective_ = MapperObjective::kEnergy;
 };
 
 // Each buffer must hold one operand wavefront of the array, double-buffered (systolic_wavefront_words); with
@@ -90,19 +188,17 @@ void check_systolic_buffers(YamlMap glb_map, const AcceleratorConfig& config) {
 
 class SystolicDataflowPlugin : public IDataflow {
  public:
-  std::vector<std::string> variants() const override { return {"os", "ws", "is"}; }
+  std::vector<std::string> variants() const override { return {"os", "ws", "is", "auto"}; }
   bool has_register_files() const override { return false; }
   void check_config(YamlMap& root, const AcceleratorConfig& config) const override {
     check_systolic_buffers(root.get_map("glb"), config);
   }
   bool compresses_activations() const override { return false; }  // TPU-like arrays store raw tensors
-  std::unique_ptr<ILayerPlanner> planner(const AcceleratorConfig& config,
-                                         const AccessPrices& /*prices*/) const override {
-    return std::make_unique<SystolicPlanner>(config);
+  std::unique_ptr<ILayerPlanner> planner(const AcceleratorConfig& config, const AccessPrices& prices) const override {
+    return std::make_unique<SystolicPlanner>(config, prices);
   }
   std::unique_ptr<IPeArray> make_array(const AcceleratorConfig& config) const override {
-    return std::make_unique<SystolicArray>("pe_array", config.pe_array.rows, config.pe_array.cols,
-                                           systolic_dataflow_of(config.pe_array.dataflow));
+    return std::make_unique<SystolicArray>("pe_array", config.pe_array.rows, config.pe_array.cols);
   }
   std::unique_ptr<ICycleArray> make_cycle_array(const AcceleratorConfig& /*config*/, INoc& noc, IGlobalBuffer& glb,
                                                 IPeArray& counters, const ClockDomain& clock) const override {
@@ -112,8 +208,8 @@ class SystolicDataflowPlugin : public IDataflow {
 
 }  // namespace
 
-SystolicPlan::SystolicPlan(SystolicSchedule schedule, const DramEncoding& encoding)
-    : LayerPlan(encoding), schedule_(std::move(schedule)) {}
+SystolicPlan::SystolicPlan(SystolicSchedule schedule, const DramEncoding& encoding, MappingSummary::Estimate estimate)
+    : LayerPlan(encoding), schedule_(std::move(schedule)), estimate_(std::move(estimate)) {}
 
 const char* systolic_dataflow_name(SystolicDataflow dataflow) {
   switch (dataflow) {
@@ -132,7 +228,8 @@ MappingSummary SystolicPlan::mapping() const {
                         {"spatial_cols", s.spatial_cols()},
                         {"temporal", s.temporal()},
                         {"folds", s.fold_count()},
-                        {"fold_order", nlohmann::ordered_json::array({"groups", "column_folds", "row_folds"})}};
+                        {"fold_order", fold_order_name(s.fold_order())}};
+  summary.estimate = estimate_;
   return summary;
 }
 

@@ -1,8 +1,10 @@
 #pragma once
-// `pe_array.impl: systolic` (TPU-like, SCALE-Sim's dataflows `pe_array.dataflow: os | ws | is`): a conv or
-// fc layer is lowered to GEMM folds (dataflow/systolic/); pooling streams through the buffers as an
-// element-wise layer. SystolicArray times a fold and SystolicCycleArray runs it on real values.
+// `pe_array.impl: systolic` (TPU-like, SCALE-Sim's dataflows `pe_array.dataflow: os | ws | is`, or `auto`
+// to choose per layer): a conv or fc layer is lowered to GEMM folds (dataflow/systolic/) whose fold order
+// (and with `auto` whose dataflow) the planner picks by `mapper.objective`; pooling streams through the
+// buffers as an element-wise layer. SystolicArray times a fold and SystolicCycleArray runs it on real values.
 #include "arch/dataflows/dataflow.hpp"
+#include "dataflow/access_prices.hpp"
 #include "dataflow/systolic/systolic_schedule.hpp"
 
 namespace ergon {
@@ -13,7 +15,7 @@ struct SystolicStep : StepDetail {
 
 class SystolicPlan : public LayerPlan {
  public:
-  SystolicPlan(SystolicSchedule schedule, const DramEncoding& encoding);
+  SystolicPlan(SystolicSchedule schedule, const DramEncoding& encoding, MappingSummary::Estimate estimate);
   const SystolicSchedule& schedule() const { return schedule_; }
   const LoopNest* nest() const override { return &schedule_.nest(); }
   bool double_buffered() const override { return true; }
@@ -24,6 +26,7 @@ class SystolicPlan : public LayerPlan {
 
  private:
   SystolicSchedule schedule_;
+  MappingSummary::Estimate estimate_;
 };
 
 const char* systolic_dataflow_name(SystolicDataflow dataflow);  // os, ws, is

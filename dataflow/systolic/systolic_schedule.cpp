@@ -11,12 +11,29 @@ bool same(const IndexRange& a, const IndexRange& b) {
   return a.begin == b.begin && a.end == b.end;
 }
 
+// Which fold indices (spatial rows, spatial columns) an operand's block depends on.
+struct Dependence {
+  bool rows = false, cols = false;
+};
+Dependence ifmap_dependence(SystolicDataflow dataflow) {  // pixels and window positions
+  return dataflow == SystolicDataflow::kInputStationary ? Dependence{true, true} : Dependence{true, false};
+}
+Dependence filter_dependence(SystolicDataflow dataflow) {  // window positions and filters
+  switch (dataflow) {
+    case SystolicDataflow::kOutputStationary: return {false, true};
+    case SystolicDataflow::kWeightStationary: return {true, true};
+    case SystolicDataflow::kInputStationary: return {true, false};
+  }
+  return {true, true};
+}
+
 }  // namespace
 
 SystolicSchedule::SystolicSchedule(const LoopNest& nest, SystolicDataflow dataflow, std::int64_t array_rows,
-                                   std::int64_t array_cols, SystolicBuffers buffers)
+                                   std::int64_t array_cols, SystolicBuffers buffers, SystolicFoldOrder order)
     : nest_(nest),
       dataflow_(dataflow),
+      order_(order),
       array_rows_(array_rows),
       array_cols_(array_cols),
       buffers_(buffers),
@@ -48,7 +65,10 @@ std::uint64_t SystolicSchedule::fold_count() const {
 SystolicFold SystolicSchedule::fold(std::uint64_t index) const {
   const auto i = static_cast<std::int64_t>(index);
   const std::int64_t per_group = row_folds_ * col_folds_;
-  const std::int64_t group = i / per_group, col_fold = i % per_group / row_folds_, row_fold = i % row_folds_;
+  const std::int64_t group = i / per_group, in_group = i % per_group;
+  const bool columns_outer = order_ == SystolicFoldOrder::kColumnsOuter;
+  const std::int64_t col_fold = columns_outer ? in_group / row_folds_ : in_group % col_folds_;
+  const std::int64_t row_fold = columns_outer ? in_group % row_folds_ : in_group / col_folds_;
   SystolicFold fold;
   fold.group = group;
   fold.rows = {row_fold * array_rows_, std::min(spatial_rows_, (row_fold + 1) * array_rows_)};
@@ -90,6 +110,7 @@ PassTraffic SystolicSchedule::traffic(const SystolicFold& fold, const std::optio
   traffic.macs = traffic.nonzero_macs = rows * cols * t;  // no zero gating in a systolic array
   traffic.active_pes = rows * cols;
   traffic.compute_cycles = t;
+  traffic.fill_cycles = dataflow_ == SystolicDataflow::kOutputStationary ? 0 : as_count(array_rows_);
   // Buffer reads into the array and writes out of it, as SCALE-Sim counts them.
   std::uint64_t ifmap_reads = 0, filter_reads = 0, ofmap_writes = 0;
   switch (dataflow_) {
@@ -109,23 +130,23 @@ PassTraffic SystolicSchedule::traffic(const SystolicFold& fold, const std::optio
   traffic.psum_glb_writes = ofmap_writes;
   traffic.inter_pe_psum_words = 2 * traffic.macs;  // two operands hop to a neighbour per MAC
 
-  // DRAM: a block already fetched for the previous fold is on chip; operands that fit their buffer are
-  // fetched during the first column fold only (later column folds reuse them).
-  const bool later_col_fold = fold.cols.begin > 0;
-  const bool ifmap_block_same = previous && previous->group == fold.group &&
-                                (dataflow_ == SystolicDataflow::kInputStationary
-                                     ? same(previous->rows, fold.rows) && same(previous->cols, fold.cols)
-                                     : same(previous->rows, fold.rows));
-  const bool ifmap_cached = ifmap_fits_ && later_col_fold && dataflow_ != SystolicDataflow::kInputStationary;
-  if (!ifmap_block_same && !ifmap_cached) {
+  // DRAM: a block already fetched for the previous fold is on chip; an operand that depends only on the
+  // inner fold index and fits its buffer is fetched during the first outer fold only.
+  const bool columns_outer = order_ == SystolicFoldOrder::kColumnsOuter;
+  const bool later_outer_fold = columns_outer ? fold.cols.begin > 0 : fold.rows.begin > 0;
+  const auto on_chip = [&](Dependence depends, bool fits) {
+    const bool same_block = previous && previous->group == fold.group &&
+                            (!depends.rows || same(previous->rows, fold.rows)) &&
+                            (!depends.cols || same(previous->cols, fold.cols));
+    const bool inner_only = columns_outer ? depends.rows && !depends.cols : depends.cols && !depends.rows;
+    return same_block || (fits && later_outer_fold && inner_only);
+  };
+  if (!on_chip(ifmap_dependence(dataflow_), ifmap_fits_)) {
     traffic.ifmap_dram_words = traffic.ifmap_dram_stored_words = ifmap_words_for_pixels(pixels, window);
   }
-  const bool filter_block_same = previous && previous->group == fold.group &&
-                                 (dataflow_ == SystolicDataflow::kOutputStationary
-                                      ? same(previous->cols, fold.cols)
-                                      : same(previous->rows, fold.rows) && same(previous->cols, fold.cols));
-  const bool filters_cached = filters_fit_ && later_col_fold && dataflow_ == SystolicDataflow::kInputStationary;
-  if (!filter_block_same && !filters_cached) traffic.filter_dram_words = as_count(window.size() * filters.size());
+  if (!on_chip(filter_dependence(dataflow_), filters_fit_)) {
+    traffic.filter_dram_words = as_count(window.size() * filters.size());
+  }
   // Outputs are complete once the whole window has been accumulated.
   const bool complete = window.end == window_;
   traffic.ofmap_dram_words = complete ? as_count(pixels.size() * filters.size()) : 0;

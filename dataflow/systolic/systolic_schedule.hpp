@@ -4,7 +4,8 @@
 // are spread over the array's rows and columns and which one streams in time (SCALE-Sim's convention,
 // docs/scalesim-reference.md): output stationary Sr = Npx, Sc = M, T = K; weight stationary Sr = K,
 // Sc = M, T = Npx; input stationary Sr = K, Sc = Npx, T = M. The array covers Sr x Sc in folds of at most
-// rows x cols, column folds outer, row folds inner; each fold is one pass of T streamed steps.
+// rows x cols, column folds outer and row folds inner (SCALE-Sim's order) or the other way round; each fold is
+// one pass of T streamed steps.
 #include <cstdint>
 #include <optional>
 
@@ -14,6 +15,7 @@
 namespace ergon {
 
 enum class SystolicDataflow { kOutputStationary, kWeightStationary, kInputStationary };
+enum class SystolicFoldOrder { kColumnsOuter, kRowsOuter };
 
 struct SystolicBuffers {  // words each on-chip buffer holds
   std::int64_t ifmap_words = 0;
@@ -31,10 +33,11 @@ struct SystolicFold {
 class SystolicSchedule {
  public:
   SystolicSchedule(const LoopNest& nest, SystolicDataflow dataflow, std::int64_t array_rows, std::int64_t array_cols,
-                   SystolicBuffers buffers);
+                   SystolicBuffers buffers, SystolicFoldOrder order = SystolicFoldOrder::kColumnsOuter);
 
   const LoopNest& nest() const { return nest_; }
   SystolicDataflow dataflow() const { return dataflow_; }
+  SystolicFoldOrder fold_order() const { return order_; }
   std::int64_t array_rows() const { return array_rows_; }
   std::int64_t array_cols() const { return array_cols_; }
   std::int64_t pixels() const { return pixels_; }              // Npx over the batch
@@ -46,7 +49,9 @@ class SystolicSchedule {
   SystolicFold fold(std::uint64_t index) const;
 
   // What one fold moves and computes; `previous` is the fold before (none for the first). The
-  // compute_cycles field is T: the array adds its own fill and drain.
+  // compute_cycles field is T and fill_cycles the stationary operand's shift-in: the array adds its own
+  // wavefront skew. An operand block the previous fold used is still on chip; an operand that depends only
+  // on the inner fold index and fits half its buffer is fetched during the first outer fold only.
   PassTraffic traffic(const SystolicFold& fold, const std::optional<SystolicFold>& previous) const;
 
  private:
@@ -54,6 +59,7 @@ class SystolicSchedule {
 
   LoopNest nest_;
   SystolicDataflow dataflow_;
+  SystolicFoldOrder order_;
   std::int64_t array_rows_, array_cols_;
   SystolicBuffers buffers_;
   std::int64_t pixels_, window_, spatial_rows_, spatial_cols_, temporal_;

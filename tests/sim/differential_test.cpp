@@ -157,11 +157,11 @@ TEST(Differential, FidelitiesAgreeOnRandomLayers) {
 
 AcceleratorConfig random_systolic_config(std::uint64_t seed) {
   std::mt19937_64 random(seed);
-  const char* dataflows[] = {"os", "ws", "is"};
+  const char* dataflows[] = {"os", "ws", "is", "auto"};  // auto: each layer's own dataflow and fold order
   const std::vector<std::string> overrides = {
       "pe_array.rows=" + std::to_string(uniform(random, 1, 12)),
       "pe_array.cols=" + std::to_string(uniform(random, 1, 12)),
-      std::string("pe_array.dataflow=") + dataflows[uniform(random, 0, 2)],
+      std::string("pe_array.dataflow=") + dataflows[uniform(random, 0, 3)],
       "glb.size_kib=" + std::to_string(uniform(random, 2, 64)),
       "glb.ofmap_size_kib=1",
       "glb.filter_size_kib=" + std::to_string(uniform(random, 1, 64)),

@@ -8,8 +8,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "network/importers/scalesim_topology.hpp"
+#include "sim/data_paths.hpp"
 #include "sim/simulation.hpp"
 #include "tests/test_paths.hpp"
 
@@ -129,6 +131,57 @@ TEST(Systolic, CycleFidelityComputesTheNetworkCorrectly) {
     EXPECT_EQ(cycle.layers[i].cycles, tlm.layers[i].cycles) << cycle.layers[i].name;
   }
   EXPECT_GE(checked, 9u);
+}
+
+// With `pe_array.dataflow: auto` each layer takes its own dataflow: the network costs no more energy than
+// on the best single dataflow (within the cycle estimate's slack on clock energy).
+TEST(Systolic, AutoDataflowIsNoWorseThanAnyFixedOne) {
+  const Workload workload = load_workload(test::source_dir() + "/workloads/mobilenet_v1.yaml");
+  const auto run = [&](const std::string& dataflow) {
+    const AcceleratorConfig config =
+        load_accelerator_config(test::source_dir() + "/configs/edge_tpu.yaml", {"pe_array.dataflow=" + dataflow});
+    return Simulation(config, load_energy_table(energy_table_path(config)), workload, {}).run();
+  };
+  const SimulationResult automatic = run("auto");
+  std::set<std::string> chosen;
+  for (const LayerResult& layer : automatic.layers) {
+    if (layer.mapping && layer.op == "conv") chosen.insert(layer.mapping->parameters.at("dataflow"));
+  }
+  EXPECT_GE(chosen.size(), 2u);  // depthwise and pointwise layers prefer different dataflows
+  for (const char* fixed : {"os", "ws", "is"}) {
+    const SimulationResult single = run(fixed);
+    EXPECT_LE(automatic.total.energy.total_pj(), 1.01 * single.total.energy.total_pj()) << fixed;
+  }
+}
+
+// The fold order decides which operand stays on chip: where only the filters fit their buffer, walking the
+// filter folds inside each pixel fold (rows outer) fetches the ifmap once; the planner finds that order.
+TEST(Systolic, FoldOrderKeepsTheOperandThatFits) {
+  const auto path = std::filesystem::temp_directory_path() / "ergon_fold_order.yaml";
+  std::ofstream(path) << "name: folds\nsource: test\nlayers:\n"
+                         "  - {name: image, op: input, shape: [64, 56, 56]}\n"
+                         "  - {name: conv, op: conv, inputs: [image], filters: 128, kernel: 1}\n";
+  const Workload workload = load_workload(path.string());
+  // OS on 16x16: pixels are the rows, filters the columns; 64 KiB of filter buffer holds all 8 Ki filter
+  // words, 8 KiB of ifmap buffer not the 200 Ki ifmap words.
+  const AcceleratorConfig config = load_accelerator_config(
+      test::source_dir() + "/configs/edge_tpu.yaml",
+      {"pe_array.rows=16", "pe_array.cols=16", "glb.size_kib=16", "glb.ofmap_size_kib=8", "glb.filter_size_kib=64"});
+  const EnergyTable table = load_energy_table(energy_table_path(config));
+  const auto run = [&](const std::string& pins) {
+    SimulationOptions options;
+    if (!pins.empty()) {
+      const auto pins_path = std::filesystem::temp_directory_path() / "ergon_fold_order_pins.yaml";
+      std::ofstream(pins_path) << "layers:\n  conv: {fold_order: " << pins << "}\n";
+      options.mapping = load_mapping_file(pins_path.string());
+    }
+    return Simulation(config, table, workload, options).run().layers[1];
+  };
+  const LayerResult chosen = run(""), columns = run("columns_outer"), rows = run("rows_outer");
+  EXPECT_EQ(chosen.mapping->parameters.at("fold_order"), "rows_outer");
+  EXPECT_LT(rows.dram_read_bytes, columns.dram_read_bytes);
+  EXPECT_EQ(chosen.dram_read_bytes, rows.dram_read_bytes);
+  EXPECT_EQ(rows.macs, columns.macs);
 }
 
 }  // namespace

@@ -5,19 +5,17 @@
 // output stationary T + R + C - 2, weight/input stationary 2R + C + T - 2 (as SCALE-Sim v2 counts them).
 // The buffers' bank ports, busy with DRAM deposits and outputs leaving for DRAM, can only slow this down.
 #include "arch/pe_array/pe_array.hpp"
-#include "dataflow/systolic/systolic_schedule.hpp"
 
 namespace ergon {
 
 class SystolicArray : public IPeArray {
  public:
-  SystolicArray(sc_core::sc_module_name name, std::int64_t rows, std::int64_t cols, SystolicDataflow dataflow);
+  SystolicArray(sc_core::sc_module_name name, std::int64_t rows, std::int64_t cols);
   std::int64_t pe_count() const override { return rows_ * cols_; }
   std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
 
  private:
   std::int64_t rows_, cols_;
-  SystolicDataflow dataflow_;
 };
 
 }  // namespace ergon
