@@ -13,15 +13,7 @@ namespace {
 // of the candidates' objective.
 nlohmann::ordered_json mapping_json(const MappingSummary& mapping) {
   nlohmann::ordered_json json = mapping.parameters;
-  if (const auto& e = mapping.estimate) {
-    json["search"] = {{"objective", e->objective},
-                      {"candidates", e->candidates},
-                      {"estimated_cycles", e->cycles},
-                      {"estimated_energy_pj", e->energy_pj},
-                      {"objective_best", e->best_objective},
-                      {"objective_median", e->median_objective},
-                      {"objective_worst", e->worst_objective}};
-  }
+  if (mapping.estimate) json["search"] = search_json(*mapping.estimate);
   return json;
 }
 

@@ -29,13 +29,18 @@ MappingFile load_mapping_file(const std::string& path) {
   return file;
 }
 
+std::string unknown_layer_message(const std::string& name, const std::vector<std::string>& layer_names,
+                                  const std::string& workload_name) {
+  const std::string suggestion = closest_match(name, layer_names);
+  return "workload '" + workload_name + "' has no layer '" + name + "'" +
+         (suggestion.empty() ? std::string() : "; did you mean '" + suggestion + "'?");
+}
+
 void check_mapping_layers(const MappingFile& file, const std::vector<std::string>& layer_names,
                           const std::string& workload_name) {
   for (const auto& [name, constraints] : file.layers) {
     if (std::find(layer_names.begin(), layer_names.end(), name) != layer_names.end()) continue;
-    const std::string suggestion = closest_match(name, layer_names);
-    constraints.fail("workload '" + workload_name + "' has no layer '" + name + "'" +
-                     (suggestion.empty() ? std::string() : "; did you mean '" + suggestion + "'?"));
+    constraints.fail(unknown_layer_message(name, layer_names, workload_name));
   }
 }
 

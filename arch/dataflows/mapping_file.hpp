@@ -22,6 +22,9 @@ struct MappingFile {
 };
 
 MappingFile load_mapping_file(const std::string& path);
+// "workload 'W' has no layer 'x'; did you mean 'y'?"
+std::string unknown_layer_message(const std::string& name, const std::vector<std::string>& layer_names,
+                                  const std::string& workload_name);
 // Fails at the first entry naming no layer of the workload, suggesting the closest name.
 void check_mapping_layers(const MappingFile& file, const std::vector<std::string>& layer_names,
                           const std::string& workload_name);

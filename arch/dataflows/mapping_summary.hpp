@@ -20,4 +20,15 @@ struct MappingSummary {
   std::optional<Estimate> estimate;
 };
 
+// The estimate as report.json and `ergon map --format json` write it.
+inline nlohmann::ordered_json search_json(const MappingSummary::Estimate& e) {
+  return {{"objective", e.objective},
+          {"candidates", e.candidates},
+          {"estimated_cycles", e.cycles},
+          {"estimated_energy_pj", e.energy_pj},
+          {"objective_best", e.best_objective},
+          {"objective_median", e.median_objective},
+          {"objective_worst", e.worst_objective}};
+}
+
 }  // namespace ergon

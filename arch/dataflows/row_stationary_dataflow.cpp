@@ -16,15 +16,6 @@
 namespace ergon {
 namespace {
 
-const char* objective_name(MapperObjective objective) {
-  switch (objective) {
-    case MapperObjective::kLatency: return "latency";
-    case MapperObjective::kEnergyDelay: return "edp";
-    case MapperObjective::kEnergy: break;
-  }
-  return "energy";
-}
-
 std::optional<std::int64_t> read_count(YamlMap& map, const char* key, std::int64_t min) {
   if (!map.has(key)) return std::nullopt;
   return map.at(key).as_int({min, std::numeric_limits<std::int64_t>::max()});
@@ -159,7 +150,7 @@ MappingSummary RowStationaryPlan::mapping() const {
   MappingSummary summary;
   summary.parameters = mapping_parameters(choice_.mapping);
   MappingSummary::Estimate estimate;
-  estimate.objective = objective_name(objective_);
+  estimate.objective = mapper_objective_name(objective_);
   estimate.cycles = choice_.cost.cycles;
   estimate.energy_pj = choice_.cost.energy_pj;
   estimate.candidates = choice_.candidates;
@@ -256,10 +247,7 @@ MapperContext mapper_context(const AcceleratorConfig& config, const AccessPrices
   timing.dram_bytes_per_cycle = config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz;
   timing.dram_latency_cycles = config.dram.latency_ns * config.clock.frequency_mhz / 1e3;
   context.energies = prices;
-  const std::string& objective = config.mapper.objective;
-  context.objective = objective == "latency" ? MapperObjective::kLatency
-                      : objective == "edp"   ? MapperObjective::kEnergyDelay
-                                             : MapperObjective::kEnergy;
+  context.objective = mapper_objective_of(config.mapper.objective);
   return context;
 }
 

@@ -21,9 +21,14 @@ SystolicDataflow systolic_dataflow_of(const std::string& name) {
                         : SystolicDataflow::kOutputStationary;
 }
 
+// The part of glb.size_kib that holds ofmaps (the rest holds ifmaps).
+double ofmap_buffer_kib(const GlbConfig& glb) {
+  return glb.ofmap_size_kib > 0 ? glb.ofmap_size_kib : glb.size_kib / 2;
+}
+
 SystolicBuffers systolic_buffers(const AcceleratorConfig& config) {
   const int bits = config.pe_array.word_bits;
-  const double ofmap_kib = config.glb.ofmap_size_kib > 0 ? config.glb.ofmap_size_kib : config.glb.size_kib / 2;
+  const double ofmap_kib = ofmap_buffer_kib(config.glb);
   return {words_of_kib(config.glb.size_kib - ofmap_kib, bits), words_of_kib(config.glb.filter_size_kib, bits),
           words_of_kib(ofmap_kib, bits)};
 }
@@ -68,11 +73,7 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
   estimate.cycles = cycles;
   estimate.energy_pj = macs * prices.mac_pj + hops * prices.inter_pe_pj + buffer_accesses * prices.glb_pj +
                        dram_bytes * prices.dram_pj_per_byte + cycles * prices.cycle_pj;
-  switch (objective) {
-    case MapperObjective::kLatency: estimate.best_objective = cycles; break;
-    case MapperObjective::kEnergyDelay: estimate.best_objective = estimate.energy_pj * cycles; break;
-    case MapperObjective::kEnergy: estimate.best_objective = estimate.energy_pj; break;
-  }
+  estimate.best_objective = objective_value(objective, estimate.energy_pj, cycles);
   return estimate;
 }
 
@@ -105,12 +106,11 @@ SystolicPins read_pins(const YamlView& entry) {
 // objective; reuse follows from the buffer sizes (SystolicSchedule).
 class SystolicPlanner : public ILayerPlanner {
  public:
-  SystolicPlanner(const AcceleratorConfig& config, const AccessPrices& prices) : config_(config), prices_(prices) {
-    const std::string& objective = config.mapper.objective;
-    objective_ = objective == "latency" ? MapperObjective::kLatency
-                 : objective == "edp"   ? MapperObjective::kEnergyDelay
-                                        : MapperObjective::kEnergy;
-  }
+  SystolicPlanner(const AcceleratorConfig& config, const AccessPrices& prices)
+      : config_(config),
+        prices_(prices),
+        objective_(mapper_objective_of(config.mapper.objective)),
+        buffers_(systolic_buffers(config)) {}
 
   std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding,
                                   const YamlView* constraints) override {
@@ -135,8 +135,7 @@ class SystolicPlanner : public ILayerPlanner {
     for (const SystolicDataflow dataflow : dataflows) {
       for (const SystolicFoldOrder order : {SystolicFoldOrder::kColumnsOuter, SystolicFoldOrder::kRowsOuter}) {
         if (pins.order && *pins.order != order) continue;
-        SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols,
-                                   systolic_buffers(config_), order);
+        SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers_, order);
         const MappingSummary::Estimate estimate = estimate_schedule(candidate, config_, prices_, objective_);
         objectives.push_back(estimate.best_objective);
         if (!best || estimate.best_objective < best_estimate.best_objective) {  // ties keep SCALE-Sim's order
@@ -145,7 +144,7 @@ class SystolicPlanner : public ILayerPlanner {
         }
       }
     }
-    best_estimate.objective = config_.mapper.objective;
+    best_estimate.objective = mapper_objective_name(objective_);
     best_estimate.candidates = objectives.size();
     std::sort(objectives.begin(), objectives.end());
     best_estimate.median_objective = objectives[objectives.size() / 2];
@@ -156,7 +155,8 @@ class SystolicPlanner : public ILayerPlanner {
  private:
   AcceleratorConfig config_;
   AccessPrices prices_;
-  MapperObjective objective_ = MapperObjective::kEnergy;
+  MapperObjective objective_;
+  SystolicBuffers buffers_;  // the same for every layer
 };
 
 // Each buffer must hold one operand wavefront of the array, double-buffered (systolic_wavefront_words); with
@@ -166,7 +166,7 @@ void check_systolic_buffers(YamlMap glb_map, const AcceleratorConfig& config) {
   if (glb.filter_size_kib <= 0) glb_map.view().fail("a systolic array needs a filter buffer: set filter_size_kib");
   const double words_per_kib = 1024.0 * 8.0 / config.pe_array.word_bits;
   const std::int64_t wavefront = systolic_wavefront_words(config.pe_array.rows, config.pe_array.cols);
-  const double ofmap_kib = glb.ofmap_size_kib > 0 ? glb.ofmap_size_kib : glb.size_kib / 2;
+  const double ofmap_kib = ofmap_buffer_kib(glb);
   const struct {
     const char* buffer;
     double kib;

@@ -281,11 +281,7 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
                    static_cast<double>(cost.glb_reads + cost.glb_writes) * energies.glb_pj +
                    static_cast<double>(cost.dram_read_bytes + cost.dram_write_bytes) * energies.dram_pj_per_byte +
                    cost.cycles * energies.cycle_pj;
-  switch (objective) {
-    case MapperObjective::kEnergy: cost.objective = cost.energy_pj; break;
-    case MapperObjective::kLatency: cost.objective = cost.cycles; break;
-    case MapperObjective::kEnergyDelay: cost.objective = cost.energy_pj * cost.cycles; break;
-  }
+  cost.objective = objective_value(objective, cost.energy_pj, cost.cycles);
   return cost;
 }
 

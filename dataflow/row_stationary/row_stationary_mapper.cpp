@@ -149,12 +149,7 @@ double array_score(const TilingAnalysis& analysis, const MapperContext& context)
       static_cast<double>(base.nonzero_macs) * energy.mac_pj + static_cast<double>(base.rf_accesses) * energy.rf_pj +
       static_cast<double>(base.inter_pe_psum_words) * energy.inter_pe_pj +
       static_cast<double>(base.glb_reads + base.glb_writes) * energy.glb_pj + cycles * energy.cycle_pj;
-  switch (context.objective) {
-    case MapperObjective::kEnergy: return energy_pj;
-    case MapperObjective::kLatency: return cycles;
-    case MapperObjective::kEnergyDelay: return energy_pj * cycles;
-  }
-  return energy_pj;
+  return objective_value(context.objective, energy_pj, cycles);
 }
 
 std::vector<std::int64_t> slot_options(std::vector<std::int64_t> options, std::int64_t low, std::int64_t tiles,

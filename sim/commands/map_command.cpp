@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 
 #include "arch/dataflows/registry.hpp"
-#include "common/text.hpp"
 #include "dataflow/mapping_error.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
@@ -69,15 +68,7 @@ nlohmann::ordered_json layer_json(const MappedLayer& mapped) {
   const MappingSummary mapping = mapped.plan->mapping();
   json["mapping"] = mapping.parameters;
   json["loop_nest"] = mapped.plan->loop_nest();
-  if (const auto& e = mapping.estimate) {
-    json["search"] = {{"objective", e->objective},
-                      {"candidates", e->candidates},
-                      {"estimated_cycles", e->cycles},
-                      {"estimated_energy_pj", e->energy_pj},
-                      {"objective_best", e->best_objective},
-                      {"objective_median", e->median_objective},
-                      {"objective_worst", e->worst_objective}};
-  }
+  if (mapping.estimate) json["search"] = search_json(*mapping.estimate);
   return json;
 }
 
@@ -88,9 +79,7 @@ void run_map(const MapOptions& options) {
   std::vector<std::string> names;
   for (const Layer& layer : workload.layers()) names.push_back(layer.name);
   if (!options.layer.empty() && std::find(names.begin(), names.end(), options.layer) == names.end()) {
-    const std::string suggestion = closest_match(options.layer, names);
-    throw std::runtime_error("--layer: workload '" + workload.name() + "' has no layer '" + options.layer + "'" +
-                             (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+    throw std::runtime_error("--layer: " + unknown_layer_message(options.layer, names, workload.name()));
   }
   std::optional<MappingFile> pins;
   if (!options.mapping_path.empty()) {
