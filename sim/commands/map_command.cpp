@@ -73,6 +73,8 @@ nlohmann::ordered_json layer_json(const MappedLayer& mapped) {
 }
 
 void run_map(const MapOptions& options) {
+  refuse_output_over_inputs(options.out_path, {options.config_path, options.workload_path, options.mapping_path},
+                            "--out");
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);

@@ -53,4 +53,13 @@ if "$ergon" run --config "$config" --workload "$workload" --mapping "$out/bad.ya
 fi
 grep -q "bad.yaml:2:10: layers.conv3" "$out/err.txt"
 if [ -e "$out/bad" ]; then echo "a failed run left its output folder" >&2; exit 1; fi
+# The output never replaces an input.
+cp "$out/pins.yaml" "$out/pins_kept.yaml"
+if "$ergon" map --config "$config" --workload "$workload" --mapping "$out/pins.yaml" --out "$out/pins.yaml" \
+  2> "$out/err2.txt"; then
+  echo "map wrote over its mapping file" >&2
+  exit 1
+fi
+grep -q "is an input of this command" "$out/err2.txt"
+cmp "$out/pins.yaml" "$out/pins_kept.yaml"
 echo "map checks passed"
