@@ -196,8 +196,14 @@ struct Search {
       const auto ifmap_slots = slot_options(
           {1, 2, inside(TemporalDim::kOfmapRows, GlbTensor::kIfmap), inside(TemporalDim::kFilters, GlbTensor::kIfmap)},
           1, ifmap_tiles, pin.ifmap_slots);
-      const auto psum_slots =
+      auto psum_slots =
           slot_options({1, 2, inside(TemporalDim::kChannels, GlbTensor::kPsum)}, 1, psum_tiles, pin.psum_slots);
+      if (pin.psum_spill) {  // psums spill when the channel loop's inner tiles outnumber the psum slots
+        const std::int64_t psums_inside = inside(TemporalDim::kChannels, GlbTensor::kPsum);
+        psum_slots.erase(std::remove_if(psum_slots.begin(), psum_slots.end(),
+                                        [&](std::int64_t psum) { return (psums_inside > psum) != *pin.psum_spill; }),
+                         psum_slots.end());
+      }
       const auto filter_slots = weights ? slot_options({0, 1, inside(TemporalDim::kImages, GlbTensor::kFilter),
                                                         inside(TemporalDim::kOfmapRows, GlbTensor::kFilter)},
                                                        0, filter_tiles, pin.filter_slots)
@@ -206,9 +212,6 @@ struct Search {
         if (pin.double_buffered && *pin.double_buffered != double_buffered) continue;
         for (const std::int64_t ifmap : ifmap_slots) {
           for (const std::int64_t psum : psum_slots) {
-            // Psums spill when the channel loop's inner tiles outnumber the psum slots.
-            const bool spills = inside(TemporalDim::kChannels, GlbTensor::kPsum) > psum;
-            if (pin.psum_spill && *pin.psum_spill != spills) continue;
             for (const std::int64_t filter : filter_slots) {
               consider({tiling, order, {ifmap, psum, filter}, double_buffered}, analysis);
             }
