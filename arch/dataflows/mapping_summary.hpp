@@ -14,7 +14,9 @@ struct MappingSummary {
     std::string objective;  // energy, latency or edp
     double cycles = 0;
     double energy_pj = 0;
-    std::uint64_t candidates = 0;  // complete mappings the search evaluated
+    std::uint64_t dram_bytes = 0;    // read and written; the simulation of the mapping moves exactly these
+    std::uint64_t glb_accesses = 0;  // reads and writes of the global (or operand) buffers, likewise exact
+    std::uint64_t candidates = 0;    // complete mappings the search evaluated
     double best_objective = 0, median_objective = 0, worst_objective = 0;
   };
   std::optional<Estimate> estimate;
@@ -26,6 +28,8 @@ inline nlohmann::ordered_json search_json(const MappingSummary::Estimate& e) {
           {"candidates", e.candidates},
           {"estimated_cycles", e.cycles},
           {"estimated_energy_pj", e.energy_pj},
+          {"estimated_dram_bytes", e.dram_bytes},
+          {"estimated_glb_accesses", e.glb_accesses},
           {"objective_best", e.best_objective},
           {"objective_median", e.median_objective},
           {"objective_worst", e.worst_objective}};

@@ -153,6 +153,8 @@ MappingSummary RowStationaryPlan::mapping() const {
   estimate.objective = mapper_objective_name(objective_);
   estimate.cycles = choice_.cost.cycles;
   estimate.energy_pj = choice_.cost.energy_pj;
+  estimate.dram_bytes = choice_.cost.dram_read_bytes + choice_.cost.dram_write_bytes;
+  estimate.glb_accesses = choice_.cost.glb_reads + choice_.cost.glb_writes;
   estimate.candidates = choice_.candidates;
   estimate.best_objective = choice_.cost.objective;
   estimate.median_objective = choice_.median_objective;

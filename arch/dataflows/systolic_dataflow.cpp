@@ -48,31 +48,47 @@ const char* fold_order_name(SystolicFoldOrder order) {
 }
 
 // The cost of one schedule, walked fold by fold with the traffic the simulation will see: buffer and DRAM
-// accesses exactly, cycles estimated (each fold's DRAM fetch overlaps the previous fold's compute).
+// accesses exactly (in the loader's encoding), cycles estimated (each fold's DRAM traffic overlaps the
+// previous fold's compute).
 MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, const AcceleratorConfig& config,
-                                           const AccessPrices& prices, MapperObjective objective) {
-  const double bytes_per_word = config.pe_array.word_bits / 8.0;
+                                           const DramEncoding& encoding, const AccessPrices& prices,
+                                           MapperObjective objective) {
   const double dram_bytes_per_cycle = config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz;
+  const double dram_latency_cycles = config.dram.latency_ns * config.clock.frequency_mhz * 1e-3;
   const auto skew = static_cast<double>(schedule.array_rows() + schedule.array_cols() - 2);
-  double cycles = 0, buffer_accesses = 0, dram_bytes = 0, macs = 0, hops = 0;
+  double cycles = 0, macs = 0, hops = 0;
+  std::uint64_t buffer_accesses = 0, dram_bytes = 0, previous_written = 0;
   std::optional<SystolicFold> previous;
   for (std::uint64_t i = 0; i < schedule.fold_count(); ++i) {
     const SystolicFold fold = schedule.fold(i);
     const PassTraffic t = schedule.traffic(fold, previous);
     previous = fold;
-    const double fetched = static_cast<double>(t.deposited_words()) * bytes_per_word;
-    const double written = static_cast<double>(t.ofmap_dram_words) * bytes_per_word;
+    const std::uint64_t stored = t.ifmap_dram_stored_words;
+    const std::uint64_t fetched =
+        encoding.raw_bytes(t.filter_dram_words + t.psum_spill_read_words) +
+        (stored > 0 ? encoding.ifmap_bytes(stored, DramEncoding::expected(stored, encoding.ifmap_density)) : 0);
+    const std::uint64_t written = (t.ofmap_dram_words > 0 ? encoding.ofmap_bytes(t.ofmap_dram_words) : 0) +
+                                  encoding.raw_bytes(t.psum_spill_write_words);
+    // One DRAM bus: this fold's fetch shares it with the previous fold's write-back, and its data arrives
+    // one access latency after the transfer.
+    const double bus_cycles = static_cast<double>(fetched + previous_written) / dram_bytes_per_cycle +
+                              (fetched > 0 ? dram_latency_cycles : 0.0);
     const double compute = static_cast<double>(t.fill_cycles + t.compute_cycles) + skew;
-    cycles += i == 0 ? fetched / dram_bytes_per_cycle + compute : std::max(compute, fetched / dram_bytes_per_cycle);
-    buffer_accesses += static_cast<double>(t.glb_reads + t.glb_writes);
+    cycles += i == 0 ? bus_cycles + compute : std::max(compute, bus_cycles);
+    previous_written = written;
+    buffer_accesses += t.glb_reads + t.glb_writes;
     dram_bytes += fetched + written;
     macs += static_cast<double>(t.macs);
     hops += static_cast<double>(t.inter_pe_psum_words);
   }
+  cycles += static_cast<double>(previous_written) / dram_bytes_per_cycle;  // the last write-back drains
   MappingSummary::Estimate estimate;
   estimate.cycles = cycles;
-  estimate.energy_pj = macs * prices.mac_pj + hops * prices.inter_pe_pj + buffer_accesses * prices.glb_pj +
-                       dram_bytes * prices.dram_pj_per_byte + cycles * prices.cycle_pj;
+  estimate.dram_bytes = dram_bytes;
+  estimate.glb_accesses = buffer_accesses;
+  estimate.energy_pj = macs * prices.mac_pj + hops * prices.inter_pe_pj +
+                       static_cast<double>(buffer_accesses) * prices.glb_pj +
+                       static_cast<double>(dram_bytes) * prices.dram_pj_per_byte + cycles * prices.cycle_pj;
   estimate.best_objective = objective_value(objective, estimate.energy_pj, cycles);
   return estimate;
 }
@@ -136,7 +152,7 @@ class SystolicPlanner : public ILayerPlanner {
       for (const SystolicFoldOrder order : {SystolicFoldOrder::kColumnsOuter, SystolicFoldOrder::kRowsOuter}) {
         if (pins.order && *pins.order != order) continue;
         SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers_, order);
-        const MappingSummary::Estimate estimate = estimate_schedule(candidate, config_, prices_, objective_);
+        const MappingSummary::Estimate estimate = estimate_schedule(candidate, config_, encoding, prices_, objective_);
         objectives.push_back(estimate.best_objective);
         if (!best || estimate.best_objective < best_estimate.best_objective) {  // ties keep SCALE-Sim's order
           best = std::move(candidate);

@@ -86,6 +86,7 @@ TEST(RowStationaryTiming, NoUtilisationCliffBetweenNeighbouringSizes) {
 }
 
 // The mapper ranks mappings by its closed-form estimate; the simulation of the chosen mapping is the answer.
+// Its DRAM bytes and GLB accesses equal what the simulated modules count.
 // The estimate times an average pass (every pass's traffic averaged, the stream shaped like a full tile) and
 // overlaps DRAM with the array as a whole, so it is within kEstimateTolerance of the simulated cycles on
 // every convolution of AlexNet and VGG-16 (batch 4) and ResNet-50 (batch 1).
@@ -102,6 +103,9 @@ TEST(RowStationaryTiming, CostModelCyclesAgreeWithTheSimulation) {
     const SimulationResult result = Simulation(config, table(), workload, options).run();
     for (const LayerResult& layer : result.layers) {
       if (!layer.executed || !layer.mapping || !layer.mapping->estimate || layer.op != "conv") continue;
+      EXPECT_EQ(layer.mapping->estimate->dram_bytes, layer.dram_read_bytes + layer.dram_write_bytes)
+          << name << " " << layer.name << ": the simulated modules move what the cost model counted";
+      EXPECT_EQ(layer.mapping->estimate->glb_accesses, layer.glb_reads + layer.glb_writes) << name << " " << layer.name;
       const double estimate = layer.mapping->estimate->cycles, simulated = static_cast<double>(layer.cycles);
       const double error = std::abs(estimate - simulated) / simulated;
       worst = std::max(worst, error);
