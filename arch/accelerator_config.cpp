@@ -8,6 +8,9 @@
 
 #include "arch/components.hpp"
 #include "arch/dataflows/registry.hpp"
+#include "arch/dram/banked/address_mapping.hpp"
+#include "arch/dram/banked/dram_energy.hpp"
+#include "arch/dram/banked/dram_specs.hpp"
 #include "arch/dram_presets.hpp"
 #include "common/text.hpp"
 #include "common/yaml_view.hpp"
@@ -121,6 +124,40 @@ NocConfig parse_noc(YamlMap map) {
   return noc;
 }
 
+// `impl: banked` takes its bandwidth, latency and energy from the preset's bank-level description.
+void parse_banked_dram(YamlMap& map, DramConfig& dram) {
+  const DramSpec* spec = find_dram_spec(dram.preset);
+  if (spec == nullptr) {
+    std::vector<std::string> names;
+    for (const auto& known : dram_specs()) names.push_back(known.name);
+    map.at("impl").fail("dram.impl: banked needs a preset with a bank-level description (" + join_alternatives(names) +
+                        "); '" + dram.preset + "' has none");
+  }
+  for (const char* key : {"bandwidth_gbps", "latency_ns", "energy_pj_per_bit"}) {
+    if (map.has(key)) {
+      map.at(key).fail(std::string("with dram.impl: banked, ") + key +
+                       " follows from the preset's organisation, timing and currents (docs/dram.md); remove it "
+                       "(on the command line: --set dram." +
+                       key + "=~)");
+    }
+  }
+  dram.bandwidth_gbps = spec->peak_bandwidth_gbps();
+  dram.latency_ns = (spec->timing.rcd + spec->timing.cl) * spec->timing.tck_ns;
+  dram.energy_pj_per_bit = streaming_read_pj_per_bit(*spec);  // prices for the mapper; the model counts its own
+  dram.request_queue_depth = map.get_int("request_queue_depth", dram.request_queue_depth, IntRule{1, 1 << 20});
+  dram.page_policy = get_choice(map, "page_policy", dram.page_policy, {"open", "closed"});
+  if (map.has("address_mapping")) {
+    const YamlView view = map.at("address_mapping");
+    dram.address_mapping = view.as_string();
+    try {
+      DramAddressMapping(dram.address_mapping, spec->organisation);
+    } catch (const std::invalid_argument& error) {
+      view.fail(error.what());
+    }
+  }
+  map.reject_unknown_keys();
+}
+
 DramConfig parse_dram(YamlMap map) {
   DramConfig dram;
   const YamlView preset_view = map.at("preset");
@@ -136,6 +173,13 @@ DramConfig parse_dram(YamlMap map) {
   }
   dram.impl = get_choice(map, "impl", dram.impl, dram_impl_names());
   dram.word_bits = get_word_bits(map, "word_bits", dram.word_bits);
+  if (dram.impl == "banked") {
+    parse_banked_dram(map, dram);
+    return dram;
+  }
+  for (const char* key : {"page_policy", "address_mapping"}) {
+    if (map.has(key)) map.at(key).fail(std::string("dram.") + key + " applies to dram.impl: banked only");
+  }
   const auto preset_or_required = [&](const std::string& key, const std::optional<double>& value, NumberRule rule) {
     if (value && !map.has(key)) return *value;
     if (!map.has(key)) map.view().fail("missing '" + key + "' (DRAM preset '" + dram.preset + "' gives none)");

@@ -78,6 +78,9 @@ struct DramConfig {
   double latency_ns = 0.0;
   std::int64_t request_queue_depth = 16;
   double energy_pj_per_bit = 0.0;  // 0 = use the energy table's DRAM access energy
+  // `impl: banked` only (docs/dram.md):
+  std::string page_policy = "open";            // open or closed
+  std::string address_mapping = "RoBaRaCoBgCh";  // fields most significant first
 };
 
 // One legal operating level of a DVFS domain. The compute domain's levels are clock frequencies; the

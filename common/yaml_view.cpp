@@ -131,9 +131,8 @@ void apply_overrides(YAML::Node& root, const std::vector<std::string>& assignmen
     } catch (const YAML::ParserException&) {
       value = YAML::Node(value_text);
     }
-    if (value.IsNull()) throw InputError({{}, 0, 0, label}, key_path, "a null value; give a value");
     current.remove(keys.back());  // detach first: assigning to an aliased node would change its twins
-    current[keys.back()] = value;
+    if (!value.IsNull()) current[keys.back()] = value;  // `key=~` removes the key
     origin.overrides[key_path] = label;
   }
 }
@@ -257,6 +256,8 @@ YamlView YamlMap::at(const std::string& key) {
       hint = fmt::format(" (is '{}' on line {} a misspelling of it?)", present, entry.first.Mark().line + 1);
     }
   }
+  const auto removed = view_.origin()->overrides.find(view_.child_path(key));
+  if (removed != view_.origin()->overrides.end()) hint = " (" + removed->second + " removed it)";
   view_.fail("missing required key '" + key + "'" + (hint.empty() ? "; add it" : hint));
 }
 

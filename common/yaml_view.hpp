@@ -42,8 +42,8 @@ inline constexpr IntRule kNonNegativeInt{0, std::numeric_limits<std::int64_t>::m
 // Loads a YAML file; a missing, unreadable, empty or malformed file is an InputError.
 YAML::Node load_yaml_file(const std::string& path);
 
-// Replaces values by "key.path=value" assignments (the value is parsed as YAML) and records them in
-// `origin` so errors about them point at the command line.
+// Replaces values by "key.path=value" assignments (the value is parsed as YAML; `~` or `null` removes the
+// key) and records them in `origin` so errors about them point at the command line.
 void apply_overrides(YAML::Node& root, const std::vector<std::string>& assignments, YamlOrigin& origin);
 
 // One node of a YAML tree, with its key path.

@@ -23,6 +23,23 @@ nlohmann::ordered_json energy_json(const EnergyBreakdown& e) {
           {"control", e.control_pj}, {"leakage", e.leakage_pj}, {"total", e.total_pj()}};
 }
 
+double achieved_dram_gbps(const LayerResult& l) {
+  return l.time_ns > 0 ? static_cast<double>(l.dram_read_bytes + l.dram_write_bytes) / l.time_ns : 0.0;
+}
+
+// The bank-level DRAM's figures (dram.impl: banked). Refresh cycles are DRAM clock cycles of rank-time,
+// summed over channels and ranks.
+void add_dram_bank_json(nlohmann::ordered_json& json, const DramBankStats& b, const LayerResult& l) {
+  json["dram_row_hits"] = b.row_hits;
+  json["dram_row_misses"] = b.row_misses;
+  json["dram_row_conflicts"] = b.row_conflicts;
+  json["dram_refresh_cycles"] = b.refresh_cycles;
+  json["dram_achieved_bandwidth_gbps"] = achieved_dram_gbps(l);
+  json["dram_energy_pj"] = {{"activate", b.activate_pj},     {"read", b.read_pj},
+                            {"write", b.write_pj},           {"refresh", b.refresh_pj},
+                            {"background", b.background_pj}, {"total", b.energy_pj()}};
+}
+
 nlohmann::ordered_json layer_json(const LayerResult& l) {
   nlohmann::ordered_json json = {
       {"name", l.name},
@@ -58,6 +75,7 @@ nlohmann::ordered_json layer_json(const LayerResult& l) {
   if (!l.note.empty()) json["note"] = l.note;
   if (l.output_checked) json["output_matches_reference"] = l.output_mismatches == 0;
   if (l.mapping) json["mapping"] = mapping_json(*l.mapping);
+  if (l.dram_bank) add_dram_bank_json(json, *l.dram_bank, l);
   return json;
 }
 
@@ -124,6 +142,7 @@ nlohmann::ordered_json run_json(const SimulationResult& result, const Accelerato
             {"word_bits", config.pe_array.word_bits},
             {"glb_size_kib", config.glb.size_kib},
             {"dram_preset", config.dram.preset},
+            {"dram_impl", config.dram.impl},
             {"dram_bandwidth_gbps", config.dram.bandwidth_gbps},
             {"dram_latency_ns", config.dram.latency_ns},
             {"energy_table", config.energy.table}}},
@@ -138,18 +157,32 @@ std::string layers_csv(const SimulationResult& result) {
       "utilization,active_pes,passes,dram_read_bytes,"
       "dram_write_bytes,glb_reads,glb_writes,rf_accesses,noc_transfers,mac_pj,rf_pj,noc_pj,glb_pj,dram_pj,clock_pj,"
       "control_pj,leakage_pj,total_pj,time_ns,fill_stall_cycles,drain_stall_cycles,dvfs_switch_ns,freq_mhz,voltage_v,"
-      "dram_bandwidth_gbps,memory_voltage_v\n";
+      "dram_bandwidth_gbps,memory_voltage_v";
+  const bool banked = result.total.dram_bank.has_value();
+  if (banked) {
+    out +=
+        ",dram_row_hits,dram_row_misses,dram_row_conflicts,dram_refresh_cycles,dram_achieved_bandwidth_gbps,"
+        "dram_activate_pj,dram_read_pj,dram_write_pj,dram_refresh_pj,dram_background_pj";
+  }
+  out += "\n";
   for (const auto& l : result.layers) {
     const EnergyBreakdown& e = l.energy;
     out += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},"
-        "{:.6g},{:.6g},{:.6g},{:.6g},{:.3f},{},{},{:.3f},{:.6g},{:.6g},{:.6g},{:.6g}\n",
+        "{:.6g},{:.6g},{:.6g},{:.6g},{:.3f},{},{},{:.3f},{:.6g},{:.6g},{:.6g},{:.6g}",
         csv_quoted(l.name), l.op, l.executed ? 1 : 0, l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles,
         l.compute_cycles, l.dram_busy_cycles, l.bound, l.utilization, l.active_pes, l.passes, l.dram_read_bytes,
         l.dram_write_bytes, l.glb_reads, l.glb_writes, l.rf_accesses, l.noc_transfers, e.mac_pj, e.rf_pj, e.noc_pj,
         e.glb_pj, e.dram_pj, e.clock_pj, e.control_pj, e.leakage_pj, e.total_pj(), l.time_ns, l.fill_stall_cycles,
         l.drain_stall_cycles, l.dvfs_switch_ns, l.levels.frequency_mhz, l.levels.voltage_v,
         l.levels.dram_bandwidth_gbps, l.levels.memory_voltage_v);
+    if (banked) {
+      const DramBankStats b = l.dram_bank.value_or(DramBankStats{});
+      out += fmt::format(",{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}", b.row_hits, b.row_misses,
+                         b.row_conflicts, b.refresh_cycles, achieved_dram_gbps(l), b.activate_pj, b.read_pj, b.write_pj,
+                         b.refresh_pj, b.background_pj);
+    }
+    out += "\n";
   }
   return out;
 }

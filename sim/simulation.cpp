@@ -57,6 +57,7 @@ void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64
   result.dram_write_bytes = m.dram_write_bytes;
   result.compute_cycles = result.cycles - std::min(result.cycles, result.stall_cycles);
   result.dram_busy_cycles = m.dram_busy_cycles;
+  if (m.dram_bank_model) result.dram_bank = m.dram_bank;
   result.bound = boundedness(result);
   result.output_checked = m.output_checked;
   result.output_mismatches = m.output_mismatches;
@@ -115,6 +116,10 @@ void add_to_total(LayerResult& total, const LayerResult& layer) {
   total.psum_bus_words += layer.psum_bus_words;
   total.inter_pe_psum_words += layer.inter_pe_psum_words;
   total.energy += layer.energy;
+  if (layer.dram_bank) {
+    if (!total.dram_bank) total.dram_bank = DramBankStats{};
+    *total.dram_bank += *layer.dram_bank;
+  }
 }
 
 }  // namespace
@@ -159,6 +164,9 @@ SimulationResult Simulation::run() {
   result.total.name = "total";
   const OperatingLevels nominal = nominal_levels(config_);
 
+  std::vector<std::int64_t> batch_per_layer;
+  for (const Layer& layer : workload_.layers()) batch_per_layer.push_back(options_.batch.value_or(layer.batch));
+  const DramAddressMap address_map(workload_, batch_per_layer, config_.dram.word_bits);
   std::vector<LayerJob> jobs;
   LayerPlanning planning(config_, access_prices(config_, table_));
   for (std::size_t i = 0; i < workload_.layers().size(); ++i) {
@@ -179,7 +187,7 @@ SimulationResult Simulation::run() {
     if (plan) {
       entry.note = plan->note();
       entry.mapping = plan->mapping();
-      jobs.push_back({i, std::move(plan), entry.levels});
+      jobs.push_back({i, std::move(plan), entry.levels, address_map.layer(i)});
     } else {
       entry.note = not_executed_note(layer);
     }
@@ -226,6 +234,8 @@ SimulationResult Simulation::run() {
         {entry.nonzero_macs, entry.rf_accesses, entry.inter_pe_psum_words, entry.glb_reads + entry.glb_writes,
          entry.dram_read_bytes + entry.dram_write_bytes, entry.cycles, entry.dvfs_switch_ns * 1e-9},
         table_, point);
+    // A bank-level DRAM computes its own energy from its commands and standby time.
+    if (entry.dram_bank) entry.energy.dram_pj = entry.dram_bank->energy_pj();
   }
   for (const auto& entry : result.layers) add_to_total(result.total, entry);
   result.total.bound = boundedness(result.total);

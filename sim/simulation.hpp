@@ -11,6 +11,7 @@
 #include "arch/controller/activity.hpp"
 #include "arch/dataflows/mapping_file.hpp"
 #include "arch/dataflows/mapping_summary.hpp"
+#include "arch/dram/dram.hpp"
 #include "arch/operating_levels.hpp"
 #include "dataflow/access_prices.hpp"
 #include "network/workload.hpp"
@@ -67,6 +68,8 @@ struct LayerResult {
   std::uint64_t psum_bus_words = 0;    // systolic: ofmap buffer writes
   std::uint64_t inter_pe_psum_words = 0;
   std::uint64_t pe_busy_cycles = 0;
+  // dram.impl: banked only: row-buffer outcomes, refresh and DRAM energy by kind (energy.dram_pj is their sum).
+  std::optional<DramBankStats> dram_bank;
   std::optional<MappingSummary> mapping;  // the dataflow's mapping and, when searched, its cost model
   EnergyBreakdown energy;
   bool output_checked = false;  // cycle fidelity: compared with the reference computation

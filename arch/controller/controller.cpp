@@ -137,8 +137,8 @@ void Controller::run_step_cycle_accurate(const LoadedStep& loaded, LayerMeasurem
 // The ofmap write-back must land before the layer ends.
 void Controller::drain(std::size_t job, LayerMeasurement& layer) {
   const sc_core::sc_time drain_start = sc_core::sc_time_stamp();
-  if (modules_.dram.idle_from() <= drain_start) return;
-  wait(modules_.dram.idle_from() - drain_start);
+  if (loader_.writes_complete_at() <= drain_start) return;
+  wait(loader_.writes_complete_at() - drain_start);
   layer.drain_stall_cycles = events_.cycle_at(sc_core::sc_time_stamp()) - events_.cycle_at(drain_start);
   layer.stall_cycles += layer.drain_stall_cycles;
   ActivityInterval stall;
@@ -150,7 +150,10 @@ void Controller::drain(std::size_t job, LayerMeasurement& layer) {
 // The layer's share of every module's counters. The loader may already have read this layer's first
 // tiles: a layer's DRAM traffic is everything since the previous layer ended.
 void Controller::measure(const CountersBefore& before, LayerMeasurement& layer) {
+  modules_.dram.account_until(sc_core::sc_time_stamp());
   const DramCounters& dram = modules_.dram.counters();
+  layer.dram_bank_model = dram.has_bank_model;
+  layer.dram_bank = dram.bank - dram_at_last_layer_end_.bank;
   layer.dram_read_bytes = dram.read_bytes - dram_at_last_layer_end_.read_bytes;
   layer.dram_write_bytes = dram.write_bytes - dram_at_last_layer_end_.write_bytes;
   const double busy_ps = static_cast<double>(dram.busy_ps - dram_at_last_layer_end_.busy_ps);

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <memory>
 
+#include "arch/controller/dram_address_map.hpp"
 #include "arch/dataflows/dataflow.hpp"
+#include "arch/dram/dram.hpp"
 #include "arch/operating_levels.hpp"
 
 namespace ergon {
@@ -14,6 +16,7 @@ struct LayerJob {
   std::size_t layer_index = 0;
   std::shared_ptr<const LayerPlan> plan;
   OperatingLevels levels;
+  LayerRegions dram;  // where its tensors live in DRAM
 };
 
 // Per-layer results the controller measures from its modules.
@@ -42,6 +45,8 @@ struct LayerMeasurement {
   std::uint64_t dram_read_bytes = 0;
   std::uint64_t dram_write_bytes = 0;
   std::uint64_t dram_busy_cycles = 0;  // the DRAM data bus transferring this layer's data
+  bool dram_bank_model = false;        // dram_bank holds a bank-level model's figures
+  DramBankStats dram_bank;
   // Cycle fidelity: the simulated output compared with the reference computation.
   bool output_checked = false;
   std::uint64_t output_mismatches = 0;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace ergon {
@@ -16,6 +18,11 @@ Loader::Loader(sc_core::sc_module_name name, const std::vector<LayerJob>& jobs, 
       values_(values),
       events_(events),
       on_failure_(std::move(on_failure)) {
+  for (const LayerJob& job : jobs_) {
+    const LayerRegions& r = job.dram;
+    cursors_.push_back({RegionCursor({r.filters}), RegionCursor(r.ifmaps), RegionCursor({r.ofmap}),
+                        RegionCursor({r.psum_spill}), RegionCursor({r.psum_spill})});
+  }
   SC_HAS_PROCESS(Loader);
   SC_THREAD(load_thread);
 }
@@ -56,27 +63,46 @@ void Loader::load_layer(std::size_t job_index) {
   }
 }
 
-std::uint64_t Loader::read_bytes(const LayerJob& job, const LayerStep& step) const {
+Loader::StepReads Loader::step_reads(const LayerJob& job, const LayerStep& step) const {
   const PassTraffic& t = step.traffic;
   const DramEncoding& encoding = job.plan->encoding();
   const std::uint64_t stored = t.ifmap_dram_stored_words;
-  return encoding.raw_bytes(t.filter_dram_words + t.psum_spill_read_words) +
-         (stored > 0 ? encoding.ifmap_bytes(stored, step.stored_ifmap_nonzeros) : 0);
+  return {encoding.raw_bytes(t.filter_dram_words),
+          stored > 0 ? encoding.ifmap_bytes(stored, step.stored_ifmap_nonzeros) : 0,
+          encoding.raw_bytes(t.psum_spill_read_words)};
+}
+
+// A step's tensors are fetched together: the DRAM interleaves their bursts as its scheduler decides.
+sc_core::sc_time Loader::fetch(const StepReads& reads, std::size_t job) {
+  JobCursors& cursors = cursors_[job];
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  if (reads.filter_bytes > 0) {
+    delay = std::max(delay, dram_transfer(tlm::TLM_READ_COMMAND, cursors.filters, reads.filter_bytes, job));
+  }
+  if (reads.ifmap_bytes > 0) {
+    delay = std::max(delay, dram_transfer(tlm::TLM_READ_COMMAND, cursors.ifmaps, reads.ifmap_bytes, job));
+  }
+  if (reads.psum_bytes > 0) {
+    delay = std::max(delay, dram_transfer(tlm::TLM_READ_COMMAND, cursors.spill_reads, reads.psum_bytes, job));
+  }
+  return delay;
 }
 
 void Loader::queue(LoadedStep&& loaded, bool double_buffered) {
   const LayerJob& job = jobs_[loaded.job];
-  loaded.dram_read_bytes = read_bytes(job, loaded.step);
+  const StepReads reads = step_reads(job, loaded.step);
+  loaded.dram_read_bytes = reads.total();
   const std::uint64_t spilled = loaded.step.traffic.psum_spill_write_words;
   if (spilled > 0) {  // the evicted psums leave before this step's arrive
-    dram_transfer(tlm::TLM_WRITE_COMMAND, job.plan->encoding().raw_bytes(spilled), loaded.job);
+    dram_transfer(tlm::TLM_WRITE_COMMAND, cursors_[loaded.job].spill_writes, job.plan->encoding().raw_bytes(spilled),
+                  loaded.job);
   }
   // Double buffering: one step computes while the next one's tiles load; fetch only into a free buffer.
   // Single buffering: a fetch waits until the array has finished with the buffer.
   while (next_.num_free() == 0) wait(next_.data_read_event());
   if (loaded.dram_read_bytes > 0) {
     while (!double_buffered && steps_in_flight_ > 0) wait(step_done_event_);
-    wait(dram_transfer(tlm::TLM_READ_COMMAND, loaded.dram_read_bytes, loaded.job));
+    wait(fetch(reads, loaded.job));
   }
   ++steps_in_flight_;
   next_.write(std::move(loaded));
@@ -97,27 +123,34 @@ void Loader::layer_done() {
 }
 
 void Loader::write(std::uint64_t bytes, std::size_t job) {
-  dram_transfer(tlm::TLM_WRITE_COMMAND, bytes, job);
+  dram_transfer(tlm::TLM_WRITE_COMMAND, cursors_[job].ofmap, bytes, job);
 }
 
-sc_core::sc_time Loader::dram_transfer(tlm::tlm_command command, std::uint64_t bytes, std::size_t job) {
-  // Transaction-level traffic carries sizes, not values: bursts stream through a 64-byte window. A
-  // transfer larger than a TLM payload can describe is issued as several bursts at once.
-  constexpr std::uint64_t kMaxBurstBytes = std::uint64_t{1} << 30;
+sc_core::sc_time Loader::dram_transfer(tlm::tlm_command command, RegionCursor& cursor, std::uint64_t bytes,
+                                       std::size_t job) {
+  // Transaction-level traffic carries sizes, not values: bursts stream through a 64-byte window. The
+  // bursts are issued back to back, as a DMA engine with many requests outstanding would; the DRAM's
+  // request queue and bus decide when each completes.
+  constexpr std::uint64_t kMaxBurstBytes = 4096;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  for (std::uint64_t sent = 0; sent < bytes; sent += kMaxBurstBytes) {
+  cursor.advance(bytes, kMaxBurstBytes, [&](std::uint64_t address, std::uint64_t burst_bytes) {
     tlm::tlm_generic_payload payload;
     payload.set_command(command);
-    payload.set_address(0);
+    payload.set_address(address);
     payload.set_data_ptr(stream_window_);
-    payload.set_data_length(static_cast<unsigned int>(std::min(kMaxBurstBytes, bytes - sent)));
+    payload.set_data_length(static_cast<unsigned int>(burst_bytes));
     payload.set_streaming_width(sizeof(stream_window_));
     payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time burst_delay = sc_core::SC_ZERO_TIME;
     dram_socket->b_transport(payload, burst_delay);
+    if (payload.is_response_error()) {
+      throw std::runtime_error("the DRAM refused a " + std::to_string(burst_bytes) + "-byte burst at address " +
+                               std::to_string(address) + " (" + payload.get_response_string() + ")");
+    }
     delay = std::max(delay, burst_delay);
-  }
+  });
   const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (command == tlm::TLM_WRITE_COMMAND) writes_complete_at_ = std::max(writes_complete_at_, now + delay);
   events_.trace(command == tlm::TLM_READ_COMMAND ? TraceEvent::Kind::kDramRead : TraceEvent::Kind::kDramWrite,
                 jobs_[job].layer_index, now, now + delay, bytes);
   return delay;

@@ -2,7 +2,8 @@
 // The loader owns the DRAM socket. Its thread walks each layer's steps (the plan stages them against what
 // the GLB holds) and fetches each step's data over TLM into a free buffer: with double buffering while the
 // previous step computes, else once the array has finished with the buffer. Psums evicted before they
-// completed leave before the step's reads; ofmap write-backs are posted by the compute side.
+// completed leave before the step's reads; ofmap write-backs are posted by the compute side. All traffic
+// is addressed (dram_address_map.hpp) and goes through the socket in bursts of at most 4 KiB.
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <systemc>
 #include <vector>
 
+#include "arch/controller/dram_address_map.hpp"
 #include "arch/controller/dvfs_switch.hpp"
 #include "arch/controller/layer_job.hpp"
 #include "arch/controller/layer_values.hpp"
@@ -45,17 +47,30 @@ class Loader : public sc_core::sc_module {
   LoadedStep next_step();
   void step_done();
   void layer_done();
-  // A posted write: the DRAM serialises it with the reads that follow.
+  // A posted ofmap write: the DRAM serialises it with the reads that follow.
   void write(std::uint64_t bytes, std::size_t job);
+  // When the last posted write completes, as the DRAM answered it.
+  sc_core::sc_time writes_complete_at() const { return writes_complete_at_; }
 
  private:
   void load_thread();
   void load_layer(std::size_t job);
   void queue(LoadedStep&& loaded, bool double_buffered);
-  std::uint64_t read_bytes(const LayerJob& job, const LayerStep& step) const;
-  sc_core::sc_time dram_transfer(tlm::tlm_command command, std::uint64_t bytes, std::size_t job);
+  struct StepReads {
+    std::uint64_t filter_bytes = 0, ifmap_bytes = 0, psum_bytes = 0;
+    std::uint64_t total() const { return filter_bytes + ifmap_bytes + psum_bytes; }
+  };
+  StepReads step_reads(const LayerJob& job, const LayerStep& step) const;
+  sc_core::sc_time fetch(const StepReads& reads, std::size_t job);
+  // Sends `bytes` at the cursor's next addresses; returns when the last burst completes.
+  sc_core::sc_time dram_transfer(tlm::tlm_command command, RegionCursor& cursor, std::uint64_t bytes, std::size_t job);
+  // Where each job's tensors are read and written next.
+  struct JobCursors {
+    RegionCursor filters, ifmaps, ofmap, spill_writes, spill_reads;
+  };
 
   const std::vector<LayerJob>& jobs_;
+  std::vector<JobCursors> cursors_;
   IGlobalBuffer& glb_;
   DvfsSwitch& dvfs_;
   LayerValues* values_;
@@ -68,6 +83,7 @@ class Loader : public sc_core::sc_module {
   sc_core::sc_event layer_done_event_;
   std::size_t loading_job_ = 0;
   unsigned char stream_window_[64] = {};
+  sc_core::sc_time writes_complete_at_ = sc_core::SC_ZERO_TIME;
 };
 
 }  // namespace ergon

@@ -7,6 +7,34 @@
 
 namespace ergon {
 
+// What a bank-level model adds (`dram.impl: banked`, docs/dram.md): row-buffer outcomes, refresh, and
+// energy by kind from the datasheet currents.
+struct DramBankStats {
+  std::uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;  // miss: bank precharged; conflict: other row
+  std::uint64_t refresh_cycles = 0;  // DRAM clock cycles of rank-time blocked by refresh (tRFC per refresh)
+  double activate_pj = 0, read_pj = 0, write_pj = 0, refresh_pj = 0, background_pj = 0;
+  double energy_pj() const { return activate_pj + read_pj + write_pj + refresh_pj + background_pj; }
+  DramBankStats operator-(const DramBankStats& before) const {
+    return {row_hits - before.row_hits,           row_misses - before.row_misses,
+            row_conflicts - before.row_conflicts, refresh_cycles - before.refresh_cycles,
+            activate_pj - before.activate_pj,     read_pj - before.read_pj,
+            write_pj - before.write_pj,           refresh_pj - before.refresh_pj,
+            background_pj - before.background_pj};
+  }
+  DramBankStats& operator+=(const DramBankStats& other) {
+    row_hits += other.row_hits;
+    row_misses += other.row_misses;
+    row_conflicts += other.row_conflicts;
+    refresh_cycles += other.refresh_cycles;
+    activate_pj += other.activate_pj;
+    read_pj += other.read_pj;
+    write_pj += other.write_pj;
+    refresh_pj += other.refresh_pj;
+    background_pj += other.background_pj;
+    return *this;
+  }
+};
+
 struct DramCounters {
   std::uint64_t read_bytes = 0;
   std::uint64_t write_bytes = 0;
@@ -14,6 +42,8 @@ struct DramCounters {
   std::uint64_t write_requests = 0;
   std::uint64_t queue_full_waits = 0;  // requests that found the queue full
   std::uint64_t busy_ps = 0;           // time the data bus spent transferring
+  bool has_bank_model = false;
+  DramBankStats bank;  // zero for `simple`
 };
 
 class IDram : public sc_core::sc_module {
@@ -21,11 +51,11 @@ class IDram : public sc_core::sc_module {
   using sc_core::sc_module::sc_module;
   virtual tlm::tlm_target_socket<>& target_socket() = 0;
   virtual const DramCounters& counters() const = 0;
-  // When every request accepted so far has completed.
-  virtual sc_core::sc_time idle_from() const = 0;
   // The memory domain changes level (DVFS): the bus stops for `switch_time` once it is free, then serves
   // at `bandwidth_gbps`.
   virtual void change_bandwidth(double bandwidth_gbps, const sc_core::sc_time& switch_time) = 0;
+  // Brings time-dependent counts (refresh, standby energy) up to `now`; the counters then include them.
+  virtual void account_until(const sc_core::sc_time& /*now*/) {}
 };
 
 }  // namespace ergon

@@ -2,9 +2,10 @@
 // Where a physical byte address lands in the DRAM: channel, rank, bank group, bank, row and column access.
 // A mapping names the fields from the most to the least significant bits, in Ramulator's notation: Ro (row),
 // Ra (rank), Bg (bank group), Ba (bank in its group), Co (column access), Ch (channel); the bytes of one
-// column access are the lowest bits. "RoBgBaRaCoCh" (the default, Ramulator's RoBaRaCoCh with bank groups)
-// puts consecutive accesses on alternate channels, then along one row; "RoRaBgBaChCo" keeps a row's
-// accesses consecutive.
+// column access are the lowest bits. "RoBaRaCoBgCh" (Ergon's default) spreads consecutive accesses over the
+// channels, then the bank groups (so streams pay tCCD_S, not tCCD_L), then along one row; "RoBgBaRaCoCh"
+// (Ramulator 2's RoBaRaCoCh with bank groups) keeps a channel's consecutive accesses in one bank;
+// "RoRaBgBaChCo" keeps a row's accesses consecutive.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -39,7 +39,7 @@ void BankScheduler::compute_constraints() {
   // cycles and follow the clock.
   const auto analogue = [&](int cycles) { return ps_of(cycles * nominal_tck_ns_); };
   const auto clocked = [&](double cycles) { return ps_of(cycles * tck_ns_); };
-  burst_ps_ = clocked(spec_.organisation.burst_length / 2.0);
+  burst_ps_ = clocked(static_cast<double>(spec_.organisation.burst_length) / c.transfers_per_clock);
   t_.cl = analogue(c.cl);
   t_.cwl = analogue(c.cwl);
   t_.rcd = analogue(c.rcd);
@@ -66,17 +66,17 @@ void BankScheduler::set_clock_period(double tck_ns) {
   compute_constraints();
 }
 
-void BankScheduler::count_active(Rank& rank, std::int64_t from, std::int64_t to) {
-  const std::int64_t start = std::max(from, rank.active_until);
-  if (to > start) counts_.active_ps += to - start;
-  rank.active_until = std::max(rank.active_until, to);
+void BankScheduler::count_open_time(Bank& bank, std::int64_t until) {
+  const std::int64_t from = std::max(bank.opened_at, bank.open_counted_until);
+  if (until > from) counts_.bank_open_ps += until - from;
+  bank.open_counted_until = std::max(bank.open_counted_until, until);
 }
 
-void BankScheduler::close_row(Rank& rank, Bank& bank, std::int64_t at) {
+void BankScheduler::close_row(Bank& bank, std::int64_t at) {
   bank.open_row = -1;
   bank.next_activate = std::max(bank.next_activate, at + t_.rp);
   ++counts_.precharges;
-  if (--rank.open_banks == 0) count_active(rank, rank.active_since, at);
+  count_open_time(bank, at);
 }
 
 void BankScheduler::refresh_until(Rank& rank, std::int64_t time) {
@@ -84,7 +84,7 @@ void BankScheduler::refresh_until(Rank& rank, std::int64_t time) {
     // All banks are precharged (each once its own constraints allow), then the rank refreshes for tRFC.
     std::int64_t start = rank.next_refresh;
     for (Bank& bank : rank.banks) {
-      if (bank.open_row >= 0) close_row(rank, bank, std::max(rank.next_refresh, bank.next_precharge));
+      if (bank.open_row >= 0) close_row(bank, std::max(rank.next_refresh, bank.next_precharge));
       start = std::max(start, bank.next_activate);
     }
     for (Bank& bank : rank.banks) bank.next_activate = start + t_.rfc;
@@ -105,10 +105,10 @@ void BankScheduler::open_row(Rank& rank, Bank& bank, const DramLocation& where, 
   rank.last_activate_group = where.bank_group;
   bank.open_row = where.row;
   bank.opened_at = activate;
+  bank.open_counted_until = activate;
   bank.next_read = bank.next_write = activate + t_.rcd;
   bank.next_precharge = activate + t_.ras;
   ++counts_.activates;
-  if (rank.open_banks++ == 0) rank.active_since = activate;
 }
 
 std::int64_t BankScheduler::column_command_time(const Channel& channel, const Bank& bank, const DramLocation& where,
@@ -138,7 +138,7 @@ std::int64_t BankScheduler::serve_access(const DramLocation& where, bool is_writ
   } else {
     if (bank.open_row >= 0) {
       ++counts_.row_conflicts;
-      close_row(rank, bank, std::max(arrival, bank.next_precharge));
+      close_row(bank, std::max(arrival, bank.next_precharge));
     } else {
       ++counts_.row_misses;
     }
@@ -154,14 +154,16 @@ std::int64_t BankScheduler::serve_access(const DramLocation& where, bool is_writ
   channel.last_was_write = is_write;
   if (is_write) {
     ++counts_.writes;
+    counts_.write_burst_ps += burst_ps_;
     channel.last_write_data_end = data_end;
     channel.last_write_group = where.bank_group;
     bank.next_precharge = std::max(bank.next_precharge, data_end + t_.wr);
   } else {
     ++counts_.reads;
+    counts_.read_burst_ps += burst_ps_;
     bank.next_precharge = std::max(bank.next_precharge, command + t_.rtp);
   }
-  if (policy_ == PagePolicy::kClosed) close_row(rank, bank, bank.next_precharge);
+  if (policy_ == PagePolicy::kClosed) close_row(bank, bank.next_precharge);
   return data_end;
 }
 
@@ -200,7 +202,9 @@ void BankScheduler::advance_to(std::int64_t end_ps) {
   for (Channel& channel : channels_) {
     for (Rank& rank : channel.ranks) {
       refresh_until(rank, end_ps);
-      if (rank.open_banks > 0) count_active(rank, rank.active_since, end_ps);
+      for (Bank& bank : rank.banks) {
+        if (bank.open_row >= 0) count_open_time(bank, end_ps);
+      }
       if (end_ps > rank.observed_until) {
         counts_.elapsed_ps += end_ps - rank.observed_until;
         rank.observed_until = end_ps;

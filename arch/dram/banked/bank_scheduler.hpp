@@ -17,15 +17,16 @@ namespace ergon {
 
 enum class PagePolicy { kOpen, kClosed };
 
-// Command and state counts, and the time the ranks spent with a row open (for background power).
+// Command and state counts, and the time rows stayed open (for background power).
 struct DramCommandCounts {
   std::uint64_t row_hits = 0;       // the access's row was open
   std::uint64_t row_misses = 0;     // the bank was precharged: one activate
   std::uint64_t row_conflicts = 0;  // another row was open: precharge, then activate
   std::uint64_t activates = 0, precharges = 0, reads = 0, writes = 0, refreshes = 0;
-  std::int64_t refresh_ps = 0;  // rank-time blocked by refresh
-  std::int64_t active_ps = 0;   // rank-time with at least one bank open (active standby)
-  std::int64_t elapsed_ps = 0;  // rank-time observed (active + precharged standby)
+  std::int64_t read_burst_ps = 0, write_burst_ps = 0;  // data-bus time (bursts shorten with a faster clock)
+  std::int64_t refresh_ps = 0;                         // rank-time blocked by refresh
+  std::int64_t bank_open_ps = 0;                       // summed over banks: time with a row open
+  std::int64_t elapsed_ps = 0;                         // rank-time observed
 };
 
 class BankScheduler {
@@ -53,6 +54,7 @@ class BankScheduler {
   struct Bank {
     std::int64_t open_row = -1;
     std::int64_t opened_at = 0;
+    std::int64_t open_counted_until = 0;  // open time up to here is in counts_.bank_open_ps
     std::int64_t next_activate = 0, next_read = 0, next_write = 0, next_precharge = 0;
   };
   struct Rank {
@@ -62,9 +64,6 @@ class BankScheduler {
     std::int64_t last_activate = -1'000'000'000;
     int last_activate_group = -1;
     std::int64_t next_refresh = 0;
-    int open_banks = 0;
-    std::int64_t active_since = 0;  // when open_banks last rose from zero
-    std::int64_t active_until = 0;  // end of the active time already counted
     std::int64_t observed_until = 0;
   };
   struct Channel {
@@ -85,9 +84,9 @@ class BankScheduler {
   std::int64_t column_command_time(const Channel& channel, const Bank& bank, const DramLocation& where, bool is_write,
                                    std::int64_t arrival) const;
   void open_row(Rank& rank, Bank& bank, const DramLocation& where, std::int64_t earliest);
-  void close_row(Rank& rank, Bank& bank, std::int64_t at);
+  void close_row(Bank& bank, std::int64_t at);
   void refresh_until(Rank& rank, std::int64_t time);
-  void count_active(Rank& rank, std::int64_t from, std::int64_t to);
+  void count_open_time(Bank& bank, std::int64_t until);
   void compute_constraints();
 
   DramSpec spec_;

@@ -28,9 +28,11 @@ struct DramOrganisation {
 };
 
 // Timing constraints in clock cycles of tck_ns (as datasheets and JEDEC tables give them). The data bus
-// transfers two words per cycle (double data rate), so a burst occupies it for burst_length / 2 cycles.
+// transfers `transfers_per_clock` words per cycle (2 for double data rate; LPDDR5's data clock WCK runs at
+// four times CK, so 8 per CK), so a burst occupies it for burst_length / transfers_per_clock cycles.
 struct DramTiming {
   double tck_ns = 1.0;
+  int transfers_per_clock = 2;
   int cl = 0, cwl = 0;           // read and write latency: command to first data
   int rcd = 0, rp = 0, ras = 0;  // activate to column command; precharge to activate; activate to precharge
   int rrd_s = 0, rrd_l = 0;      // activate to activate, other / same bank group
@@ -43,7 +45,8 @@ struct DramTiming {
 };
 
 // Currents in mA per device and supply voltages in V, as datasheets give them (IDD measurement
-// conditions of JESD79); vpp/ipp for DDR4 and DDR5's activation supply (0 where the family has none).
+// conditions of JESD79). vdd/idd*: the core supply (LPDDR4: VDD2). vpp/ipp*: the second supply, DDR4 and
+// DDR5's activation supply VPP, LPDDR4's VDD1 (0 where a source gives none).
 struct DramCurrents {
   double vdd = 0, idd0 = 0, idd2n = 0, idd3n = 0, idd4r = 0, idd4w = 0, idd5b = 0;
   double vpp = 0, ipp0 = 0, ipp2n = 0, ipp3n = 0, ipp4r = 0, ipp4w = 0, ipp5b = 0;
@@ -57,7 +60,8 @@ struct DramSpec {
   std::string source;  // where the values come from (docs/dram.md has the details)
 
   double peak_bandwidth_gbps() const {
-    const double bytes_per_cycle = 2.0 * organisation.channel_width_bits / 8.0 * organisation.channels;
+    const double bytes_per_cycle =
+        static_cast<double>(timing.transfers_per_clock) * organisation.channel_width_bits / 8.0 * organisation.channels;
     return bytes_per_cycle / timing.tck_ns;
   }
 };

@@ -34,7 +34,6 @@ void SimpleDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
   counters_.busy_ps += static_cast<std::uint64_t>(transfer.to_seconds() * 1e12 + 0.5);
   const sc_core::sc_time completion = bus_free_at_ + latency_;
   completions_.push_back(completion);
-  last_completion_ = std::max(last_completion_, completion);
   if (payload.is_read()) {
     counters_.read_bytes += bytes;
     ++counters_.read_requests;

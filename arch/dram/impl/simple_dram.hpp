@@ -17,7 +17,6 @@ class SimpleDram : public IDram {
   SimpleDram(sc_core::sc_module_name name, const DramConfig& config);
   tlm::tlm_target_socket<>& target_socket() override { return socket_; }
   const DramCounters& counters() const override { return counters_; }
-  sc_core::sc_time idle_from() const override { return last_completion_; }
   void change_bandwidth(double bandwidth_gbps, const sc_core::sc_time& switch_time) override;
 
  private:
@@ -28,7 +27,6 @@ class SimpleDram : public IDram {
   sc_core::sc_time latency_;
   std::size_t queue_depth_;
   sc_core::sc_time bus_free_at_ = sc_core::SC_ZERO_TIME;
-  sc_core::sc_time last_completion_ = sc_core::SC_ZERO_TIME;
   std::deque<sc_core::sc_time> completions_;  // of the requests in the queue, ascending
   DramCounters counters_;
 };
