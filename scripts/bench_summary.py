@@ -53,6 +53,9 @@ def command_jobs(ergon, quick):
                                             workload, *extra]
     jobs = [
         ("run ResNet-50, Eyeriss, tlm", run("eyeriss", "workloads/resnet50.yaml"), "eyeriss", report_cycles),
+        ("run ResNet-50, Eyeriss, tlm, banked LPDDR4",
+         run("eyeriss", "workloads/resnet50.yaml", "--set", "dram.impl=banked", "--set", "dram.preset=lpddr4",
+             "--set", "dram.bandwidth_gbps=~", "--set", "dram.latency_ns=~"), "eyeriss", report_cycles),
         ("run AlexNet, Eyeriss, cycle accurate", run("eyeriss", "workloads/alexnet.yaml", "--fidelity", "cycle"),
          "eyeriss", report_cycles),
         ("run MobileNetV2, Edge TPU, tlm", run("edge_tpu", "workloads/mobilenet_v2.yaml"), "edge_tpu",

@@ -71,7 +71,7 @@ DramLocation DramAddressMapping::locate(std::uint64_t address) const {
       case Field::kChannel: where.channel = static_cast<int>(value); break;
     }
   }
-  return where;  // bits above the capacity are ignored: the address map keeps tensors within it
+  return where;  // bits above the capacity are ignored: addresses beyond it alias (the model holds no data)
 }
 
 }  // namespace ergon

@@ -6,9 +6,6 @@
 namespace ergon {
 namespace {
 
-// A controller's queue holds this many column accesses for FR-FCFS to choose from.
-constexpr std::size_t kSchedulingWindow = 32;
-
 std::int64_t ps_of(double ns) {
   return static_cast<std::int64_t>(std::llround(ns * 1000.0));
 }
@@ -125,11 +122,15 @@ std::int64_t BankScheduler::column_command_time(const Channel& channel, const Ba
   return std::max(command, channel.bus_free - latency);  // the data bus carries one burst at a time
 }
 
+BankScheduler::Bank& BankScheduler::bank_at(const DramLocation& where) {
+  Rank& rank = channels_[static_cast<std::size_t>(where.channel)].ranks[static_cast<std::size_t>(where.rank)];
+  return rank.banks[static_cast<std::size_t>(where.bank_group * spec_.organisation.banks_per_group + where.bank)];
+}
+
 std::int64_t BankScheduler::serve_access(const DramLocation& where, bool is_write, std::int64_t arrival) {
   Channel& channel = channels_[static_cast<std::size_t>(where.channel)];
   Rank& rank = channel.ranks[static_cast<std::size_t>(where.rank)];
-  const int bank_index = where.bank_group * spec_.organisation.banks_per_group + where.bank;
-  Bank& bank = rank.banks[static_cast<std::size_t>(bank_index)];
+  Bank& bank = bank_at(where);
   // A refresh falls due before this access could be issued on the bus: it goes first.
   refresh_until(rank, std::max(arrival, channel.bus_free));
 
@@ -172,27 +173,18 @@ std::int64_t BankScheduler::serve(std::uint64_t address, std::uint64_t bytes, bo
   std::uint64_t next = address / access_bytes * access_bytes;
   const std::uint64_t end = address + bytes;
   std::int64_t done = arrival_ps;
-  std::vector<DramLocation> window;
-  window.reserve(kSchedulingWindow);
   while (next < end) {
-    window.clear();
-    for (; next < end && window.size() < kSchedulingWindow; next += access_bytes) {
-      window.push_back(mapping_.locate(next));
-    }
+    std::size_t count = 0;
+    for (; next < end && count < kSchedulingWindow; next += access_bytes) window_[count++] = mapping_.locate(next);
     // First ready: accesses whose row is open; then the rest, oldest first.
-    std::vector<bool> served(window.size(), false);
-    for (std::size_t i = 0; i < window.size(); ++i) {
-      const DramLocation& where = window[i];
-      const Rank& rank = channels_[static_cast<std::size_t>(where.channel)].ranks[static_cast<std::size_t>(where.rank)];
-      const Bank& bank =
-          rank.banks[static_cast<std::size_t>(where.bank_group * spec_.organisation.banks_per_group + where.bank)];
-      if (bank.open_row == where.row) {
-        done = std::max(done, serve_access(where, is_write, arrival_ps));
-        served[i] = true;
-      }
+    bool served[kSchedulingWindow];
+    for (std::size_t i = 0; i < count; ++i) {
+      const DramLocation& where = window_[i];
+      served[i] = bank_at(where).open_row == where.row;
+      if (served[i]) done = std::max(done, serve_access(where, is_write, arrival_ps));
     }
-    for (std::size_t i = 0; i < window.size(); ++i) {
-      if (!served[i]) done = std::max(done, serve_access(window[i], is_write, arrival_ps));
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!served[i]) done = std::max(done, serve_access(window_[i], is_write, arrival_ps));
     }
   }
   return done;

@@ -80,6 +80,10 @@ class BankScheduler {
     std::int64_t cl, cwl, rcd, rp, ras, rrd_s, rrd_l, faw, ccd_s, ccd_l, wr, wtr_s, wtr_l, rtp, refi, rfc, rtw;
   };
 
+  // A controller's queue holds this many column accesses for FR-FCFS to choose from.
+  static constexpr std::size_t kSchedulingWindow = 32;
+
+  Bank& bank_at(const DramLocation& where);
   std::int64_t serve_access(const DramLocation& where, bool is_write, std::int64_t arrival);
   std::int64_t column_command_time(const Channel& channel, const Bank& bank, const DramLocation& where, bool is_write,
                                    std::int64_t arrival) const;
@@ -98,6 +102,7 @@ class BankScheduler {
   Constraints t_{};
   std::vector<Channel> channels_;
   DramCommandCounts counts_;
+  DramLocation window_[kSchedulingWindow];
 };
 
 }  // namespace ergon
