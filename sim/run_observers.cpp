@@ -5,10 +5,10 @@
 namespace ergon {
 
 RunOutputs::RunOutputs(const std::string& out_dir, const Workload& workload, const std::vector<std::string>& traces,
-                       double frequency_mhz, double voltage_v)
+                       double frequency_mhz, double voltage_v, double dram_bandwidth_gbps)
     : activity_(out_dir + "/activity.csv", workload) {
   const auto wants = [&](const char* trace) { return std::find(traces.begin(), traces.end(), trace) != traces.end(); };
-  if (wants("vcd")) vcd_.emplace(out_dir + "/trace.vcd", frequency_mhz, voltage_v);
+  if (wants("vcd")) vcd_.emplace(out_dir + "/trace.vcd", frequency_mhz, voltage_v, dram_bandwidth_gbps);
   if (wants("perfetto")) perfetto_.emplace(out_dir + "/trace.json", workload);
 }
 

@@ -16,7 +16,7 @@ class RunOutputs {
  public:
   // `traces` may hold "vcd" and "perfetto".
   RunOutputs(const std::string& out_dir, const Workload& workload, const std::vector<std::string>& traces,
-             double frequency_mhz, double voltage_v);
+             double frequency_mhz, double voltage_v, double dram_bandwidth_gbps);
   RunObservers observers();
   void finish();
 

@@ -23,23 +23,6 @@ nlohmann::ordered_json energy_json(const EnergyBreakdown& e) {
           {"control", e.control_pj}, {"leakage", e.leakage_pj}, {"total", e.total_pj()}};
 }
 
-double achieved_dram_gbps(const LayerResult& l) {
-  return l.time_ns > 0 ? static_cast<double>(l.dram_read_bytes + l.dram_write_bytes) / l.time_ns : 0.0;
-}
-
-// The bank-level DRAM's figures (dram.impl: banked). Refresh cycles are DRAM clock cycles of rank-time,
-// summed over channels and ranks.
-void add_dram_bank_json(nlohmann::ordered_json& json, const DramBankStats& b, const LayerResult& l) {
-  json["dram_row_hits"] = b.row_hits;
-  json["dram_row_misses"] = b.row_misses;
-  json["dram_row_conflicts"] = b.row_conflicts;
-  json["dram_refresh_cycles"] = b.refresh_cycles;
-  json["dram_achieved_bandwidth_gbps"] = achieved_dram_gbps(l);
-  json["dram_energy_pj"] = {{"activate", b.activate_pj},     {"read", b.read_pj},
-                            {"write", b.write_pj},           {"refresh", b.refresh_pj},
-                            {"background", b.background_pj}, {"total", b.energy_pj()}};
-}
-
 nlohmann::ordered_json layer_json(const LayerResult& l) {
   nlohmann::ordered_json json = {
       {"name", l.name},
@@ -75,7 +58,7 @@ nlohmann::ordered_json layer_json(const LayerResult& l) {
   if (!l.note.empty()) json["note"] = l.note;
   if (l.output_checked) json["output_matches_reference"] = l.output_mismatches == 0;
   if (l.mapping) json["mapping"] = mapping_json(*l.mapping);
-  if (l.dram_bank) add_dram_bank_json(json, *l.dram_bank, l);
+  add_dram_bank_fields(json, l);
   return json;
 }
 
@@ -117,6 +100,25 @@ std::string run_table(const SimulationResult& result) {
                        skipped);
   }
   return out;
+}
+
+double achieved_dram_gbps(const LayerResult& l) {
+  return l.time_ns > 0 ? static_cast<double>(l.dram_read_bytes + l.dram_write_bytes) / l.time_ns : 0.0;
+}
+
+// The bank-level DRAM's figures (dram.impl: banked). Refresh cycles are DRAM clock cycles of rank-time,
+// summed over channels and ranks.
+void add_dram_bank_fields(nlohmann::ordered_json& json, const LayerResult& l) {
+  if (!l.dram_bank) return;
+  const DramBankStats& b = *l.dram_bank;
+  json["dram_row_hits"] = b.row_hits;
+  json["dram_row_misses"] = b.row_misses;
+  json["dram_row_conflicts"] = b.row_conflicts;
+  json["dram_refresh_cycles"] = b.refresh_cycles;
+  json["dram_achieved_bandwidth_gbps"] = achieved_dram_gbps(l);
+  json["dram_energy_pj"] = {{"activate", b.activate_pj},     {"read", b.read_pj},
+                            {"write", b.write_pj},           {"refresh", b.refresh_pj},
+                            {"background", b.background_pj}, {"total", b.energy_pj()}};
 }
 
 nlohmann::ordered_json run_json(const SimulationResult& result, const AcceleratorConfig& config,
@@ -191,17 +193,18 @@ ActivityCsvWriter::ActivityCsvWriter(const std::string& path, const Workload& wo
   for (const auto& layer : workload.layers()) layer_names_.push_back(layer.name);
   file_.write(
       "layer,start_cycle,end_cycle,active_pes,macs_per_cycle,rf_accesses_per_cycle,noc_transfers_per_cycle,"
-      "glb_accesses_per_cycle,dram_bytes_per_cycle,frequency_mhz,voltage_v,stall,start_ns,end_ns,dvfs_switch\n");
+      "glb_accesses_per_cycle,dram_bytes_per_cycle,frequency_mhz,voltage_v,stall,start_ns,end_ns,dvfs_switch,"
+      "dram_bandwidth_gbps\n");
 }
 
 void ActivityCsvWriter::write(const ActivityInterval& a) {
   const double cycles = static_cast<double>(a.end_cycle - a.start_cycle);
   const auto rate = [cycles](std::uint64_t count) { return cycles > 0 ? static_cast<double>(count) / cycles : 0.0; };
-  fmt::print(file_.handle(), "{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{:.3f},{:.3f},{}\n",
+  fmt::print(file_.handle(), "{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{:.3f},{:.3f},{},{:.6g}\n",
              csv_quoted(layer_names_.at(a.layer_index)), a.start_cycle, a.end_cycle, a.active_pes, rate(a.macs),
              rate(a.rf_accesses), rate(a.noc_transfers), rate(a.glb_accesses), rate(a.dram_bytes), a.frequency_mhz,
              a.voltage_v, a.stall ? 1 : 0, static_cast<double>(a.start_ps) / 1e3, static_cast<double>(a.end_ps) / 1e3,
-             a.dvfs_switch ? 1 : 0);
+             a.dvfs_switch ? 1 : 0, a.dram_bandwidth_gbps);
 }
 
 }  // namespace ergon

@@ -16,6 +16,12 @@ namespace ergon {
 inline constexpr int kRunReportSchemaVersion = 2;
 
 std::string run_table(const SimulationResult& result);
+// DRAM bytes over the layer's time, GB/s.
+double achieved_dram_gbps(const LayerResult& layer);
+// The bank-level DRAM's figures (dram.impl: banked; nothing for simple): dram_row_hits, dram_row_misses,
+// dram_row_conflicts, dram_refresh_cycles, dram_achieved_bandwidth_gbps and dram_energy_pj by kind.
+void add_dram_bank_fields(nlohmann::ordered_json& json, const LayerResult& layer);
+
 nlohmann::ordered_json run_json(const SimulationResult& result, const AcceleratorConfig& config,
                                 const Workload& workload, const std::string& fidelity);
 std::string layers_csv(const SimulationResult& result);

@@ -24,6 +24,7 @@ const VcdSignal kSignals[] = {
     {"(", "real 64 ( dram_bytes_per_cycle"},
     {")", "real 64 ) frequency_mhz"},
     {"*", "real 64 * voltage_v"},
+    {"+", "real 64 + dram_bandwidth_gbps"},
 };
 constexpr std::size_t kSignalCount = sizeof(kSignals) / sizeof(kSignals[0]);
 
@@ -50,12 +51,13 @@ double microseconds(std::uint64_t picoseconds) {
 
 }  // namespace
 
-VcdWriter::VcdWriter(const std::string& path, double frequency_mhz, double voltage_v)
+VcdWriter::VcdWriter(const std::string& path, double frequency_mhz, double voltage_v, double dram_bandwidth_gbps)
     : file_(path), last_values_(kSignalCount) {
   file_.write("$version Ergon $end\n$timescale 1 ps $end\n$scope module accelerator $end\n");
   for (const auto& signal : kSignals) file_.write(fmt::format("$var {} $end\n", signal.declaration));
   file_.write("$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n");
-  const std::string initial[] = {"b0", "0", "b0", "r0", "r0", "r0", "r0", "r0", real(frequency_mhz), real(voltage_v)};
+  const std::string initial[] = {
+      "b0", "0", "b0", "r0", "r0", "r0", "r0", "r0", real(frequency_mhz), real(voltage_v), real(dram_bandwidth_gbps)};
   for (std::size_t i = 0; i < kSignalCount; ++i) {
     const bool scalar = kSignals[i].declaration[0] == 'w';
     file_.write(initial[i] + (scalar ? "" : " ") + kSignals[i].code + "\n");
@@ -81,11 +83,12 @@ void VcdWriter::write(const ActivityInterval& a) {
     return real(cycles > 0 ? static_cast<double>(count) / cycles : 0);
   };
   file_.write(fmt::format("#{}\n", a.start_ps));
-  const std::string values[] = {binary(a.layer_index), a.stall || a.dvfs_switch ? "1" : "0",
-                                binary(a.active_pes),  rate(a.macs),
-                                rate(a.rf_accesses),   rate(a.noc_transfers),
-                                rate(a.glb_accesses),  rate(a.dram_bytes),
-                                real(a.frequency_mhz), real(a.voltage_v)};
+  const std::string values[] = {binary(a.layer_index),      a.stall || a.dvfs_switch ? "1" : "0",
+                                binary(a.active_pes),       rate(a.macs),
+                                rate(a.rf_accesses),        rate(a.noc_transfers),
+                                rate(a.glb_accesses),       rate(a.dram_bytes),
+                                real(a.frequency_mhz),      real(a.voltage_v),
+                                real(a.dram_bandwidth_gbps)};
   for (std::size_t i = 0; i < kSignalCount; ++i) change(kSignals[i].code, values[i], last_values_[i]);
   last_end_ps_ = a.end_ps;
 }
@@ -124,6 +127,19 @@ void PerfettoWriter::write(const TraceEvent& event) {
                               event.kind == TraceEvent::Kind::kLayer ? layer : name, name, tid, start, duration,
                               layer) +
                   "\n");
+      break;
+    }
+    case TraceEvent::Kind::kLevels: {
+      // Counter tracks: each value holds until the next kLevels event.
+      const std::pair<const char*, double> counters[] = {{"frequency_mhz", event.frequency_mhz},
+                                                         {"voltage_v", event.voltage_v},
+                                                         {"dram_bandwidth_gbps", event.dram_bandwidth_gbps}};
+      for (const auto& [name, value] : counters) {
+        file_.write(fmt::format(R"({{"name": "{}", "cat": "dvfs", "ph": "C", "pid": 1, "ts": {:.6f}, )"
+                                R"("args": {{"value": {:.6g}}}}},)",
+                                name, start, value) +
+                    "\n");
+      }
       break;
     }
     case TraceEvent::Kind::kDramRead:

@@ -15,7 +15,7 @@ namespace ergon {
 
 class VcdWriter {
  public:
-  VcdWriter(const std::string& path, double frequency_mhz, double voltage_v);
+  VcdWriter(const std::string& path, double frequency_mhz, double voltage_v, double dram_bandwidth_gbps);
   void write(const ActivityInterval& interval);
   void finish();
 

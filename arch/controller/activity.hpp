@@ -23,18 +23,21 @@ struct ActivityInterval {
   std::uint64_t end_ps = 0;
   double frequency_mhz = 0;  // the compute domain's level in force
   double voltage_v = 0;
+  double dram_bandwidth_gbps = 0;  // the memory domain's level in force
 };
 
 using ActivitySink = std::function<void(const ActivityInterval&)>;
 
-// Timeline events for trace viewers: layers, passes, stalls and DRAM transfers, in picoseconds.
+// Timeline events for trace viewers: layers, passes, stalls and DRAM transfers, in picoseconds; kLevels
+// marks the levels in force from start_ps on (the run's start and every level change).
 struct TraceEvent {
-  enum class Kind { kLayer, kPass, kStall, kDramRead, kDramWrite, kDvfsSwitch };
+  enum class Kind { kLayer, kPass, kStall, kDramRead, kDramWrite, kDvfsSwitch, kLevels };
   Kind kind = Kind::kPass;
   std::size_t layer_index = 0;
   std::uint64_t start_ps = 0;
   std::uint64_t end_ps = 0;
-  std::uint64_t bytes = 0;  // DRAM transfers
+  std::uint64_t bytes = 0;                                           // DRAM transfers
+  double frequency_mhz = 0, voltage_v = 0, dram_bandwidth_gbps = 0;  // kLevels
 };
 
 using TraceSink = std::function<void(const TraceEvent&)>;

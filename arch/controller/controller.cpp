@@ -25,6 +25,7 @@ Controller::Controller(sc_core::sc_module_name name, ControlledModules modules, 
 // its layer and stop the simulation; the top level reports it after sc_start() returns.
 void Controller::compute_thread() {
   try {
+    if (!jobs_.empty()) events_.trace_levels(jobs_.front().layer_index);  // the levels the run starts at
     for (computing_job_ = 0; computing_job_ < jobs_.size(); ++computing_job_) compute_layer(computing_job_);
   } catch (const std::exception& error) {
     record_failure(computing_job_, error.what());

@@ -18,13 +18,16 @@ std::uint64_t DvfsSwitch::switch_compute(const OperatingLevels& wanted, std::siz
   events_.set_compute_level(wanted);
   events_.emit_switch(layer_index, stop);
   events_.trace(TraceEvent::Kind::kDvfsSwitch, layer_index, stop, sc_core::sc_time_stamp());
+  events_.trace_levels(layer_index);
   return picoseconds(sc_core::sc_time_stamp()) - picoseconds(stop);
 }
 
-void DvfsSwitch::switch_memory(const OperatingLevels& wanted) {
+void DvfsSwitch::switch_memory(const OperatingLevels& wanted, std::size_t layer_index) {
   if (wanted.dram_bandwidth_gbps == dram_bandwidth_gbps_) return;
   dram_.change_bandwidth(wanted.dram_bandwidth_gbps, setup_.memory_switch);
   dram_bandwidth_gbps_ = wanted.dram_bandwidth_gbps;
+  events_.set_memory_level(wanted);
+  events_.trace_levels(layer_index);  // when the switch is requested; the bus follows once it is free
 }
 
 }  // namespace ergon

@@ -24,7 +24,7 @@ class DvfsSwitch {
   // From a SystemC thread: waits while the compute clock is stopped; returns the picoseconds it stood.
   std::uint64_t switch_compute(const OperatingLevels& wanted, std::size_t layer_index);
   // A no-op when the bandwidth is already in force.
-  void switch_memory(const OperatingLevels& wanted);
+  void switch_memory(const OperatingLevels& wanted, std::size_t layer_index);
   double dram_bandwidth_gbps() const { return dram_bandwidth_gbps_; }
 
  private:

@@ -42,7 +42,7 @@ void Loader::load_thread() {
 void Loader::load_layer(std::size_t job_index) {
   while (layers_done_ < job_index) wait(layer_done_event_);  // the previous ofmap must be written first
   const LayerJob& job = jobs_[job_index];
-  dvfs_.switch_memory(job.levels);
+  dvfs_.switch_memory(job.levels, job.layer_index);
   const LayerTensors* tensors =
       values_ != nullptr && job.plan->cycle_accurate() ? values_->tensors(job_index) : nullptr;
   // Steps are generated one at a time; the last one is only known once the walk ends, so each is queued
@@ -59,7 +59,7 @@ void Loader::load_layer(std::size_t job_index) {
   // The layer's reads are done: a higher bandwidth for the next layer is switched to now, overlapping the
   // last step (its write-back only gets faster). A lower one waits for the layer's end.
   if (job_index + 1 < jobs_.size() && jobs_[job_index + 1].levels.dram_bandwidth_gbps > dvfs_.dram_bandwidth_gbps()) {
-    dvfs_.switch_memory(jobs_[job_index + 1].levels);
+    dvfs_.switch_memory(jobs_[job_index + 1].levels, jobs_[job_index + 1].layer_index);
   }
 }
 

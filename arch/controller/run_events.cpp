@@ -25,6 +25,7 @@ bool RunEvents::send(ActivityInterval& interval) const {
   if (interval.end_cycle <= interval.start_cycle) return false;  // shorter than a cycle
   interval.frequency_mhz = level_.frequency_mhz;
   interval.voltage_v = level_.voltage_v;
+  interval.dram_bandwidth_gbps = level_.dram_bandwidth_gbps;
   observers_.activity(interval);
   return true;
 }
@@ -39,13 +40,21 @@ void RunEvents::emit_switch(std::size_t layer_index, const sc_core::sc_time& sto
   interval.dvfs_switch = true;
   interval.frequency_mhz = level_.frequency_mhz;
   interval.voltage_v = level_.voltage_v;
+  interval.dram_bandwidth_gbps = level_.dram_bandwidth_gbps;
   observers_.activity(interval);
 }
 
 void RunEvents::trace(TraceEvent::Kind kind, std::size_t layer_index, const sc_core::sc_time& start,
                       const sc_core::sc_time& end, std::uint64_t bytes) const {
   if (!observers_.trace) return;
-  observers_.trace({kind, layer_index, picoseconds(start), picoseconds(end), bytes});
+  observers_.trace({kind, layer_index, picoseconds(start), picoseconds(end), bytes, 0, 0, 0});
+}
+
+void RunEvents::trace_levels(std::size_t layer_index) const {
+  if (!observers_.trace) return;
+  const std::uint64_t now = picoseconds(sc_core::sc_time_stamp());
+  observers_.trace({TraceEvent::Kind::kLevels, layer_index, now, now, 0, level_.frequency_mhz, level_.voltage_v,
+                    level_.dram_bandwidth_gbps});
 }
 
 }  // namespace ergon

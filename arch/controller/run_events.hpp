@@ -15,7 +15,14 @@ class RunEvents {
       : clock_(clock), observers_(std::move(observers)), level_(initial) {}
 
   bool wants_activity() const { return static_cast<bool>(observers_.activity); }
-  void set_compute_level(const OperatingLevels& level) { level_ = level; }
+  void set_compute_level(const OperatingLevels& level) {
+    level_.frequency_mhz = level.frequency_mhz;
+    level_.voltage_v = level.voltage_v;
+  }
+  void set_memory_level(const OperatingLevels& level) {
+    level_.dram_bandwidth_gbps = level.dram_bandwidth_gbps;
+    level_.memory_voltage_v = level.memory_voltage_v;
+  }
   const OperatingLevels& compute_level() const { return level_; }
   std::uint64_t cycle_at(const sc_core::sc_time& time) const { return clock_.cycle_at(time); }
 
@@ -27,6 +34,8 @@ class RunEvents {
   void emit_switch(std::size_t layer_index, const sc_core::sc_time& stop) const;
   void trace(TraceEvent::Kind kind, std::size_t layer_index, const sc_core::sc_time& start, const sc_core::sc_time& end,
              std::uint64_t bytes = 0) const;
+  // The levels in force (both domains), from now on.
+  void trace_levels(std::size_t layer_index) const;
 
  private:
   bool send(ActivityInterval& interval) const;

@@ -35,7 +35,8 @@ void run_dvfs_command(const DvfsOptions& options) {
   const DvfsOutcome outcome = run_dvfs(config, table, workload, scheme, simulate_race_to_idle(config, table, workload));
   std::filesystem::create_directories(options.out_dir);
   // The final schedule once more, streaming its activity (frequency and voltage per interval) and traces.
-  RunOutputs outputs(options.out_dir, workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v);
+  RunOutputs outputs(options.out_dir, workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
+                     config.dram.bandwidth_gbps);
   SimulationOptions replay = scheduled_options(outcome.allocation);
   replay.observers = outputs.observers();
   Simulation(config, table, workload, replay).run();

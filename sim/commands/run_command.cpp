@@ -82,7 +82,8 @@ void run_simulation(const RunOptions& requested) {
 SimulationResult simulate_into(const RunOptions& options, const AcceleratorConfig& config, const Workload& workload,
                                const std::optional<MappingFile>& mapping) {
   const EnergyTable table = load_energy_table(energy_table_path(config));
-  RunOutputs outputs(options.out_dir, workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v);
+  RunOutputs outputs(options.out_dir, workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
+                     config.dram.bandwidth_gbps);
   SimulationOptions simulation_options;
   if (options.batch > 0) simulation_options.batch = options.batch;
   simulation_options.mapping = mapping;

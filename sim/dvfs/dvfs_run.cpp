@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/run_report.hpp"
+
 namespace ergon {
 namespace {
 
@@ -125,26 +127,33 @@ nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorCo
                       {"energy_pj", after.energy.total_pj()},
                       {"arada_normalised_energy", a.normalised_energy},
                       {"decision", a.decision}});
+    add_dram_bank_fields(layers.back(), after);
   }
-  return {{"schema_version", 1},
-          {"scheme", dvfs_scheme_name(outcome.allocation.scheme)},
-          {"config", {{"name", config.name}, {"file", config.file}, {"dram_preset", config.dram.preset}}},
-          {"workload", {{"name", workload.name()}, {"file", workload.file()}}},
-          {"total",
-           {{"energy_saving_pct", outcome.energy_saving_pct},
-            {"compute_energy_saving_pct", outcome.compute_energy_saving_pct},
-            {"dram_energy_saving_pct", outcome.dram_energy_saving_pct},
-            {"arada_estimated_saving_pct", outcome.allocation.estimated_saving_pct},
-            {"latency_change_pct", outcome.latency_change_pct},
-            {"open_loop_energy_saving_pct", outcome.open_loop_energy_saving_pct},
-            {"open_loop_latency_change_pct", outcome.open_loop_latency_change_pct},
-            {"feedback_rounds", outcome.feedback_rounds},
-            {"bandwidth_reduction_pct", outcome.allocation.bandwidth_reduction_pct},
-            {"rti_latency_ns", outcome.race_to_idle.total.time_ns},
-            {"latency_ns", outcome.scheduled.total.time_ns},
-            {"rti_energy_pj", outcome.race_to_idle.total.energy.total_pj()},
-            {"energy_pj", outcome.scheduled.total.energy.total_pj()}}},
-          {"layers", layers}};
+  nlohmann::ordered_json report = {{"schema_version", 1},
+                                   {"scheme", dvfs_scheme_name(outcome.allocation.scheme)},
+                                   {"config",
+                                    {{"name", config.name},
+                                     {"file", config.file},
+                                     {"dram_preset", config.dram.preset},
+                                     {"dram_impl", config.dram.impl}}},
+                                   {"workload", {{"name", workload.name()}, {"file", workload.file()}}},
+                                   {"total",
+                                    {{"energy_saving_pct", outcome.energy_saving_pct},
+                                     {"compute_energy_saving_pct", outcome.compute_energy_saving_pct},
+                                     {"dram_energy_saving_pct", outcome.dram_energy_saving_pct},
+                                     {"arada_estimated_saving_pct", outcome.allocation.estimated_saving_pct},
+                                     {"latency_change_pct", outcome.latency_change_pct},
+                                     {"open_loop_energy_saving_pct", outcome.open_loop_energy_saving_pct},
+                                     {"open_loop_latency_change_pct", outcome.open_loop_latency_change_pct},
+                                     {"feedback_rounds", outcome.feedback_rounds},
+                                     {"bandwidth_reduction_pct", outcome.allocation.bandwidth_reduction_pct},
+                                     {"rti_latency_ns", outcome.race_to_idle.total.time_ns},
+                                     {"latency_ns", outcome.scheduled.total.time_ns},
+                                     {"rti_energy_pj", outcome.race_to_idle.total.energy.total_pj()},
+                                     {"energy_pj", outcome.scheduled.total.energy.total_pj()}}},
+                                   {"layers", layers}};
+  add_dram_bank_fields(report["total"], outcome.scheduled.total);
+  return report;
 }
 
 }  // namespace ergon

@@ -7,7 +7,8 @@ source_dir="$(realpath "$2")"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$ergon" dvfs --config "$source_dir/configs/hpc_tpu.yaml" --set dram.preset=ddr5-4800 \
-  --workload "$source_dir/workloads/mobilenet_v1.yaml" --scheme ideal --trace vcd --out "$out/dvfs" > "$out/table.txt"
+  --workload "$source_dir/workloads/mobilenet_v1.yaml" --scheme ideal --trace vcd --trace perfetto \
+  --out "$out/dvfs" > "$out/table.txt"
 grep -q "saving .* simulated" "$out/table.txt"
 python3 - "$out/dvfs/report.json" <<'PY'
 import json, sys
@@ -24,6 +25,22 @@ PY
 # The activity trace records the level in force: several frequencies appear, in order of time.
 [ "$(tail -n +2 "$out/dvfs/activity.csv" | cut -d, -f10 | sort -u | wc -l)" -gt 2 ]
 grep -q ' )$' "$out/dvfs/trace.vcd"  # the frequency signal changes
+grep -q 'real 64 + dram_bandwidth_gbps' "$out/dvfs/trace.vcd"
+# Perfetto: the levels as counter tracks, starting at the nominal clock and taking the schedule's levels.
+python3 - "$out/dvfs/trace.json" "$out/dvfs/report.json" <<'PY'
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+report = json.load(open(sys.argv[2]))
+counters = {}
+for e in events:
+    if e.get("ph") == "C":
+        counters.setdefault(e["name"], []).append((e["ts"], e["args"]["value"]))
+assert set(counters) == {"frequency_mhz", "voltage_v", "dram_bandwidth_gbps"}, counters.keys()
+frequencies = {value for _, value in counters["frequency_mhz"]}
+scheduled = {round(l["freq_mhz"], 3) for l in report["layers"] if l["executed"]}
+assert len(frequencies) > 2 and {round(f, 3) for f in frequencies} <= scheduled | {940.0}, (frequencies, scheduled)
+assert all(a[0] <= b[0] for a, b in zip(counters["voltage_v"], counters["voltage_v"][1:]))
+PY
 awk '/^#/ { t = substr($0, 2) + 0; if (t < last) exit 1; last = t }' "$out/dvfs/trace.vcd"
 
 # The study grid for one workload: 11 accelerator/DRAM pairs x 4 schemes.
@@ -37,4 +54,19 @@ for file in study.csv averages.csv; do cmp "$out/study/$file" "$out/study_serial
 "$ergon" dvfs --config "$source_dir/configs/hpc_tpu.yaml" --set dram.preset=ddr5-4800 \
   --workload "$source_dir/workloads/mobilenet_v1.yaml" --scheme ideal --trace vcd --out "$out/again" > /dev/null
 for file in report.json layers.csv activity.csv trace.vcd; do cmp "$out/dvfs/$file" "$out/again/$file"; done
+# With the bank-level DRAM, report.json carries the row-buffer outcomes and DRAM energy by kind.
+"$ergon" dvfs --config "$source_dir/configs/hpc_tpu.yaml" --set dram.impl=banked --set dram.preset=ddr5-4800 \
+  --workload "$source_dir/workloads/mobilenet_v1.yaml" --scheme vf-oh-q --out "$out/banked" > /dev/null
+python3 - "$out/banked/report.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+total = report["total"]
+assert report["config"]["dram_impl"] == "banked"
+assert total["dram_row_hits"] > total["dram_row_misses"] > 0, total
+kinds = total["dram_energy_pj"]
+assert set(kinds) == {"activate", "read", "write", "refresh", "background", "total"}, kinds
+assert abs(sum(v for k, v in kinds.items() if k != "total") - kinds["total"]) < 1e-6 * kinds["total"]
+layers = [l for l in report["layers"] if l["executed"] and "dram_row_hits" in l]
+assert layers and sum(l["dram_row_hits"] for l in layers) == total["dram_row_hits"]
+PY
 echo "dvfs checks passed"
