@@ -28,7 +28,7 @@ nlohmann::ordered_json dvfs_json(const DvfsConfig& dvfs) {
 
 std::string config_json(const AcceleratorConfig& c) {
   const auto& rf = c.pe_array.rf;
-  const nlohmann::ordered_json json = {
+  nlohmann::ordered_json json = {
       {"name", c.name},
       {"description", c.description},
       {"clock", {{"frequency_mhz", c.clock.frequency_mhz}, {"voltage_v", c.clock.voltage_v}}},
@@ -66,6 +66,10 @@ std::string config_json(const AcceleratorConfig& c) {
       {"dvfs", dvfs_json(c.dvfs)},
       {"energy", {{"table", c.energy.table}, {"table_file", energy_table_path(c)}}},
   };
+  if (c.dram.impl == "banked") {  // bandwidth, latency and the price per bit above follow from the preset
+    json["dram"]["page_policy"] = c.dram.page_policy;
+    json["dram"]["address_mapping"] = c.dram.address_mapping;
+  }
   return json.dump(2) + "\n";
 }
 
