@@ -116,9 +116,10 @@ void add_dram_bank_fields(nlohmann::ordered_json& json, const LayerResult& l) {
   json["dram_row_conflicts"] = b.row_conflicts;
   json["dram_refresh_cycles"] = b.refresh_cycles;
   json["dram_achieved_bandwidth_gbps"] = achieved_dram_gbps(l);
-  json["dram_energy_pj"] = {{"activate", b.activate_pj},     {"read", b.read_pj},
-                            {"write", b.write_pj},           {"refresh", b.refresh_pj},
-                            {"background", b.background_pj}, {"total", b.energy_pj()}};
+  const DramEnergyByKind& e = b.energy;
+  json["dram_energy_pj"] = {{"activate", e.activate_pj},     {"read", e.read_pj},
+                            {"write", e.write_pj},           {"refresh", e.refresh_pj},
+                            {"background", e.background_pj}, {"total", e.total_pj()}};
 }
 
 nlohmann::ordered_json run_json(const SimulationResult& result, const AcceleratorConfig& config,
@@ -181,8 +182,8 @@ std::string layers_csv(const SimulationResult& result) {
     if (banked) {
       const DramBankStats b = l.dram_bank.value_or(DramBankStats{});
       out += fmt::format(",{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}", b.row_hits, b.row_misses,
-                         b.row_conflicts, b.refresh_cycles, achieved_dram_gbps(l), b.activate_pj, b.read_pj, b.write_pj,
-                         b.refresh_pj, b.background_pj);
+                         b.row_conflicts, b.refresh_cycles, achieved_dram_gbps(l), b.energy.activate_pj,
+                         b.energy.read_pj, b.energy.write_pj, b.energy.refresh_pj, b.energy.background_pj);
     }
     out += "\n";
   }

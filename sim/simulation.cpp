@@ -235,7 +235,7 @@ SimulationResult Simulation::run() {
          entry.dram_read_bytes + entry.dram_write_bytes, entry.cycles, entry.dvfs_switch_ns * 1e-9},
         table_, point);
     // A bank-level DRAM computes its own energy from its commands and standby time.
-    if (entry.dram_bank) entry.energy.dram_pj = entry.dram_bank->energy_pj();
+    if (entry.dram_bank) entry.energy.dram_pj = entry.dram_bank->energy.total_pj();
   }
   for (const auto& entry : result.layers) add_to_total(result.total, entry);
   result.total.bound = boundedness(result.total);

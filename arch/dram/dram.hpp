@@ -7,30 +7,44 @@
 
 namespace ergon {
 
+// DRAM energy by kind, from a bank-level model's commands and standby time.
+struct DramEnergyByKind {
+  double activate_pj = 0;  // activate and its precharge
+  double read_pj = 0;      // read bursts
+  double write_pj = 0;     // write bursts
+  double refresh_pj = 0;
+  double background_pj = 0;  // precharged standby plus the open banks' share
+  double total_pj() const { return activate_pj + read_pj + write_pj + refresh_pj + background_pj; }
+  DramEnergyByKind& operator+=(const DramEnergyByKind& other) {
+    activate_pj += other.activate_pj;
+    read_pj += other.read_pj;
+    write_pj += other.write_pj;
+    refresh_pj += other.refresh_pj;
+    background_pj += other.background_pj;
+    return *this;
+  }
+  DramEnergyByKind operator-(const DramEnergyByKind& before) const {
+    return {activate_pj - before.activate_pj, read_pj - before.read_pj, write_pj - before.write_pj,
+            refresh_pj - before.refresh_pj, background_pj - before.background_pj};
+  }
+};
+
 // What a bank-level model adds (`dram.impl: banked`, docs/dram.md): row-buffer outcomes, refresh, and
 // energy by kind from the datasheet currents.
 struct DramBankStats {
   std::uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;  // miss: bank precharged; conflict: other row
   std::uint64_t refresh_cycles = 0;  // DRAM clock cycles of rank-time blocked by refresh (tRFC per refresh)
-  double activate_pj = 0, read_pj = 0, write_pj = 0, refresh_pj = 0, background_pj = 0;
-  double energy_pj() const { return activate_pj + read_pj + write_pj + refresh_pj + background_pj; }
+  DramEnergyByKind energy;
   DramBankStats operator-(const DramBankStats& before) const {
-    return {row_hits - before.row_hits,           row_misses - before.row_misses,
-            row_conflicts - before.row_conflicts, refresh_cycles - before.refresh_cycles,
-            activate_pj - before.activate_pj,     read_pj - before.read_pj,
-            write_pj - before.write_pj,           refresh_pj - before.refresh_pj,
-            background_pj - before.background_pj};
+    return {row_hits - before.row_hits, row_misses - before.row_misses, row_conflicts - before.row_conflicts,
+            refresh_cycles - before.refresh_cycles, energy - before.energy};
   }
   DramBankStats& operator+=(const DramBankStats& other) {
     row_hits += other.row_hits;
     row_misses += other.row_misses;
     row_conflicts += other.row_conflicts;
     refresh_cycles += other.refresh_cycles;
-    activate_pj += other.activate_pj;
-    read_pj += other.read_pj;
-    write_pj += other.write_pj;
-    refresh_pj += other.refresh_pj;
-    background_pj += other.background_pj;
+    energy += other.energy;
     return *this;
   }
 };

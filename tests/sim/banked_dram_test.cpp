@@ -86,13 +86,13 @@ TEST(BankedDram, AlexNetStreamsHitOpenRowsAndItsFiguresAddUp) {
   EXPECT_GE(accesses * static_cast<double>(spec.organisation.access_bytes()), bytes);
   EXPECT_LE(accesses * static_cast<double>(spec.organisation.access_bytes()), bytes * 1.05);
   EXPECT_GT(static_cast<double>(total.row_hits), 0.9 * accesses);
-  EXPECT_NEAR(total.energy_pj(), result.total.energy.dram_pj, 1e-6 * total.energy_pj());
+  EXPECT_NEAR(total.energy.total_pj(), result.total.energy.dram_pj, 1e-6 * total.energy.total_pj());
   EXPECT_GT(total.refresh_cycles, 0u);
   for (const LayerResult& layer : result.layers) {
     if (!layer.dram_bank) continue;
     const double layer_bytes = static_cast<double>(layer.dram_read_bytes + layer.dram_write_bytes);
     EXPECT_LE(layer_bytes / layer.time_ns, spec.peak_bandwidth_gbps()) << layer.name;
-    EXPECT_DOUBLE_EQ(layer.energy.dram_pj, layer.dram_bank->energy_pj()) << layer.name;
+    EXPECT_DOUBLE_EQ(layer.energy.dram_pj, layer.dram_bank->energy.total_pj()) << layer.name;
   }
 }
 
@@ -104,7 +104,7 @@ TEST(BankedDram, ClosedPageActivatesForEveryAccess) {
       Simulation(banked("edge_tpu", "ddr4-4000", "closed"), table(), workload_named("resnet8"), {}).run();
   EXPECT_EQ(closed.total.dram_bank->row_hits, 0u);
   EXPECT_GT(open.total.dram_bank->row_hits, 0u);
-  EXPECT_GT(closed.total.dram_bank->activate_pj, 2.0 * open.total.dram_bank->activate_pj);
+  EXPECT_GT(closed.total.dram_bank->energy.activate_pj, 2.0 * open.total.dram_bank->energy.activate_pj);
   EXPECT_GE(closed.total.cycles, open.total.cycles);
 }
 

@@ -72,7 +72,6 @@ void BankScheduler::count_open_time(Bank& bank, std::int64_t until) {
 void BankScheduler::close_row(Bank& bank, std::int64_t at) {
   bank.open_row = -1;
   bank.next_activate = std::max(bank.next_activate, at + t_.rp);
-  ++counts_.precharges;
   count_open_time(bank, at);
 }
 
@@ -86,7 +85,6 @@ void BankScheduler::refresh_until(Rank& rank, std::int64_t time) {
     }
     for (Bank& bank : rank.banks) bank.next_activate = start + t_.rfc;
     ++counts_.refreshes;
-    counts_.refresh_ps += t_.rfc;
     rank.next_refresh += t_.refi;
   }
 }

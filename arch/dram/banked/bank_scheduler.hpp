@@ -22,9 +22,8 @@ struct DramCommandCounts {
   std::uint64_t row_hits = 0;       // the access's row was open
   std::uint64_t row_misses = 0;     // the bank was precharged: one activate
   std::uint64_t row_conflicts = 0;  // another row was open: precharge, then activate
-  std::uint64_t activates = 0, precharges = 0, reads = 0, writes = 0, refreshes = 0;
+  std::uint64_t activates = 0, reads = 0, writes = 0, refreshes = 0;
   std::int64_t read_burst_ps = 0, write_burst_ps = 0;  // data-bus time (bursts shorten with a faster clock)
-  std::int64_t refresh_ps = 0;                         // rank-time blocked by refresh
   std::int64_t bank_open_ps = 0;                       // summed over banks: time with a row open
   std::int64_t elapsed_ps = 0;                         // rank-time observed
 };
@@ -48,7 +47,6 @@ class BankScheduler {
 
   const DramCommandCounts& counts() const { return counts_; }
   const DramSpec& spec() const { return spec_; }
-  std::int64_t burst_ps() const { return burst_ps_; }
 
  private:
   struct Bank {

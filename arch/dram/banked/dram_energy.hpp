@@ -12,17 +12,9 @@
 // mA x V x ns = pJ. I/O and termination power are not included.
 #include "arch/dram/banked/bank_scheduler.hpp"
 #include "arch/dram/banked/dram_spec.hpp"
+#include "arch/dram/dram.hpp"
 
 namespace ergon {
-
-struct DramEnergyByKind {
-  double activate_pj = 0;  // activate and its precharge
-  double read_pj = 0;      // read bursts
-  double write_pj = 0;     // write bursts
-  double refresh_pj = 0;
-  double background_pj = 0;  // precharged standby plus the open banks' share
-  double total_pj() const { return activate_pj + read_pj + write_pj + refresh_pj + background_pj; }
-};
 
 // The energy of one command of each kind and the background power, for one rank (all its devices).
 struct DramEnergyRates {

@@ -22,7 +22,7 @@ BankedDram::BankedDram(sc_core::sc_module_name name, const DramConfig& config, c
       scheduler_(spec, config.address_mapping,
                  config.page_policy == "closed" ? PagePolicy::kClosed : PagePolicy::kOpen),
       nominal_bandwidth_gbps_(spec.peak_bandwidth_gbps()),
-      queue_depth_(static_cast<std::size_t>(config.request_queue_depth)) {
+      queue_(static_cast<std::size_t>(config.request_queue_depth)) {
   socket_.register_b_transport(this, &BankedDram::b_transport);
   counters_.has_bank_model = true;
 }
@@ -41,36 +41,19 @@ void BankedDram::account_until(const sc_core::sc_time& now) {
   bank.row_misses = c.row_misses;
   bank.row_conflicts = c.row_conflicts;
   bank.refresh_cycles = c.refreshes * static_cast<std::uint64_t>(scheduler_.spec().timing.rfc);
-  const DramEnergyByKind energy = dram_energy(scheduler_.spec(), c);
-  bank.activate_pj = energy.activate_pj;
-  bank.read_pj = energy.read_pj;
-  bank.write_pj = energy.write_pj;
-  bank.refresh_pj = energy.refresh_pj;
-  bank.background_pj = energy.background_pj;
+  bank.energy = dram_energy(scheduler_.spec(), c);
 }
 
 void BankedDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  std::int64_t arrival = std::max(to_ps(sc_core::sc_time_stamp() + delay), switch_until_ps_);
-  while (!completions_.empty() && completions_.front() <= arrival) completions_.pop_front();
-  if (completions_.size() >= queue_depth_) {  // wait for a slot
-    ++counters_.queue_full_waits;
-    arrival = completions_[completions_.size() - queue_depth_];
-    while (!completions_.empty() && completions_.front() <= arrival) completions_.pop_front();
-  }
-  const std::uint64_t bytes = payload.get_data_length();
-  const std::uint64_t bursts_before = scheduler_.counts().reads + scheduler_.counts().writes;
-  const std::int64_t completion = scheduler_.serve(payload.get_address(), bytes, payload.is_write(), arrival);
-  const std::uint64_t bursts = scheduler_.counts().reads + scheduler_.counts().writes - bursts_before;
-  counters_.busy_ps += bursts * static_cast<std::uint64_t>(scheduler_.burst_ps());
-  completions_.insert(std::upper_bound(completions_.begin(), completions_.end(), completion), completion);
+  const std::int64_t arrival =
+      to_ps(queue_.admit(std::max(sc_core::sc_time_stamp() + delay, from_ps(switch_until_ps_)), counters_));
+  const std::int64_t completion =
+      scheduler_.serve(payload.get_address(), payload.get_data_length(), payload.is_write(), arrival);
+  counters_.busy_ps =
+      static_cast<std::uint64_t>(scheduler_.counts().read_burst_ps + scheduler_.counts().write_burst_ps);
+  queue_.add(from_ps(completion));
   last_completion_ = std::max(last_completion_, from_ps(completion));
-  if (payload.is_read()) {
-    counters_.read_bytes += bytes;
-    ++counters_.read_requests;
-  } else {
-    counters_.write_bytes += bytes;
-    ++counters_.write_requests;
-  }
+  count_request(payload, counters_);
   delay = from_ps(completion) - sc_core::sc_time_stamp();
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -5,12 +5,11 @@
 // Energy comes from the preset's IDD currents (DRAMPower's method), not from a per-bit figure.
 #include <tlm_utils/simple_target_socket.h>
 
-#include <deque>
-
 #include "arch/accelerator_config.hpp"
 #include "arch/dram/banked/bank_scheduler.hpp"
 #include "arch/dram/banked/dram_energy.hpp"
 #include "arch/dram/dram.hpp"
+#include "arch/dram/request_queue.hpp"
 
 namespace ergon {
 
@@ -28,10 +27,9 @@ class BankedDram : public IDram {
   tlm_utils::simple_target_socket<BankedDram> socket_;
   BankScheduler scheduler_;
   double nominal_bandwidth_gbps_;
-  std::size_t queue_depth_;
+  RequestQueue queue_;
   std::int64_t switch_until_ps_ = 0;  // a memory-domain level change stops the DRAM until then
   sc_core::sc_time last_completion_ = sc_core::SC_ZERO_TIME;
-  std::deque<std::int64_t> completions_;  // of the requests in the queue, ascending (ps)
   DramCounters counters_;
 };
 

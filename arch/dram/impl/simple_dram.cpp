@@ -10,7 +10,7 @@ SimpleDram::SimpleDram(sc_core::sc_module_name name, const DramConfig& config)
       socket_("socket"),
       picoseconds_per_byte_(1e3 / config.bandwidth_gbps),  // 1 GB/s = 1 byte per ns
       latency_(config.latency_ns, sc_core::SC_NS),
-      queue_depth_(static_cast<std::size_t>(config.request_queue_depth)) {
+      queue_(static_cast<std::size_t>(config.request_queue_depth)) {
   socket_.register_b_transport(this, &SimpleDram::b_transport);
 }
 
@@ -20,27 +20,15 @@ void SimpleDram::change_bandwidth(double bandwidth_gbps, const sc_core::sc_time&
 }
 
 void SimpleDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
-  while (!completions_.empty() && completions_.front() <= arrival) completions_.pop_front();
-  if (completions_.size() >= queue_depth_) {  // wait for a slot
-    ++counters_.queue_full_waits;
-    arrival = completions_[completions_.size() - queue_depth_];
-    while (!completions_.empty() && completions_.front() <= arrival) completions_.pop_front();
-  }
+  const sc_core::sc_time arrival = queue_.admit(sc_core::sc_time_stamp() + delay, counters_);
   const std::uint64_t bytes = payload.get_data_length();
   const sc_core::sc_time transfer(std::ceil(static_cast<double>(bytes) * picoseconds_per_byte_), sc_core::SC_PS);
   const sc_core::sc_time start = std::max(arrival, bus_free_at_);
   bus_free_at_ = start + transfer;
   counters_.busy_ps += static_cast<std::uint64_t>(transfer.to_seconds() * 1e12 + 0.5);
   const sc_core::sc_time completion = bus_free_at_ + latency_;
-  completions_.push_back(completion);
-  if (payload.is_read()) {
-    counters_.read_bytes += bytes;
-    ++counters_.read_requests;
-  } else {
-    counters_.write_bytes += bytes;
-    ++counters_.write_requests;
-  }
+  queue_.add(completion);
+  count_request(payload, counters_);
   delay = completion - sc_core::sc_time_stamp();
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -5,10 +5,9 @@
 // waits for the oldest to complete.
 #include <tlm_utils/simple_target_socket.h>
 
-#include <deque>
-
 #include "arch/accelerator_config.hpp"
 #include "arch/dram/dram.hpp"
+#include "arch/dram/request_queue.hpp"
 
 namespace ergon {
 
@@ -25,9 +24,8 @@ class SimpleDram : public IDram {
   tlm_utils::simple_target_socket<SimpleDram> socket_;
   double picoseconds_per_byte_;
   sc_core::sc_time latency_;
-  std::size_t queue_depth_;
+  RequestQueue queue_;
   sc_core::sc_time bus_free_at_ = sc_core::SC_ZERO_TIME;
-  std::deque<sc_core::sc_time> completions_;  // of the requests in the queue, ascending
   DramCounters counters_;
 };
 

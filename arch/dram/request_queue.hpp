@@ -1,0 +1,53 @@
+#pragma once
+// What every DRAM model shares at its TLM boundary: a request queue of bounded depth (a request that
+// finds `depth` requests outstanding waits until one completes) and the byte and request counts.
+#include <algorithm>
+#include <cstddef>
+#include <deque>
+#include <systemc>
+#include <tlm>
+
+#include "arch/dram/dram.hpp"
+
+namespace ergon {
+
+class RequestQueue {
+ public:
+  explicit RequestQueue(std::size_t depth) : depth_(depth) {}
+
+  // When a request arriving at `arrival` is accepted; a wait for a free slot is counted in `counters`.
+  sc_core::sc_time admit(sc_core::sc_time arrival, DramCounters& counters) {
+    retire_until(arrival);
+    if (completions_.size() >= depth_) {
+      ++counters.queue_full_waits;
+      arrival = completions_[completions_.size() - depth_];
+      retire_until(arrival);
+    }
+    return arrival;
+  }
+  // The accepted request completes at `completion`.
+  void add(const sc_core::sc_time& completion) {
+    completions_.insert(std::upper_bound(completions_.begin(), completions_.end(), completion), completion);
+  }
+
+ private:
+  void retire_until(const sc_core::sc_time& time) {
+    while (!completions_.empty() && completions_.front() <= time) completions_.pop_front();
+  }
+
+  std::size_t depth_;
+  std::deque<sc_core::sc_time> completions_;  // of the requests in the queue, ascending
+};
+
+// Counts a served request's bytes by direction.
+inline void count_request(const tlm::tlm_generic_payload& payload, DramCounters& counters) {
+  if (payload.is_read()) {
+    counters.read_bytes += payload.get_data_length();
+    ++counters.read_requests;
+  } else {
+    counters.write_bytes += payload.get_data_length();
+    ++counters.write_requests;
+  }
+}
+
+}  // namespace ergon
