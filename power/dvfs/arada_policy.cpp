@@ -46,27 +46,29 @@ std::size_t previous_executed(const std::vector<LayerTiming>& layers, std::size_
 }
 
 // eq. 1 with T_total - T_stall = T_execution: the array slowed to F until its work fills the time it
-// waited, less the switching it must absorb: into its own level (overlapping its first fetch) and, at
-// the next layer's start, back out of it and into the next layer's memory level.
-void lower_compute(const LayerTiming& t, LayerAllocation& a, const SchemeRules& rules, const DvfsConfig& dvfs,
-                   const OperatingLevels& nominal, double switch_out) {
-  const double switch_in = std::max(0.0, rules.compute_switch_ns - t.fill_stall_ns);
+// waited, less the switching it must absorb: into its own level (overlapping its first fetch) unless the
+// layer before already absorbed that switch, and, at the next layer's start, out of it and into the next
+// layer's memory level. Each switch is charged to one layer only. Returns whether the clock was lowered.
+bool lower_compute(const LayerTiming& t, LayerAllocation& a, const SchemeRules& rules, const DvfsConfig& dvfs,
+                   const OperatingLevels& nominal, bool switch_in_charged, double switch_out) {
+  const double switch_in = switch_in_charged ? 0.0 : std::max(0.0, rules.compute_switch_ns - t.fill_stall_ns);
   const double budget_ns = a.compute_ns + a.hideable_stall_ns - switch_in - switch_out;
   if (budget_ns <= a.compute_ns) {
     a.decision = fmt::format("stall {:.0f} ns does not pay for switching ({:.0f} ns exposed)", a.hideable_stall_ns,
                              switch_in + switch_out);
-    return;
+    return false;
   }
   const double wanted_mhz =
       std::max(nominal.frequency_mhz * a.compute_ns / budget_ns, dvfs.compute_levels.front().frequency_mhz);
   const ComputeLevel level = compute_level_for(dvfs, wanted_mhz, rules.quantised);
   if (level.frequency_mhz >= nominal.frequency_mhz) {
     a.decision = "no legal level below the nominal one fits";
-    return;
+    return false;
   }
   a.levels.frequency_mhz = level.frequency_mhz;
   a.levels.voltage_v = level.voltage_v;
   a.decision = "memory-bound: compute clock lowered (eq. 1)";
+  return true;
 }
 
 // The DRAM slowed to the layer's demand: its bytes spread over the time between the first tiles and the
@@ -112,6 +114,7 @@ void allocate_bandwidth(const std::vector<LayerTiming>& timings, DvfsAllocation&
 // Then memory-bound layers, each absorbing the switches at the next layer's start.
 void allocate_compute(const std::vector<LayerTiming>& timings, DvfsAllocation& allocation, const SchemeRules& rules,
                       const DvfsConfig& dvfs, const OperatingLevels& nominal) {
+  std::size_t charged_boundary = kNone;  // the layer whose start switch an earlier layer absorbed
   for (std::size_t i = 0; i < timings.size(); ++i) {
     LayerAllocation& a = allocation.layers[i];
     if (a.bound != "memory") continue;
@@ -122,7 +125,7 @@ void allocate_compute(const std::vector<LayerTiming>& timings, DvfsAllocation& a
                                   ? 0.0
                                   : std::max(std::max(0.0, rules.compute_switch_ns - timings[next].fill_stall_ns),
                                              next_lowers_bandwidth ? rules.memory_switch_ns : 0.0);
-    lower_compute(timings[i], a, rules, dvfs, nominal, switch_out);
+    if (lower_compute(timings[i], a, rules, dvfs, nominal, charged_boundary == i, switch_out)) charged_boundary = next;
     if (next_lowers_bandwidth && rules.memory_switch_ns > 0 && a.levels.frequency_mhz >= nominal.frequency_mhz) {
       LayerAllocation& unhidden = allocation.layers[next];  // nothing hides its memory switch after all
       unhidden.levels.dram_bandwidth_gbps = nominal.dram_bandwidth_gbps;
@@ -153,49 +156,15 @@ void summarise(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_
   allocation.bandwidth_reduction_pct = time > 0 ? 100 * (1 - bandwidth_time / time) : 0;
 }
 
+}  // namespace
+
 OperatingLevels nominal_levels(const AcceleratorConfig& config) {
   return {config.clock.frequency_mhz, config.clock.voltage_v, config.dram.bandwidth_gbps, config.dvfs.memory_voltage_v};
 }
 
-}  // namespace
-
-bool refine_arada(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,
-                  const std::vector<LayerTiming>& scheduled, const AcceleratorConfig& config, double tolerance) {
-  const OperatingLevels nominal = nominal_levels(config);
-  const bool quantised = allocation.scheme == DvfsScheme::kWithOverheadQuantised;
-  bool any_changed = false;
-  for (std::size_t i = 0; i < race_to_idle.size(); ++i) {
-    LayerAllocation& a = allocation.layers[i];
-    if (!race_to_idle[i].executed || race_to_idle[i].time_ns <= 0) continue;
-    const double slowdown = scheduled[i].time_ns / race_to_idle[i].time_ns;
-    if (slowdown <= 1 + tolerance) continue;
-    bool changed = false;
-    OperatingLevels& l = a.levels;
-    if (l.frequency_mhz < nominal.frequency_mhz) {
-      const ComputeLevel level =
-          compute_level_for(config.dvfs, std::min(nominal.frequency_mhz, l.frequency_mhz * slowdown), quantised);
-      l.frequency_mhz = level.frequency_mhz;
-      l.voltage_v = level.voltage_v;
-      changed = true;
-    }
-    if (l.dram_bandwidth_gbps < nominal.dram_bandwidth_gbps) {
-      // A lower bandwidth mostly lengthens the layer's first fetch, which nothing overlaps: raise it until
-      // that fetch has shrunk by the delay (and at least by the slowdown).
-      const double excess_ns = scheduled[i].time_ns - race_to_idle[i].time_ns;
-      const double fill_ns = scheduled[i].fill_stall_ns;
-      const double target_fill_ns = std::max(race_to_idle[i].fill_stall_ns, fill_ns - excess_ns);
-      const double speedup = target_fill_ns > 0 ? std::max(slowdown, fill_ns / target_fill_ns) : slowdown;
-      const MemoryLevel level = memory_level_for(
-          config.dvfs, std::min(nominal.dram_bandwidth_gbps, l.dram_bandwidth_gbps * speedup), quantised);
-      l.dram_bandwidth_gbps = level.bandwidth_gbps;
-      l.memory_voltage_v = level.voltage_v;
-      changed = true;
-    }
-    if (changed && a.decision.find("raised") == std::string::npos) a.decision += "; raised after re-simulation";
-    any_changed |= changed;
-  }
-  summarise(allocation, race_to_idle, nominal);
-  return any_changed;
+void summarise_allocation(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,
+                          const AcceleratorConfig& config) {
+  summarise(allocation, race_to_idle, nominal_levels(config));
 }
 
 const std::vector<std::string>& dvfs_scheme_names() {

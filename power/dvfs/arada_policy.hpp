@@ -53,15 +53,16 @@ struct DvfsAllocation {
   // (eq. 3's alpha C V^2 F T differs per layer through alpha and T).
   double estimated_saving_pct = 0;
   double bandwidth_reduction_pct = 0;  // time-weighted mean DRAM bandwidth below the maximum
+  int restored_layers = 0;             // lowered layers the latency feedback returned to the nominal levels
 };
+
+OperatingLevels nominal_levels(const AcceleratorConfig& config);  // race to idle's
 
 DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, const AcceleratorConfig& config,
                               DvfsScheme scheme);
 
-// ARADA's run-time feedback (Sec. 3.2, Fig. 4): a layer that ran more than `tolerance` longer under its
-// levels than at race to idle gets its lowered level raised by that slowdown. Returns false when no
-// layer needed it.
-bool refine_arada(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,
-                  const std::vector<LayerTiming>& scheduled, const AcceleratorConfig& config, double tolerance = 0.005);
+// Recomputes the eq. 6 estimate and the bandwidth reduction after levels changed (power/dvfs/latency_feedback).
+void summarise_allocation(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,
+                          const AcceleratorConfig& config);
 
 }  // namespace ergon

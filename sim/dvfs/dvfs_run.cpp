@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "power/dvfs/latency_feedback.hpp"
 #include "sim/run_report.hpp"
 
 namespace ergon {
@@ -58,11 +59,23 @@ DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, 
   outcome.open_loop_energy_saving_pct =
       saving_pct(race_to_idle.total.energy.total_pj(), outcome.scheduled.total.energy.total_pj());
   outcome.open_loop_latency_change_pct = -saving_pct(race_to_idle.total.time_ns, outcome.scheduled.total.time_ns);
-  while (outcome.feedback_rounds < feedback_rounds &&
-         refine_arada(outcome.allocation, baseline, layer_timings(outcome.scheduled), config)) {
+  // Feedback (power/dvfs/latency_feedback.hpp): raise late layers, then, if rounds run out, restore them.
+  LatencyFeedback feedback(outcome.allocation, baseline, config);
+  std::vector<LayerTiming> scheduled = layer_timings(outcome.scheduled);
+  while (!feedback.on_time(scheduled) && outcome.feedback_rounds < feedback_rounds &&
+         feedback.raise_late_layers(outcome.allocation, scheduled)) {
     outcome.scheduled = simulate();
+    scheduled = layer_timings(outcome.scheduled);
     ++outcome.feedback_rounds;
   }
+  for (std::size_t count = 1;
+       !feedback.on_time(scheduled) && feedback.restore_latest(outcome.allocation, scheduled, count); count *= 2) {
+    outcome.scheduled = simulate();
+    scheduled = layer_timings(outcome.scheduled);
+    ++outcome.restore_rounds;
+  }
+  outcome.latency_kept = feedback.on_time(scheduled);
+  summarise_allocation(outcome.allocation, baseline, config);
   const EnergyBreakdown& before = race_to_idle.total.energy;
   const EnergyBreakdown& after = outcome.scheduled.total.energy;
   outcome.energy_saving_pct = saving_pct(before.total_pj(), after.total_pj());
@@ -94,12 +107,15 @@ std::string dvfs_table(const DvfsOutcome& outcome) {
   out += fmt::format(
       "latency {:.3f} -> {:.3f} ms ({:+.2f}%); energy {:.4f} -> {:.4f} mJ: saving {:.1f}% simulated "
       "(compute domain {:.1f}%, DRAM {:.1f}%), {:.1f}% by ARADA eq. 5/6; DRAM bandwidth reduced {:.1f}%\n"
-      "before feedback ({} rounds raised late layers): saving {:.1f}%, latency {:+.2f}%\n",
+      "before feedback ({} rounds raised late layers, {} restored {} to the nominal levels): saving {:.1f}%, "
+      "latency {:+.2f}%\n{}",
       outcome.race_to_idle.total.time_ns / 1e6, outcome.scheduled.total.time_ns / 1e6, outcome.latency_change_pct,
       outcome.race_to_idle.total.energy.total_pj() / 1e9, outcome.scheduled.total.energy.total_pj() / 1e9,
       outcome.energy_saving_pct, outcome.compute_energy_saving_pct, outcome.dram_energy_saving_pct,
       outcome.allocation.estimated_saving_pct, outcome.allocation.bandwidth_reduction_pct, outcome.feedback_rounds,
-      outcome.open_loop_energy_saving_pct, outcome.open_loop_latency_change_pct);
+      outcome.restore_rounds, outcome.allocation.restored_layers, outcome.open_loop_energy_saving_pct,
+      outcome.open_loop_latency_change_pct,
+      outcome.latency_kept ? "" : "latency NOT kept within 0.5% of race to idle: see each layer's decision\n");
   return out;
 }
 
@@ -146,6 +162,9 @@ nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorCo
                                      {"open_loop_energy_saving_pct", outcome.open_loop_energy_saving_pct},
                                      {"open_loop_latency_change_pct", outcome.open_loop_latency_change_pct},
                                      {"feedback_rounds", outcome.feedback_rounds},
+                                     {"restore_rounds", outcome.restore_rounds},
+                                     {"restored_layers", outcome.allocation.restored_layers},
+                                     {"latency_kept", outcome.latency_kept},
                                      {"bandwidth_reduction_pct", outcome.allocation.bandwidth_reduction_pct},
                                      {"rti_latency_ns", outcome.race_to_idle.total.time_ns},
                                      {"latency_ns", outcome.scheduled.total.time_ns},

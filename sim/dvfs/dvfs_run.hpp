@@ -21,10 +21,12 @@ struct DvfsOutcome {
   // The first re-simulation, before feedback raised the levels of layers that ran late.
   double open_loop_energy_saving_pct = 0;
   double open_loop_latency_change_pct = 0;
-  int feedback_rounds = 0;  // re-simulations after the first
+  int feedback_rounds = 0;   // re-simulations that raised late layers
+  int restore_rounds = 0;    // re-simulations after late layers were returned to the nominal levels
+  bool latency_kept = true;  // within 0.5 % of race to idle (power/dvfs/latency_feedback.hpp)
 };
 
-inline constexpr int kDvfsFeedbackRounds = 3;
+inline constexpr int kDvfsFeedbackRounds = 8;
 
 // The race-to-idle timings ARADA's analysis starts from.
 std::vector<LayerTiming> layer_timings(const SimulationResult& result);

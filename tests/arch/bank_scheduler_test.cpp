@@ -147,11 +147,44 @@ TEST_P(EveryPreset, AnActivatePrechargeCycleCostsIdd0OverTrc) {
   counts.activates = 1;
   counts.bank_open_ps = ps(spec, t.ras);
   counts.elapsed_ps = ps(spec, t.ras + t.rp);
+  counts.clocked_bank_open_ps = static_cast<double>(counts.bank_open_ps);  // at the nominal clock
+  counts.clocked_elapsed_ps = static_cast<double>(counts.elapsed_ps);
   const DramEnergyByKind energy = dram_energy(spec, counts);
   const double rc_ns = (t.ras + t.rp) * t.tck_ns;
   const double expected = spec.organisation.devices_per_rank * (i.vdd * i.idd0 + i.vpp * i.ipp0) * rc_ns;
   EXPECT_NEAR(energy.activate_pj + energy.background_pj, expected, expected * 1e-4);  // ps rounding
   EXPECT_GT(energy.activate_pj, 0.0);
+}
+
+// Memory-side DVFS: at half the data rate a burst takes twice as long at half the current, so reading
+// costs the same, while the standby current, and with it an idle rank's background energy, halves.
+TEST_P(EveryPreset, AtHalfTheClockABurstCostsTheSameAndStandbyHalves) {
+  const DramSpec& spec = this->spec();
+  BankScheduler nominal(spec, "RoBaRaCoBgCh", PagePolicy::kOpen);
+  BankScheduler halved(spec, "RoBaRaCoBgCh", PagePolicy::kOpen);
+  halved.set_clock_period(2 * spec.timing.tck_ns);
+  const std::uint64_t bytes = 1ull << 20;
+  const std::int64_t nominal_end = nominal.serve(0, bytes, false, 0);
+  const std::int64_t halved_end = halved.serve(0, bytes, false, 0);
+  EXPECT_GT(halved_end, nominal_end);
+  const DramEnergyByKind nominal_energy = dram_energy(spec, nominal.counts());
+  const DramEnergyByKind halved_energy = dram_energy(spec, halved.counts());
+  EXPECT_NEAR(halved_energy.read_pj, nominal_energy.read_pj, nominal_energy.read_pj * 1e-3);  // ps rounding
+  // Per activate (the slower read spans more refreshes, which close rows and cost activates).
+  EXPECT_DOUBLE_EQ(halved_energy.activate_pj / static_cast<double>(halved.counts().activates),
+                   nominal_energy.activate_pj / static_cast<double>(nominal.counts().activates));
+
+  BankScheduler idle_nominal(spec, "RoBaRaCoBgCh", PagePolicy::kOpen);
+  BankScheduler idle_halved(spec, "RoBaRaCoBgCh", PagePolicy::kOpen);
+  idle_halved.set_clock_period(2 * spec.timing.tck_ns);
+  const auto idle_ps = static_cast<std::int64_t>(10 * spec.timing.refi * spec.timing.tck_ns * 1000);
+  idle_nominal.advance_to(idle_ps);
+  idle_halved.advance_to(idle_ps);
+  const DramEnergyByKind a = dram_energy(spec, idle_nominal.counts());
+  const DramEnergyByKind b = dram_energy(spec, idle_halved.counts());
+  EXPECT_EQ(idle_halved.counts().refreshes, idle_nominal.counts().refreshes);  // tREFI is in ns, not clocks
+  EXPECT_NEAR(b.background_pj, 0.5 * a.background_pj, a.background_pj * 1e-6);
+  EXPECT_DOUBLE_EQ(b.refresh_pj, a.refresh_pj);
 }
 
 TEST_P(EveryPreset, ReadAfterWriteWaitsForTheWriteRecovery) {

@@ -60,12 +60,16 @@ void BankScheduler::compute_constraints() {
 
 void BankScheduler::set_clock_period(double tck_ns) {
   tck_ns_ = tck_ns;
+  clock_scale_ = nominal_tck_ns_ / tck_ns;
   compute_constraints();
 }
 
 void BankScheduler::count_open_time(Bank& bank, std::int64_t until) {
   const std::int64_t from = std::max(bank.opened_at, bank.open_counted_until);
-  if (until > from) counts_.bank_open_ps += until - from;
+  if (until > from) {
+    counts_.bank_open_ps += until - from;
+    counts_.clocked_bank_open_ps += static_cast<double>(until - from) * clock_scale_;
+  }
   bank.open_counted_until = std::max(bank.open_counted_until, until);
 }
 
@@ -154,12 +158,14 @@ std::int64_t BankScheduler::serve_access(const DramLocation& where, bool is_writ
   if (is_write) {
     ++counts_.writes;
     counts_.write_burst_ps += burst_ps_;
+    counts_.clocked_write_burst_ps += static_cast<double>(burst_ps_) * clock_scale_;
     channel.last_write_data_end = data_end;
     channel.last_write_group = where.bank_group;
     bank.next_precharge = std::max(bank.next_precharge, data_end + t_.wr);
   } else {
     ++counts_.reads;
     counts_.read_burst_ps += burst_ps_;
+    counts_.clocked_read_burst_ps += static_cast<double>(burst_ps_) * clock_scale_;
     bank.next_precharge = std::max(bank.next_precharge, command + t_.rtp);
   }
   if (policy_ == PagePolicy::kClosed) close_row(bank, bank.next_precharge);
@@ -197,6 +203,7 @@ void BankScheduler::advance_to(std::int64_t end_ps) {
       }
       if (end_ps > rank.observed_until) {
         counts_.elapsed_ps += end_ps - rank.observed_until;
+        counts_.clocked_elapsed_ps += static_cast<double>(end_ps - rank.observed_until) * clock_scale_;
         rank.observed_until = end_ps;
       }
     }

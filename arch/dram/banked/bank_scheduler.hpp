@@ -26,6 +26,9 @@ struct DramCommandCounts {
   std::int64_t read_burst_ps = 0, write_burst_ps = 0;  // data-bus time (bursts shorten with a faster clock)
   std::int64_t bank_open_ps = 0;                       // summed over banks: time with a row open
   std::int64_t elapsed_ps = 0;                         // rank-time observed
+  // The same times weighted by the clock in force over the nominal one (f / f_nominal): the currents a
+  // datasheet gives at its rated clock scale with the clock (dram_energy.hpp), so energy is priced on these.
+  double clocked_read_burst_ps = 0, clocked_write_burst_ps = 0, clocked_bank_open_ps = 0, clocked_elapsed_ps = 0;
 };
 
 class BankScheduler {
@@ -96,6 +99,7 @@ class BankScheduler {
   PagePolicy policy_;
   double nominal_tck_ns_;
   double tck_ns_;
+  double clock_scale_ = 1;  // nominal_tck_ns_ / tck_ns_
   std::int64_t burst_ps_ = 0;
   Constraints t_{};
   std::vector<Channel> channels_;

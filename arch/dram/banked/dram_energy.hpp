@@ -10,6 +10,12 @@
 // does, makes the activate energy negative for parts whose IDD3N exceeds IDD0, e.g. DDR5 with 32 banks.)
 // Refresh: IDD5B over tRFC above the precharged background (all banks are closed while it runs).
 // mA x V x ns = pJ. I/O and termination power are not included.
+//
+// At a lower data rate (memory-side DVFS) the clocked currents, standby (IDD2N, IDD3N) and burst (IDD4R/W
+// above IDD3N), scale with the clock, as Micron's power notes scale them to the operating frequency
+// (TN-41-01 for DDR3, TN-47-04 for DDR2: "scaling for actual operating conditions"); activate and refresh
+// energies do not depend on the clock. So a burst costs the same energy at any rate and the background
+// power falls with the clock. The supply voltage is the standard's and does not change.
 #include "arch/dram/banked/bank_scheduler.hpp"
 #include "arch/dram/banked/dram_spec.hpp"
 #include "arch/dram/dram.hpp"
@@ -75,11 +81,11 @@ inline DramEnergyByKind dram_energy(const DramSpec& spec, const DramCommandCount
   // Times are summed over ranks (elapsed) and banks (open) in ps; mW x ns = pJ.
   DramEnergyByKind e;
   e.activate_pj = r.per_activate_pj * static_cast<double>(counts.activates);
-  e.read_pj = r.reading_mw * static_cast<double>(counts.read_burst_ps) / 1000.0;
-  e.write_pj = r.writing_mw * static_cast<double>(counts.write_burst_ps) / 1000.0;
+  e.read_pj = r.reading_mw * counts.clocked_read_burst_ps / 1000.0;
+  e.write_pj = r.writing_mw * counts.clocked_write_burst_ps / 1000.0;
   e.refresh_pj = r.per_refresh_pj * static_cast<double>(counts.refreshes);
-  e.background_pj = r.precharged_mw * static_cast<double>(counts.elapsed_ps) / 1000.0 +
-                    r.per_open_bank_mw * static_cast<double>(counts.bank_open_ps) / 1000.0;
+  e.background_pj =
+      r.precharged_mw * counts.clocked_elapsed_ps / 1000.0 + r.per_open_bank_mw * counts.clocked_bank_open_ps / 1000.0;
   return e;
 }
 
