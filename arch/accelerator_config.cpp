@@ -197,13 +197,17 @@ DramConfig parse_dram(YamlMap map) {
 // An ascending table of (value, voltage) levels whose highest entry is the nominal operating point.
 template <typename Level>
 std::vector<Level> parse_levels(const YamlView& view, const char* value_key, double Level::*value, double nominal,
-                                const std::string& nominal_key, const char* unit) {
+                                const std::string& nominal_key, const char* unit, double min_voltage_v) {
   std::vector<Level> levels;
   for (const YamlView& item : view.items()) {
     YamlMap map(item);
     Level level;
     level.*value = map.get_number(value_key, kPositive);
     level.voltage_v = map.get_number("voltage_v", NumberRule{0.0, 5.0, true});
+    if (level.voltage_v < min_voltage_v) {
+      map.at("voltage_v")
+          .fail(fmt::format("{} V is below the domain's min_voltage_v ({} V)", level.voltage_v, min_voltage_v));
+    }
     map.reject_unknown_keys();
     if (!levels.empty() && (level.*value <= levels.back().*value || level.voltage_v < levels.back().voltage_v)) {
       item.fail(fmt::format("levels must rise in {} with non-decreasing voltage: ({} {}, {} V) follows ({} {}, {} V)",
@@ -223,10 +227,17 @@ std::vector<Level> parse_levels(const YamlView& view, const char* value_key, dou
 void parse_compute_domain(YamlMap map, const ClockConfig& clock, DvfsConfig& dvfs) {
   dvfs.compute_switch_overhead_us = map.get_number("switch_overhead_us", dvfs.compute_switch_overhead_us, kNonNegative);
   dvfs.compute_step_mhz = map.get_number("step_mhz", dvfs.compute_step_mhz, kPositive);
+  dvfs.compute_min_voltage_v = map.get_number("min_voltage_v", dvfs.compute_min_voltage_v, NumberRule{0.0, 5.0});
+  if (map.has("min_voltage_v") && dvfs.compute_min_voltage_v > clock.voltage_v) {
+    map.at("min_voltage_v")
+        .fail(fmt::format("{} V is above the nominal clock.voltage_v ({} V): the domain's range must contain it",
+                          dvfs.compute_min_voltage_v, clock.voltage_v));
+  }
   if (const auto levels = map.find("levels")) {
     if (map.has("step_mhz")) map.at("step_mhz").fail("give either a levels table or step_mhz, not both");
-    dvfs.compute_levels = parse_levels<ComputeLevel>(*levels, "frequency_mhz", &ComputeLevel::frequency_mhz,
-                                                     clock.frequency_mhz, "clock.frequency_mhz", "MHz");
+    dvfs.compute_levels =
+        parse_levels<ComputeLevel>(*levels, "frequency_mhz", &ComputeLevel::frequency_mhz, clock.frequency_mhz,
+                                   "clock.frequency_mhz", "MHz", dvfs.compute_min_voltage_v);
     if (std::abs(dvfs.compute_levels.back().voltage_v - clock.voltage_v) > 1e-9) {
       levels->fail(fmt::format("the highest level's voltage ({} V) must be clock.voltage_v ({} V)",
                                dvfs.compute_levels.back().voltage_v, clock.voltage_v));
@@ -237,31 +248,42 @@ void parse_compute_domain(YamlMap map, const ClockConfig& clock, DvfsConfig& dvf
 
 void parse_memory_domain(YamlMap map, const DramConfig& dram, DvfsConfig& dvfs) {
   dvfs.memory_switch_overhead_us = map.get_number("switch_overhead_us", dvfs.memory_switch_overhead_us, kNonNegative);
-  dvfs.memory_steps = map.get_int("steps", dvfs.memory_steps, IntRule{1, 4096});
+  if (map.has("steps")) dvfs.memory_steps = map.get_int("steps", IntRule{1, 4096});
   dvfs.memory_voltage_v = map.get_number("voltage_v", dvfs.memory_voltage_v, NumberRule{0.0, 5.0, true});
   if (const auto levels = map.find("levels")) {
     if (map.has("steps")) map.at("steps").fail("give either a levels table or steps, not both");
     dvfs.memory_levels = parse_levels<MemoryLevel>(*levels, "bandwidth_gbps", &MemoryLevel::bandwidth_gbps,
-                                                   dram.bandwidth_gbps, "dram.bandwidth_gbps", "GB/s");
+                                                   dram.bandwidth_gbps, "dram.bandwidth_gbps", "GB/s", 0.0);
     if (map.has("voltage_v")) map.at("voltage_v").fail("with a levels table, the highest level gives the voltage");
     dvfs.memory_voltage_v = dvfs.memory_levels.back().voltage_v;
   }
   map.reject_unknown_keys();
 }
 
-// Defaults: evenly spaced levels up to the nominal point, voltage proportional to frequency.
+// Defaults. Compute: every step_mhz up to the nominal point, V ~ f (ARADA's assumption) but never below
+// min_voltage_v. Memory: the data rates the DRAM preset can be clocked at (or `steps` equal bandwidth
+// steps; a custom DRAM has no known rates: 16 steps), all at the DRAM's fixed supply.
 void fill_default_levels(const ClockConfig& clock, const DramConfig& dram, DvfsConfig& dvfs) {
   if (dvfs.compute_levels.empty()) {
     for (double f = dvfs.compute_step_mhz; f < clock.frequency_mhz - 1e-9; f += dvfs.compute_step_mhz) {
-      dvfs.compute_levels.push_back({f, clock.voltage_v * f / clock.frequency_mhz});
+      dvfs.compute_levels.push_back(
+          {f, std::max(dvfs.compute_min_voltage_v, clock.voltage_v * f / clock.frequency_mhz)});
     }
     dvfs.compute_levels.push_back({clock.frequency_mhz, clock.voltage_v});
   }
-  if (dvfs.memory_levels.empty()) {
-    for (std::int64_t step = 1; step <= dvfs.memory_steps; ++step) {
-      const double share = static_cast<double>(step) / static_cast<double>(dvfs.memory_steps);
-      dvfs.memory_levels.push_back({dram.bandwidth_gbps * share, dvfs.memory_voltage_v * share});
+  if (!dvfs.memory_levels.empty()) return;
+  const DramPreset* preset = find_dram_preset(dram.preset);
+  if (dvfs.memory_steps == 0 && preset != nullptr && !preset->data_rates_mtps.empty()) {
+    const double rated_mtps = preset->data_rates_mtps.back();
+    for (double rate_mtps : preset->data_rates_mtps) {
+      dvfs.memory_levels.push_back({dram.bandwidth_gbps * rate_mtps / rated_mtps, dvfs.memory_voltage_v});
     }
+    return;
+  }
+  const std::int64_t steps = dvfs.memory_steps > 0 ? dvfs.memory_steps : 16;
+  for (std::int64_t step = 1; step <= steps; ++step) {
+    const double share = static_cast<double>(step) / static_cast<double>(steps);
+    dvfs.memory_levels.push_back({dram.bandwidth_gbps * share, dvfs.memory_voltage_v});
   }
 }
 

@@ -79,7 +79,7 @@ struct DramConfig {
   std::int64_t request_queue_depth = 16;
   double energy_pj_per_bit = 0.0;  // 0 = use the energy table's DRAM access energy
   // `impl: banked` only (docs/dram.md):
-  std::string page_policy = "open";            // open or closed
+  std::string page_policy = "open";              // open or closed
   std::string address_mapping = "RoBaRaCoBgCh";  // fields most significant first
 };
 
@@ -96,16 +96,19 @@ struct MemoryLevel {
 
 // Clock and voltage domains (docs/dvfs.md): levels change at layer boundaries; while a domain switches
 // it stalls for `switch_overhead_us`. Without a `levels` table, the compute domain offers every
-// `step_mhz` up to clock.frequency_mhz and the memory domain `steps` equal bandwidth steps up to
-// dram.bandwidth_gbps, with voltage proportional to frequency (ARADA's assumption). The highest level is
-// always the nominal one (race to idle).
+// `step_mhz` up to clock.frequency_mhz with voltage proportional to frequency (ARADA's assumption) down to
+// `min_voltage_v`, and the memory domain the data rates its DRAM preset can be clocked at (or `steps`
+// equal bandwidth steps), at the DRAM's fixed supply. The highest level is always the nominal one.
 struct DvfsConfig {
   std::vector<ComputeLevel> compute_levels;  // ascending; filled from the defaults when not given
   double compute_step_mhz = 50;
   double compute_switch_overhead_us = 10;
+  // The lowest supply the compute domain's logic and SRAM run at: no level may go below it, and the
+  // default table's V ~ f stops at it. 0 removes the floor (ARADA's idealisation, seed 002 Sec. 4.3.4).
+  double compute_min_voltage_v = 0.6;
   std::vector<MemoryLevel> memory_levels;  // ascending
-  std::int64_t memory_steps = 16;
-  double memory_voltage_v = 1.1;  // at full bandwidth (LPDDR4's VDD2); only ratios price energy
+  std::int64_t memory_steps = 0;           // > 0: equal bandwidth steps instead of the preset's data rates
+  double memory_voltage_v = 1.1;           // the DRAM supply (LPDDR4's VDD2); only ratios price energy
   double memory_switch_overhead_us = 10;
 };
 

@@ -13,6 +13,9 @@ struct DramPreset {
   std::optional<double> latency_ns;
   std::optional<double> energy_pj_per_bit;
   std::string source;
+  // The data rates (MT/s) the device can be clocked at, ascending, ending at its rated one: memory-side
+  // DVFS levels (docs/dvfs.md). Empty for "custom".
+  std::vector<double> data_rates_mtps;
 };
 
 const std::vector<DramPreset>& dram_presets();

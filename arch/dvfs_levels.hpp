@@ -9,11 +9,12 @@
 namespace ergon {
 namespace dvfs_detail {
 
-// Linear between neighbouring levels; below the lowest level, proportional to the value (V ~ f).
+// Linear between neighbouring levels; below the lowest level, proportional to the value (V ~ f) down to
+// the domain's minimum voltage.
 template <typename Level>
-double voltage_at(const std::vector<Level>& levels, double Level::*value, double wanted) {
+double voltage_at(const std::vector<Level>& levels, double Level::*value, double wanted, double min_voltage_v) {
   const Level& lowest = levels.front();
-  if (wanted <= lowest.*value) return lowest.voltage_v * wanted / (lowest.*value);
+  if (wanted <= lowest.*value) return std::max(min_voltage_v, lowest.voltage_v * wanted / (lowest.*value));
   for (std::size_t i = 1; i < levels.size(); ++i) {
     const Level& low = levels[i - 1];
     const Level& high = levels[i];
@@ -35,10 +36,8 @@ Level level_at_or_above(const std::vector<Level>& levels, double Level::*value, 
 }  // namespace dvfs_detail
 
 inline double compute_voltage_at(const DvfsConfig& dvfs, double frequency_mhz) {
-  return dvfs_detail::voltage_at(dvfs.compute_levels, &ComputeLevel::frequency_mhz, frequency_mhz);
-}
-inline double memory_voltage_at(const DvfsConfig& dvfs, double bandwidth_gbps) {
-  return dvfs_detail::voltage_at(dvfs.memory_levels, &MemoryLevel::bandwidth_gbps, bandwidth_gbps);
+  return dvfs_detail::voltage_at(dvfs.compute_levels, &ComputeLevel::frequency_mhz, frequency_mhz,
+                                 dvfs.compute_min_voltage_v);
 }
 inline ComputeLevel compute_level_at_or_above(const DvfsConfig& dvfs, double frequency_mhz) {
   return dvfs_detail::level_at_or_above(dvfs.compute_levels, &ComputeLevel::frequency_mhz, frequency_mhz);
@@ -47,15 +46,15 @@ inline MemoryLevel memory_level_at_or_above(const DvfsConfig& dvfs, double bandw
   return dvfs_detail::level_at_or_above(dvfs.memory_levels, &MemoryLevel::bandwidth_gbps, bandwidth_gbps);
 }
 
-// The level a domain runs at when `wanted` is asked for: the value itself with its interpolated voltage
-// (continuous levels), or the lowest level of the table at or above it (quantised).
+// The level a domain runs at when `wanted` is asked for. Compute: the frequency itself with its
+// interpolated voltage (continuous levels), or the lowest level of the table at or above it (quantised).
+// Memory: always a level of the table, since a DRAM runs only at the data rates it is specified for.
 inline ComputeLevel compute_level_for(const DvfsConfig& dvfs, double frequency_mhz, bool quantised) {
   return quantised ? compute_level_at_or_above(dvfs, frequency_mhz)
                    : ComputeLevel{frequency_mhz, compute_voltage_at(dvfs, frequency_mhz)};
 }
-inline MemoryLevel memory_level_for(const DvfsConfig& dvfs, double bandwidth_gbps, bool quantised) {
-  return quantised ? memory_level_at_or_above(dvfs, bandwidth_gbps)
-                   : MemoryLevel{bandwidth_gbps, memory_voltage_at(dvfs, bandwidth_gbps)};
+inline MemoryLevel memory_level_for(const DvfsConfig& dvfs, double bandwidth_gbps) {
+  return memory_level_at_or_above(dvfs, bandwidth_gbps);
 }
 
 }  // namespace ergon

@@ -73,15 +73,14 @@ bool lower_compute(const LayerTiming& t, LayerAllocation& a, const SchemeRules& 
 
 // The DRAM slowed to the layer's demand: its bytes spread over the time between the first tiles and the
 // final write-back. (Switching back up is issued once the layer's reads are done, during its last pass.)
-void lower_bandwidth(const LayerTiming& t, LayerAllocation& a, const SchemeRules& rules, const DvfsConfig& dvfs,
-                     const OperatingLevels& nominal) {
+void lower_bandwidth(const LayerTiming& t, LayerAllocation& a, const DvfsConfig& dvfs, const OperatingLevels& nominal) {
   const double window_ns = t.time_ns - t.fill_stall_ns - t.drain_stall_ns;
   if (window_ns <= t.dram_busy_ns) {
     a.decision = "compute-bound, but the DRAM has no slack that pays for switching";
     return;
   }
   const double wanted_gbps = std::max(t.dram_bytes / window_ns, dvfs.memory_levels.front().bandwidth_gbps);
-  const MemoryLevel level = memory_level_for(dvfs, wanted_gbps, rules.quantised);
+  const MemoryLevel level = memory_level_for(dvfs, wanted_gbps);
   if (level.bandwidth_gbps >= nominal.dram_bandwidth_gbps) {
     a.decision = "compute-bound; no legal bandwidth below the maximum fits";
     return;
@@ -107,7 +106,7 @@ void allocate_bandwidth(const std::vector<LayerTiming>& timings, DvfsAllocation&
         continue;
       }
     }
-    lower_bandwidth(timings[i], a, rules, dvfs, nominal);
+    lower_bandwidth(timings[i], a, dvfs, nominal);
   }
 }
 

@@ -61,7 +61,7 @@ void LatencyFeedback::set_slowness(LayerAllocation& layer, double slowness) cons
     layer.levels.frequency_mhz = level.frequency_mhz;
     layer.levels.voltage_v = level.voltage_v;
   } else {
-    const MemoryLevel level = memory_level_for(config_.dvfs, nominal_.dram_bandwidth_gbps / slowness, quantised_);
+    const MemoryLevel level = memory_level_for(config_.dvfs, nominal_.dram_bandwidth_gbps / slowness);
     layer.levels.dram_bandwidth_gbps = level.bandwidth_gbps;
     layer.levels.memory_voltage_v = level.voltage_v;
   }

@@ -9,8 +9,9 @@
 namespace ergon {
 namespace {
 
+// ARADA's idealisation: voltage proportional to frequency all the way down (no minimum voltage).
 AcceleratorConfig edge_tpu() {
-  return load_accelerator_config(test::source_dir() + "/configs/edge_tpu.yaml");
+  return load_accelerator_config(test::source_dir() + "/configs/edge_tpu.yaml", {"dvfs.compute.min_voltage_v=0"});
 }
 
 // 100 us layer: 10 us fill, 20 us stalls between passes, 70 us computing.
@@ -56,15 +57,33 @@ TEST(AradaPolicy, ChangesThatDoNotPayForTheSwitchAreSkipped) {
   EXPECT_LT(ideal.layers.at(0).levels.frequency_mhz, 500);
 }
 
+// Two memory-bound layers in a row under vf-oh: the switch between them is charged once, to the first
+// (which reserves it as its switch out), not again as the second's switch in.
+TEST(AradaPolicy, EachSwitchIsChargedToOneLayer) {
+  LayerTiming first = memory_bound();
+  first.fill_stall_ns = 0;  // nothing hides a switch: 60 us computing, 40 us hideable stall
+  first.stall_ns = 40000;
+  first.time_ns = 100000;
+  LayerTiming second = first;
+  second.name = "second";
+  const DvfsAllocation a = allocate_arada({first, second}, edge_tpu(), DvfsScheme::kWithOverhead);
+  // First: 60 us of work in 100 us less its switch in (10 us) and out (10 us): 500 x 60 / 80.
+  EXPECT_NEAR(a.layers.at(0).levels.frequency_mhz, 375, 1e-9);
+  // Second: its switch in is the first's switch out; it has no next layer: 500 x 60 / 100.
+  EXPECT_NEAR(a.layers.at(1).levels.frequency_mhz, 300, 1e-9);
+}
+
 TEST(AradaPolicy, ComputeBoundLayerGetsItsDemandBandwidth) {
   const AcceleratorConfig config = edge_tpu();
   const DvfsAllocation a = allocate_arada({compute_bound()}, config, DvfsScheme::kIdeal);
   const LayerAllocation& layer = a.layers.at(0);
   EXPECT_EQ(layer.bound, "compute");
   EXPECT_DOUBLE_EQ(layer.levels.frequency_mhz, 500);
-  EXPECT_NEAR(layer.levels.dram_bandwidth_gbps, 1e6 / 95000, 1e-9);  // bytes over the window after the fill
-  EXPECT_DOUBLE_EQ(layer.normalised_energy, 1.0);                    // eq. 6 counts the compute domain only
-  EXPECT_GT(a.bandwidth_reduction_pct, 50);
+  // The demand, 1 MB over the 95 us after the fill (10.5 GB/s), rounded up to the DRAM's next data rate:
+  // LPDDR4-1600 (12.8 GB/s).
+  EXPECT_DOUBLE_EQ(layer.levels.dram_bandwidth_gbps, config.dram.bandwidth_gbps * 1600 / 3200);
+  EXPECT_DOUBLE_EQ(layer.normalised_energy, 1.0);  // eq. 6 counts the compute domain only
+  EXPECT_DOUBLE_EQ(a.bandwidth_reduction_pct, 50);
 }
 
 TEST(AradaPolicy, RaceToIdleKeepsNominalLevels) {

@@ -30,21 +30,40 @@ std::vector<OperatingLevels> all_at(const AcceleratorConfig& config, const Workl
   return std::vector<OperatingLevels>(workload.layers().size(), level);
 }
 
-TEST(DvfsConfig, DefaultLevelsAreFiftyMegahertzStepsWithVoltageProportionalToFrequency) {
+TEST(DvfsConfig, DefaultComputeLevelsAreFiftyMegahertzStepsWithVoltageProportionalToFrequencyAboveItsMinimum) {
   const AcceleratorConfig config = config_named("edge_tpu");
   ASSERT_EQ(config.dvfs.compute_levels.size(), 10u);  // 50 ... 500 MHz
   EXPECT_DOUBLE_EQ(config.dvfs.compute_levels.front().frequency_mhz, 50);
-  EXPECT_DOUBLE_EQ(config.dvfs.compute_levels.front().voltage_v, 0.08);
+  EXPECT_DOUBLE_EQ(config.dvfs.compute_levels.front().voltage_v, 0.6);  // the default minimum, not 0.08 V
   EXPECT_DOUBLE_EQ(config.dvfs.compute_levels.back().frequency_mhz, 500);
-  EXPECT_DOUBLE_EQ(compute_voltage_at(config.dvfs, 375), 0.6);
+  EXPECT_DOUBLE_EQ(compute_voltage_at(config.dvfs, 450), 0.72);
+  EXPECT_DOUBLE_EQ(compute_voltage_at(config.dvfs, 375), 0.62);  // between 350 MHz (0.6 V) and 400 (0.64)
+  EXPECT_DOUBLE_EQ(compute_voltage_at(config.dvfs, 120), 0.6);
   EXPECT_DOUBLE_EQ(compute_level_at_or_above(config.dvfs, 351).frequency_mhz, 400);  // rounds up
-  ASSERT_EQ(config.dvfs.memory_levels.size(), 16u);
-  EXPECT_DOUBLE_EQ(config.dvfs.memory_levels.back().bandwidth_gbps, config.dram.bandwidth_gbps);
   EXPECT_DOUBLE_EQ(config.dvfs.compute_switch_overhead_us, 10);
+  const AcceleratorConfig ideal = config_named("edge_tpu", {"dvfs.compute.min_voltage_v=0"});
+  EXPECT_DOUBLE_EQ(ideal.dvfs.compute_levels.front().voltage_v, 0.08);  // ARADA's V ~ f, on request
+}
+
+// The memory domain's levels are the data rates its DRAM can be clocked at (LPDDR4: 533 ... 3200 MT/s),
+// all at the DRAM's fixed supply; a custom DRAM gets 16 equal steps.
+TEST(DvfsConfig, DefaultMemoryLevelsAreTheDramsDataRates) {
+  const AcceleratorConfig config = config_named("edge_tpu");
+  ASSERT_EQ(config.dvfs.memory_levels.size(), 6u);
+  EXPECT_DOUBLE_EQ(config.dvfs.memory_levels.front().bandwidth_gbps, config.dram.bandwidth_gbps * 533 / 3200);
+  EXPECT_DOUBLE_EQ(config.dvfs.memory_levels.back().bandwidth_gbps, config.dram.bandwidth_gbps);
+  for (const MemoryLevel& level : config.dvfs.memory_levels) {
+    EXPECT_DOUBLE_EQ(level.voltage_v, config.dvfs.memory_voltage_v);
+  }
+  EXPECT_DOUBLE_EQ(memory_level_for(config.dvfs, 13.0).bandwidth_gbps, config.dram.bandwidth_gbps * 2133 / 3200);
+  EXPECT_EQ(config_named("eyeriss").dvfs.memory_levels.size(), 16u);
+  EXPECT_EQ(config_named("edge_tpu", {"dvfs.memory.steps=4"}).dvfs.memory_levels.size(), 4u);
 }
 
 TEST(DvfsSimulation, HalfTheClockDoublesComputeTimeAndQuartersDynamicEnergy) {
-  const AcceleratorConfig config = config_named("eyeriss", {"dram.bandwidth_gbps=1000"});  // compute-bound
+  // Compute-bound, and V ~ f down to 0.5 V.
+  const AcceleratorConfig config =
+      config_named("eyeriss", {"dram.bandwidth_gbps=1000", "dvfs.compute.min_voltage_v=0.5"});
   const SimulationResult nominal = Simulation(config, table(), resnet8(), {}).run();
   SimulationOptions options;
   options.layer_levels = all_at(config, resnet8(), 100);
