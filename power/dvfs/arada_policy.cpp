@@ -52,7 +52,7 @@ std::size_t previous_executed(const std::vector<LayerTiming>& layers, std::size_
 bool lower_compute(const LayerTiming& t, LayerAllocation& a, const SchemeRules& rules, const DvfsConfig& dvfs,
                    const OperatingLevels& nominal, bool switch_in_charged, double switch_out) {
   const double switch_in = switch_in_charged ? 0.0 : std::max(0.0, rules.compute_switch_ns - t.fill_stall_ns);
-  const double budget_ns = a.compute_ns + a.hideable_stall_ns - switch_in - switch_out;
+  const double budget_ns = a.compute_ns + a.hideable_stall_ns + a.deadline_slack_ns - switch_in - switch_out;
   if (budget_ns <= a.compute_ns) {
     a.decision = fmt::format("stall {:.0f} ns does not pay for switching ({:.0f} ns exposed)", a.hideable_stall_ns,
                              switch_in + switch_out);
@@ -67,7 +67,8 @@ bool lower_compute(const LayerTiming& t, LayerAllocation& a, const SchemeRules& 
   }
   a.levels.frequency_mhz = level.frequency_mhz;
   a.levels.voltage_v = level.voltage_v;
-  a.decision = "memory-bound: compute clock lowered (eq. 1)";
+  a.decision = a.bound == "memory" ? "memory-bound: compute clock lowered (eq. 1)"
+                                   : "compute clock lowered into the deadline's slack";
   return true;
 }
 
@@ -116,7 +117,7 @@ void allocate_compute(const std::vector<LayerTiming>& timings, DvfsAllocation& a
   std::size_t charged_boundary = kNone;  // the layer whose start switch an earlier layer absorbed
   for (std::size_t i = 0; i < timings.size(); ++i) {
     LayerAllocation& a = allocation.layers[i];
-    if (a.bound != "memory") continue;
+    if (a.bound != "memory" && a.deadline_slack_ns <= 0) continue;
     const std::size_t next = next_executed(timings, i);
     const bool next_lowers_bandwidth =
         next != kNone && allocation.layers[next].levels.dram_bandwidth_gbps < nominal.dram_bandwidth_gbps;
@@ -184,7 +185,7 @@ std::string dvfs_scheme_name(DvfsScheme scheme) {
 }
 
 DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, const AcceleratorConfig& config,
-                              DvfsScheme scheme) {
+                              DvfsScheme scheme, double time_scale) {
   const SchemeRules rules = rules_of(scheme, config.dvfs);
   const OperatingLevels nominal = nominal_levels(config);
   DvfsAllocation allocation;
@@ -200,11 +201,13 @@ DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, cons
       a.compute_ns = std::max(0.0, t.time_ns - t.stall_ns);
       // Memory-bound when the array waited at least a cycle between passes (ARADA: T_stall > 0).
       a.bound = a.hideable_stall_ns >= 1e3 / nominal.frequency_mhz ? "memory" : "compute";
+      a.deadline_slack_ns = (time_scale - 1) * t.time_ns;
     }
     allocation.layers.push_back(a);
   }
   if (rules.allocate) {
-    allocate_bandwidth(race_to_idle, allocation, rules, config.dvfs, nominal);
+    // Under a deadline every layer slows its clock; the DRAM keeps its rate (one lowered domain per layer).
+    if (time_scale <= 1) allocate_bandwidth(race_to_idle, allocation, rules, config.dvfs, nominal);
     allocate_compute(race_to_idle, allocation, rules, config.dvfs, nominal);
   }
   summarise(allocation, race_to_idle, nominal);

@@ -41,6 +41,7 @@ struct LayerAllocation {
   std::string bound;  // "memory", "compute" or "n/a"
   OperatingLevels levels;
   double hideable_stall_ns = 0;  // ARADA's T_stall: stalls between passes, which a slower array fills
+  double deadline_slack_ns = 0;  // time beyond race to idle granted by a deadline
   double compute_ns = 0;         // T_execution: the array working at F_max
   double normalised_energy = 1;  // ARADA eq. 5/6: compute-domain dynamic energy vs race to idle
   std::string decision;          // why the levels are what they are
@@ -58,8 +59,10 @@ struct DvfsAllocation {
 
 OperatingLevels nominal_levels(const AcceleratorConfig& config);  // race to idle's
 
+// `time_scale` > 1 spends slack up to a deadline (beyond ARADA; docs/arada.md): every layer may take
+// that many times its race-to-idle time, so compute-bound layers get slower clocks too.
 DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, const AcceleratorConfig& config,
-                              DvfsScheme scheme);
+                              DvfsScheme scheme, double time_scale = 1.0);
 
 // Recomputes the eq. 6 estimate and the bandwidth reduction after levels changed (power/dvfs/latency_feedback).
 void summarise_allocation(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,

@@ -25,17 +25,27 @@ void annotate(LayerAllocation& layer, const std::string& what) {
 
 }  // namespace
 
+namespace {
+
+std::vector<LayerTiming> scaled(std::vector<LayerTiming> layers, double time_scale) {
+  for (LayerTiming& layer : layers) layer.time_ns *= time_scale;
+  return layers;
+}
+
+}  // namespace
+
 LatencyFeedback::LatencyFeedback(const DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,
-                                 const AcceleratorConfig& config, double tolerance)
-    : race_to_idle_(race_to_idle),
+                                 const AcceleratorConfig& config, double tolerance, double time_scale, double limit_ns)
+    : race_to_idle_(scaled(race_to_idle, time_scale)),
       config_(config),
       nominal_(nominal_levels(config)),
       quantised_(allocation.scheme == DvfsScheme::kWithOverheadQuantised),
       tolerance_(tolerance),
+      limit_ns_(limit_ns > 0 ? limit_ns : (1 + tolerance) * total_time_ns(race_to_idle_)),
       probes_(race_to_idle.size()) {}
 
 bool LatencyFeedback::on_time(const std::vector<LayerTiming>& scheduled) const {
-  return total_time_ns(scheduled) <= (1 + tolerance_) * total_time_ns(race_to_idle_);
+  return total_time_ns(scheduled) <= limit_ns_;
 }
 
 bool LatencyFeedback::lowered(const LayerAllocation& layer) const {

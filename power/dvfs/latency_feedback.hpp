@@ -19,10 +19,14 @@ namespace ergon {
 
 class LatencyFeedback {
  public:
+  // `time_scale` > 1: every layer may take that much longer than at race to idle (a deadline).
+  // The promise: the inference ends by `limit_ns`, by default race to idle's latency x time_scale x
+  // (1 + tolerance).
   LatencyFeedback(const DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,
-                  const AcceleratorConfig& config, double tolerance = 0.005);
+                  const AcceleratorConfig& config, double tolerance = 0.005, double time_scale = 1.0,
+                  double limit_ns = 0);
 
-  // The whole inference within tolerance of race to idle.
+  // The whole inference within tolerance of its target (race to idle, or the deadline).
   bool on_time(const std::vector<LayerTiming>& scheduled) const;
   // Raises the lowered layers whose delay exceeds their share of the tolerance; false when none did.
   bool raise_late_layers(DvfsAllocation& allocation, const std::vector<LayerTiming>& scheduled);
@@ -47,11 +51,12 @@ class LatencyFeedback {
   double max_delay_slope_ns(const LayerAllocation& layer, std::size_t index) const;
   double next_faster(const LayerAllocation& layer, double slowness) const;
 
-  std::vector<LayerTiming> race_to_idle_;
+  std::vector<LayerTiming> race_to_idle_;  // each layer's time scaled to its target
   const AcceleratorConfig& config_;
   OperatingLevels nominal_;
   bool quantised_;
   double tolerance_;
+  double limit_ns_;
   std::vector<Probe> probes_;
 };
 

@@ -7,8 +7,10 @@
 #include <memory>
 
 #include "common/atomic_file.hpp"
+#include "common/gnuplot.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
+#include "sim/dvfs/dvfs_pareto.hpp"
 #include "sim/dvfs/dvfs_run.hpp"
 #include "sim/dvfs/dvfs_study.hpp"
 #include "sim/parallel/process_pool.hpp"
@@ -25,6 +27,8 @@ struct DvfsOptions {
   std::string scheme = "vf-oh-q";
   std::string out_dir;
   std::vector<std::string> traces;
+  double deadline_ms = 0;
+  bool pareto = false;
 };
 
 void run_dvfs_command(const DvfsOptions& options) {
@@ -32,7 +36,10 @@ void run_dvfs_command(const DvfsOptions& options) {
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
   const DvfsScheme scheme = parse_dvfs_scheme(options.scheme);
-  const DvfsOutcome outcome = run_dvfs(config, table, workload, scheme, simulate_race_to_idle(config, table, workload));
+  const SimulationResult race_to_idle = simulate_race_to_idle(config, table, workload);
+  const DvfsOutcome outcome = run_dvfs(config, table, workload, scheme, race_to_idle, options.deadline_ms * 1e6);
+  std::vector<ParetoPoint> front;
+  if (options.pareto) front = dvfs_pareto(config, table, workload, race_to_idle);
   std::filesystem::create_directories(options.out_dir);
   // The final schedule once more, streaming its activity (frequency and voltage per interval) and traces.
   RunOutputs outputs(options.out_dir, workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
@@ -44,8 +51,16 @@ void run_dvfs_command(const DvfsOptions& options) {
   write_file_atomically(options.out_dir + "/report.json", dvfs_json(outcome, config, workload).dump(2) + "\n");
   write_file_atomically(options.out_dir + "/layers.csv", layers_csv(outcome.scheduled));
   write_file_atomically(options.out_dir + "/rti_layers.csv", layers_csv(outcome.race_to_idle));
-  std::cout << dvfs_table(outcome) << "wrote " << options.out_dir
-            << "/{report.json,layers.csv,rti_layers.csv,activity.csv}\n";
+  std::string written = "report.json,layers.csv,rti_layers.csv,activity.csv";
+  if (options.pareto) {
+    write_file_atomically(options.out_dir + "/pareto.csv", pareto_csv(front));
+    write_file_atomically(options.out_dir + "/pareto.gp",
+                          pareto_gnuplot(fmt::format("{} on {}: energy against latency, every scheme and deadline",
+                                                     workload.name(), config.name)));
+    written += run_gnuplot(options.out_dir, "pareto.gp") ? ",pareto.csv,pareto.gp,pareto.png,pareto.svg"
+                                                         : ",pareto.csv,pareto.gp";
+  }
+  std::cout << dvfs_table(outcome) << "wrote " << options.out_dir << "/{" << written << "}\n";
 }
 
 struct StudyOptions {
@@ -70,6 +85,13 @@ void register_dvfs_command(CLI::App& app) {
       ->check(CLI::IsMember(dvfs_scheme_names()))
       ->capture_default_str();
   dvfs->add_option("--out,-o", options->out_dir, "Output folder")->required();
+  dvfs->add_option("--deadline-ms", options->deadline_ms,
+                   "Spend the slack up to this inference latency (ms; at least race to idle's) instead of keeping "
+                   "race to idle's latency")
+      ->check(CLI::PositiveNumber);
+  dvfs->add_flag("--pareto", options->pareto,
+                 "Also write pareto.csv (+ pareto.gp/png): energy against latency for every scheme at deadlines of "
+                 "1-2x race to idle's latency");
   dvfs->add_option("--trace", options->traces, "Also write trace.vcd and/or trace.json of the DVFS run; repeatable")
       ->check(CLI::IsMember({"vcd", "perfetto"}));
   dvfs->callback([options] { run_dvfs_command(*options); });

@@ -47,11 +47,22 @@ SimulationOptions scheduled_options(const DvfsAllocation& allocation) {
 }
 
 DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
-                     DvfsScheme scheme, const SimulationResult& race_to_idle, int feedback_rounds) {
+                     DvfsScheme scheme, const SimulationResult& race_to_idle, double deadline_ns, int feedback_rounds) {
+  constexpr double kTolerance = 0.005;
+  const double rti_ns = race_to_idle.total.time_ns;
+  if (deadline_ns > 0 && deadline_ns < rti_ns) {
+    throw std::invalid_argument(
+        fmt::format("--deadline-ms {:.6g} is shorter than race to idle's latency ({:.6g} ms): "
+                    "no schedule can meet it",
+                    deadline_ns / 1e6, rti_ns / 1e6));
+  }
+  // A deadline stretches every layer alike, leaving the tolerance's share of the slack unspent.
+  const double time_scale = deadline_ns > 0 ? std::max(1.0, deadline_ns / ((1 + kTolerance) * rti_ns)) : 1.0;
   DvfsOutcome outcome;
   outcome.race_to_idle = race_to_idle;
+  outcome.deadline_ns = deadline_ns;
   const std::vector<LayerTiming> baseline = layer_timings(race_to_idle);
-  outcome.allocation = allocate_arada(baseline, config, scheme);
+  outcome.allocation = allocate_arada(baseline, config, scheme, time_scale);
   const auto simulate = [&] {
     return Simulation(config, table, workload, scheduled_options(outcome.allocation)).run();
   };
@@ -60,7 +71,7 @@ DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, 
       saving_pct(race_to_idle.total.energy.total_pj(), outcome.scheduled.total.energy.total_pj());
   outcome.open_loop_latency_change_pct = -saving_pct(race_to_idle.total.time_ns, outcome.scheduled.total.time_ns);
   // Feedback (power/dvfs/latency_feedback.hpp): raise late layers, then, if rounds run out, restore them.
-  LatencyFeedback feedback(outcome.allocation, baseline, config);
+  LatencyFeedback feedback(outcome.allocation, baseline, config, kTolerance, time_scale, deadline_ns);
   std::vector<LayerTiming> scheduled = layer_timings(outcome.scheduled);
   while (!feedback.on_time(scheduled) && outcome.feedback_rounds < feedback_rounds &&
          feedback.raise_late_layers(outcome.allocation, scheduled)) {
@@ -115,7 +126,10 @@ std::string dvfs_table(const DvfsOutcome& outcome) {
       outcome.allocation.estimated_saving_pct, outcome.allocation.bandwidth_reduction_pct, outcome.feedback_rounds,
       outcome.restore_rounds, outcome.allocation.restored_layers, outcome.open_loop_energy_saving_pct,
       outcome.open_loop_latency_change_pct,
-      outcome.latency_kept ? "" : "latency NOT kept within 0.5% of race to idle: see each layer's decision\n");
+      outcome.latency_kept ? ""
+      : outcome.deadline_ns > 0
+          ? fmt::format("deadline of {:.6g} ms NOT met: see each layer's decision\n", outcome.deadline_ns / 1e6)
+          : "latency NOT kept within 0.5% of race to idle: see each layer's decision\n");
   return out;
 }
 
@@ -165,6 +179,7 @@ nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorCo
                                      {"restore_rounds", outcome.restore_rounds},
                                      {"restored_layers", outcome.allocation.restored_layers},
                                      {"latency_kept", outcome.latency_kept},
+                                     {"deadline_ns", outcome.deadline_ns},
                                      {"bandwidth_reduction_pct", outcome.allocation.bandwidth_reduction_pct},
                                      {"rti_latency_ns", outcome.race_to_idle.total.time_ns},
                                      {"latency_ns", outcome.scheduled.total.time_ns},

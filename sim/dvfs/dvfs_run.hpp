@@ -23,7 +23,8 @@ struct DvfsOutcome {
   double open_loop_latency_change_pct = 0;
   int feedback_rounds = 0;   // re-simulations that raised late layers
   int restore_rounds = 0;    // re-simulations after late layers were returned to the nominal levels
-  bool latency_kept = true;  // within 0.5 % of race to idle (power/dvfs/latency_feedback.hpp)
+  bool latency_kept = true;  // within 0.5 % of race to idle, or by the deadline (power/dvfs/latency_feedback.hpp)
+  double deadline_ns = 0;    // 0: iso-latency
 };
 
 inline constexpr int kDvfsFeedbackRounds = 8;
@@ -32,8 +33,10 @@ inline constexpr int kDvfsFeedbackRounds = 8;
 std::vector<LayerTiming> layer_timings(const SimulationResult& result);
 
 // `race_to_idle` may be passed in when already simulated (a study runs every scheme from one baseline).
+// `deadline_ns` > 0 spends the slack up to that latency (`ergon dvfs --deadline-ms`); it must not be
+// shorter than race to idle's latency (std::invalid_argument).
 DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
-                     DvfsScheme scheme, const SimulationResult& race_to_idle,
+                     DvfsScheme scheme, const SimulationResult& race_to_idle, double deadline_ns = 0,
                      int feedback_rounds = kDvfsFeedbackRounds);
 SimulationResult simulate_race_to_idle(const AcceleratorConfig& config, const EnergyTable& table,
                                        const Workload& workload);
