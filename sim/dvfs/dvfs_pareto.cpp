@@ -48,11 +48,13 @@ set grid
 set xlabel 'inference latency (ms)'
 set ylabel 'inference energy (mJ)'
 set title '{}' noenhanced
-scheme(s) = sprintf("< awk -F, 'NR>1 && $1==\"%s\"' pareto.csv", s)
+# The data beside the script, whether gnuplot runs in its folder or in a staging folder below it.
+csv = system("[ -f pareto.csv ] && echo pareto.csv || echo ../pareto.csv")
+scheme(s) = sprintf("< awk -F, 'NR>1 && $1==\"%s\"' %s", s, csv)
 do for [out in "png svg"] {{
   if (out eq "png") {{ set terminal pngcairo size 900,600 font ',10'; set output 'pareto.png' }}
   else {{ set terminal svg size 900,600 font ',10'; set output 'pareto.svg' }}
-  plot "< awk -F, 'NR>1 && $6==1' pareto.csv | sort -t, -k3 -g" using 3:4 with lines lw 2 lc rgb 'black' title 'Pareto front', \
+  plot sprintf("< awk -F, 'NR>1 && $6==1' %s | sort -t, -k3 -g", csv) using 3:4 with lines lw 2 lc rgb 'black' title 'Pareto front', \
        for [s in "rti ideal vf-oh vf-oh-q"] scheme(s) using 3:4 with points pt 7 ps 1.2 title s
 }}
 )",

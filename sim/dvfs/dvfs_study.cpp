@@ -119,17 +119,17 @@ set yrange [0:*]
 set key top right
 set grid ytics
 set xtics rotate by -30
-ideal(s) = (s eq 'ideal')
-panel(acc) = sprintf("< awk -F, '$1==\"%s\"' averages.csv", acc)
+# The data beside the script, whether gnuplot runs in its folder or in a staging folder below it.
+csv = system("[ -f averages.csv ] && echo averages.csv || echo ../averages.csv")
 do for [out in "png svg"] {
   if (out eq "png") { set terminal pngcairo size 1400,560 font ',10'; set output 'study.png' }
   else { set terminal svg size 1400,560 font ',10'; set output 'study.svg' }
   set multiplot layout 1,2
   do for [acc in "edge_tpu hpc_tpu"] {
     set title sprintf('%s: simulated saving (bars) by scheme', acc) noenhanced
-    plot for [s in "ideal vf-oh vf-oh-q"] sprintf("< awk -F, '$1==\"%s\" && $3==\"%s\"' averages.csv", acc, s) \
+    plot for [s in "ideal vf-oh vf-oh-q"] sprintf("< awk -F, '$1==\"%s\" && $3==\"%s\"' %s", acc, s, csv) \
          using 5:xtic(2) title sprintf('%s simulated', s), \
-         for [s in "ideal vf-oh vf-oh-q"] sprintf("< awk -F, '$1==\"%s\" && $3==\"%s\"' averages.csv", acc, s) \
+         for [s in "ideal vf-oh vf-oh-q"] sprintf("< awk -F, '$1==\"%s\" && $3==\"%s\"' %s", acc, s, csv) \
          using 8 title sprintf('%s ARADA eq. 6', s) fillstyle pattern 4
   }
   unset multiplot
