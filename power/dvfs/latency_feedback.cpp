@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <numeric>
 
 #include "arch/dvfs_levels.hpp"
 
@@ -22,10 +21,6 @@ void annotate(LayerAllocation& layer, const std::string& what) {
   const std::size_t previous = layer.decision.find("; ");
   layer.decision = (previous == std::string::npos ? layer.decision : layer.decision.substr(0, previous)) + "; " + what;
 }
-
-}  // namespace
-
-namespace {
 
 std::vector<LayerTiming> scaled(std::vector<LayerTiming> layers, double time_scale) {
   for (LayerTiming& layer : layers) layer.time_ns *= time_scale;
@@ -49,24 +44,26 @@ bool LatencyFeedback::on_time(const std::vector<LayerTiming>& scheduled) const {
 }
 
 bool LatencyFeedback::lowered(const LayerAllocation& layer) const {
-  return layer.levels.frequency_mhz < nominal_.frequency_mhz ||
-         layer.levels.dram_bandwidth_gbps < nominal_.dram_bandwidth_gbps;
+  return lowers_compute(layer) || layer.levels.dram_bandwidth_gbps < nominal_.dram_bandwidth_gbps;
 }
 
-// The policy lowers one domain per layer: the compute clock of a memory-bound layer or the DRAM of a
-// compute-bound one.
+// The policy lowers one domain per layer: the compute clock of a memory-bound layer (or of any layer
+// under a deadline), or the DRAM of a compute-bound one. False: the DRAM's, if any.
+bool LatencyFeedback::lowers_compute(const LayerAllocation& layer) const {
+  return layer.levels.frequency_mhz < nominal_.frequency_mhz;
+}
+
 double LatencyFeedback::slowness(const LayerAllocation& layer) const {
-  if (layer.levels.frequency_mhz < nominal_.frequency_mhz) return nominal_.frequency_mhz / layer.levels.frequency_mhz;
+  if (lowers_compute(layer)) return nominal_.frequency_mhz / layer.levels.frequency_mhz;
   return nominal_.dram_bandwidth_gbps / layer.levels.dram_bandwidth_gbps;
 }
 
 void LatencyFeedback::set_slowness(LayerAllocation& layer, double slowness) const {
-  const bool compute = layer.levels.frequency_mhz < nominal_.frequency_mhz;
   if (slowness <= 1 + 1e-9) {
     layer.levels = nominal_;
     return;
   }
-  if (compute) {
+  if (lowers_compute(layer)) {
     const ComputeLevel level = compute_level_for(config_.dvfs, nominal_.frequency_mhz / slowness, quantised_);
     layer.levels.frequency_mhz = level.frequency_mhz;
     layer.levels.voltage_v = level.voltage_v;
@@ -78,13 +75,12 @@ void LatencyFeedback::set_slowness(LayerAllocation& layer, double slowness) cons
 }
 
 double LatencyFeedback::max_delay_slope_ns(const LayerAllocation& layer, std::size_t index) const {
-  if (layer.levels.frequency_mhz < nominal_.frequency_mhz) return layer.compute_ns;
-  return race_to_idle_[index].dram_busy_ns;
+  return lowers_compute(layer) ? layer.compute_ns : race_to_idle_[index].dram_busy_ns;
 }
 
 // The slowness of the next level of the table above `slowness` (quantised schedules).
 double LatencyFeedback::next_faster(const LayerAllocation& layer, double slowness) const {
-  if (layer.levels.frequency_mhz < nominal_.frequency_mhz) {
+  if (lowers_compute(layer)) {
     const double above_mhz =
         compute_level_at_or_above(config_.dvfs, nominal_.frequency_mhz / slowness * (1 + 1e-9)).frequency_mhz;
     return nominal_.frequency_mhz / above_mhz;

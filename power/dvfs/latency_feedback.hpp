@@ -46,6 +46,7 @@ class LatencyFeedback {
 
   Ownership attribute(const DvfsAllocation& allocation, const std::vector<LayerTiming>& scheduled) const;
   bool lowered(const LayerAllocation& layer) const;
+  bool lowers_compute(const LayerAllocation& layer) const;
   double slowness(const LayerAllocation& layer) const;
   void set_slowness(LayerAllocation& layer, double slowness) const;
   double max_delay_slope_ns(const LayerAllocation& layer, std::size_t index) const;

@@ -63,26 +63,25 @@ DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, 
   outcome.deadline_ns = deadline_ns;
   const std::vector<LayerTiming> baseline = layer_timings(race_to_idle);
   outcome.allocation = allocate_arada(baseline, config, scheme, time_scale);
+  std::vector<LayerTiming> scheduled;  // outcome.scheduled's timings
   const auto simulate = [&] {
-    return Simulation(config, table, workload, scheduled_options(outcome.allocation)).run();
+    outcome.scheduled = Simulation(config, table, workload, scheduled_options(outcome.allocation)).run();
+    scheduled = layer_timings(outcome.scheduled);
   };
-  outcome.scheduled = simulate();
+  simulate();
   outcome.open_loop_energy_saving_pct =
       saving_pct(race_to_idle.total.energy.total_pj(), outcome.scheduled.total.energy.total_pj());
   outcome.open_loop_latency_change_pct = -saving_pct(race_to_idle.total.time_ns, outcome.scheduled.total.time_ns);
   // Feedback (power/dvfs/latency_feedback.hpp): raise late layers, then, if rounds run out, restore them.
   LatencyFeedback feedback(outcome.allocation, baseline, config, kTolerance, time_scale, deadline_ns);
-  std::vector<LayerTiming> scheduled = layer_timings(outcome.scheduled);
   while (!feedback.on_time(scheduled) && outcome.feedback_rounds < feedback_rounds &&
          feedback.raise_late_layers(outcome.allocation, scheduled)) {
-    outcome.scheduled = simulate();
-    scheduled = layer_timings(outcome.scheduled);
+    simulate();
     ++outcome.feedback_rounds;
   }
   for (std::size_t count = 1;
        !feedback.on_time(scheduled) && feedback.restore_latest(outcome.allocation, scheduled, count); count *= 2) {
-    outcome.scheduled = simulate();
-    scheduled = layer_timings(outcome.scheduled);
+    simulate();
     ++outcome.restore_rounds;
   }
   outcome.latency_kept = feedback.on_time(scheduled);

@@ -145,10 +145,8 @@ TEST_P(EveryPreset, AnActivatePrechargeCycleCostsIdd0OverTrc) {
   const DramCurrents& i = spec.currents;
   DramCommandCounts counts;
   counts.activates = 1;
-  counts.bank_open_ps = ps(spec, t.ras);
-  counts.elapsed_ps = ps(spec, t.ras + t.rp);
-  counts.clocked_bank_open_ps = static_cast<double>(counts.bank_open_ps);  // at the nominal clock
-  counts.clocked_elapsed_ps = static_cast<double>(counts.elapsed_ps);
+  counts.clocked_bank_open_ps = static_cast<double>(ps(spec, t.ras));  // at the nominal clock
+  counts.clocked_elapsed_ps = static_cast<double>(ps(spec, t.ras + t.rp));
   const DramEnergyByKind energy = dram_energy(spec, counts);
   const double rc_ns = (t.ras + t.rp) * t.tck_ns;
   const double expected = spec.organisation.devices_per_rank * (i.vdd * i.idd0 + i.vpp * i.ipp0) * rc_ns;

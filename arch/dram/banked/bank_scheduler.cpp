@@ -66,10 +66,7 @@ void BankScheduler::set_clock_period(double tck_ns) {
 
 void BankScheduler::count_open_time(Bank& bank, std::int64_t until) {
   const std::int64_t from = std::max(bank.opened_at, bank.open_counted_until);
-  if (until > from) {
-    counts_.bank_open_ps += until - from;
-    counts_.clocked_bank_open_ps += static_cast<double>(until - from) * clock_scale_;
-  }
+  if (until > from) counts_.clocked_bank_open_ps += static_cast<double>(until - from) * clock_scale_;
   bank.open_counted_until = std::max(bank.open_counted_until, until);
 }
 
@@ -202,7 +199,6 @@ void BankScheduler::advance_to(std::int64_t end_ps) {
         if (bank.open_row >= 0) count_open_time(bank, end_ps);
       }
       if (end_ps > rank.observed_until) {
-        counts_.elapsed_ps += end_ps - rank.observed_until;
         counts_.clocked_elapsed_ps += static_cast<double>(end_ps - rank.observed_until) * clock_scale_;
         rank.observed_until = end_ps;
       }

@@ -24,11 +24,11 @@ struct DramCommandCounts {
   std::uint64_t row_conflicts = 0;  // another row was open: precharge, then activate
   std::uint64_t activates = 0, reads = 0, writes = 0, refreshes = 0;
   std::int64_t read_burst_ps = 0, write_burst_ps = 0;  // data-bus time (bursts shorten with a faster clock)
-  std::int64_t bank_open_ps = 0;                       // summed over banks: time with a row open
-  std::int64_t elapsed_ps = 0;                         // rank-time observed
-  // The same times weighted by the clock in force over the nominal one (f / f_nominal): the currents a
-  // datasheet gives at its rated clock scale with the clock (dram_energy.hpp), so energy is priced on these.
-  double clocked_read_burst_ps = 0, clocked_write_burst_ps = 0, clocked_bank_open_ps = 0, clocked_elapsed_ps = 0;
+  // Times weighted by the clock in force over the nominal one (f / f_nominal): the currents a datasheet
+  // gives at its rated clock scale with the clock (dram_energy.hpp), so energy is priced on these.
+  double clocked_read_burst_ps = 0, clocked_write_burst_ps = 0;
+  double clocked_bank_open_ps = 0;  // summed over banks: time with a row open
+  double clocked_elapsed_ps = 0;    // rank-time observed
 };
 
 class BankScheduler {
@@ -55,7 +55,7 @@ class BankScheduler {
   struct Bank {
     std::int64_t open_row = -1;
     std::int64_t opened_at = 0;
-    std::int64_t open_counted_until = 0;  // open time up to here is in counts_.bank_open_ps
+    std::int64_t open_counted_until = 0;  // open time up to here is in counts_.clocked_bank_open_ps
     std::int64_t next_activate = 0, next_read = 0, next_write = 0, next_precharge = 0;
   };
   struct Rank {
