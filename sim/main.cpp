@@ -35,5 +35,5 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << error.what() << "\n";
     return 1;
   }
-  return 0;
+  return ergon::command_exit_status();
 }

@@ -18,6 +18,11 @@ void register_fit_command(CLI::App& app);
 void register_profile_command(CLI::App& app);
 void register_partition_command(CLI::App& app);
 void register_bench_phases_command(CLI::App& app);
+// What main() returns when no exception was thrown. A command whose error is found after a simulation
+// reports it on stderr, sets this and returns: an exception thrown once SystemC has switched stacks trips
+// AddressSanitizer's unwinding hook in the sanitizer builds (a false report; google/sanitizers#189).
+int& command_exit_status();
+
 // Adds `profile blackthorn` and `estimate blackthorn`: call after the profile and estimate commands.
 void register_blackthorn_commands(CLI::App& app);
 

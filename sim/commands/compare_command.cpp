@@ -149,20 +149,20 @@ std::string compare_json(const Comparison& comparison, const std::string& worklo
   const std::vector<ComparedLayer>& rows = comparison.rows;
   nlohmann::ordered_json layers = nlohmann::ordered_json::array();
   for (const auto& r : rows) {
-    layers.push_back({{"name", r.name},
-                      {"sim_energy_mj", r.sim_energy_mj},
-                      {"cnnergy_energy_mj", r.cnnergy_energy_mj},
-                      {"sim_clock_and_control_mj", (r.sim_energy_pj.clock_pj + r.sim_energy_pj.control_pj) / 1e9},
-                      {"cnnergy_clock_and_control_mj",
-                       (r.cnnergy_energy_pj.clock_pj + r.cnnergy_energy_pj.control_pj) / 1e9},
-                      {"sim_dram_mj", r.sim_energy_pj.dram_pj / 1e9},
-                      {"cnnergy_dram_mj", r.cnnergy_energy_pj.dram_pj / 1e9},
-                      {"sim_dram_words", r.sim_dram_words},
-                      {"cnnergy_dram_words", r.cnnergy_dram_words},
-                      {"sim_glb_accesses", r.sim_glb_accesses},
-                      {"cnnergy_glb_accesses", r.cnnergy_glb_accesses},
-                      {"sim_latency_us", r.sim_latency_us},
-                      {"cnnergy_latency_us", r.cnnergy_latency_us}});
+    layers.push_back(
+        {{"name", r.name},
+         {"sim_energy_mj", r.sim_energy_mj},
+         {"cnnergy_energy_mj", r.cnnergy_energy_mj},
+         {"sim_clock_and_control_mj", (r.sim_energy_pj.clock_pj + r.sim_energy_pj.control_pj) / 1e9},
+         {"cnnergy_clock_and_control_mj", (r.cnnergy_energy_pj.clock_pj + r.cnnergy_energy_pj.control_pj) / 1e9},
+         {"sim_dram_mj", r.sim_energy_pj.dram_pj / 1e9},
+         {"cnnergy_dram_mj", r.cnnergy_energy_pj.dram_pj / 1e9},
+         {"sim_dram_words", r.sim_dram_words},
+         {"cnnergy_dram_words", r.cnnergy_dram_words},
+         {"sim_glb_accesses", r.sim_glb_accesses},
+         {"cnnergy_glb_accesses", r.cnnergy_glb_accesses},
+         {"sim_latency_us", r.sim_latency_us},
+         {"cnnergy_latency_us", r.cnnergy_latency_us}});
   }
   const nlohmann::ordered_json json = {{"schema_version", 1},
                                        {"workload", workload},

@@ -37,6 +37,12 @@ void run_dvfs_command(const DvfsOptions& options) {
   const Workload workload = load_workload(options.workload_path);
   const DvfsScheme scheme = parse_dvfs_scheme(options.scheme);
   const SimulationResult race_to_idle = simulate_race_to_idle(config, table, workload);
+  if (const std::string why = unreachable_deadline(options.deadline_ms * 1e6, race_to_idle.total.time_ns);
+      !why.empty()) {
+    std::cerr << "error: " << why << "\n";  // not thrown: see command_exit_status()
+    command_exit_status() = 1;
+    return;
+  }
   const DvfsOutcome outcome = run_dvfs(config, table, workload, scheme, race_to_idle, options.deadline_ms * 1e6);
   std::vector<ParetoPoint> front;
   if (options.pareto) front = dvfs_pareto(config, table, workload, race_to_idle);

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "common/atomic_file.hpp"
+#include "sim/commands/commands.hpp"
 
 namespace ergon {
 
@@ -30,6 +31,11 @@ void refuse_output_over_inputs(const std::string& out_path, const std::vector<st
                                "); choose another output file");
     }
   }
+}
+
+int& command_exit_status() {
+  static int status = 0;
+  return status;
 }
 
 }  // namespace ergon

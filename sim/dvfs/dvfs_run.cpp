@@ -39,6 +39,12 @@ SimulationResult simulate_race_to_idle(const AcceleratorConfig& config, const En
   return Simulation(config, table, workload, SimulationOptions{}).run();
 }
 
+std::string unreachable_deadline(double deadline_ns, double race_to_idle_ns) {
+  if (deadline_ns <= 0 || deadline_ns >= race_to_idle_ns) return "";
+  return fmt::format("--deadline-ms {:.6g} is shorter than race to idle's latency ({:.6g} ms): no schedule can meet it",
+                     deadline_ns / 1e6, race_to_idle_ns / 1e6);
+}
+
 SimulationOptions scheduled_options(const DvfsAllocation& allocation) {
   SimulationOptions options;
   for (const LayerAllocation& layer : allocation.layers) options.layer_levels.push_back(layer.levels);
@@ -50,11 +56,8 @@ DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, 
                      DvfsScheme scheme, const SimulationResult& race_to_idle, double deadline_ns, int feedback_rounds) {
   constexpr double kTolerance = 0.005;
   const double rti_ns = race_to_idle.total.time_ns;
-  if (deadline_ns > 0 && deadline_ns < rti_ns) {
-    throw std::invalid_argument(
-        fmt::format("--deadline-ms {:.6g} is shorter than race to idle's latency ({:.6g} ms): "
-                    "no schedule can meet it",
-                    deadline_ns / 1e6, rti_ns / 1e6));
+  if (const std::string why = unreachable_deadline(deadline_ns, rti_ns); !why.empty()) {
+    throw std::invalid_argument(why);
   }
   // A deadline stretches every layer alike, leaving the tolerance's share of the slack unspent.
   const double time_scale = deadline_ns > 0 ? std::max(1.0, deadline_ns / ((1 + kTolerance) * rti_ns)) : 1.0;

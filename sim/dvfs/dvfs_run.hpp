@@ -33,6 +33,9 @@ inline constexpr int kDvfsFeedbackRounds = 8;
 std::vector<LayerTiming> layer_timings(const SimulationResult& result);
 
 // `race_to_idle` may be passed in when already simulated (a study runs every scheme from one baseline).
+// Empty when race to idle (`race_to_idle_ns`) meets the deadline; otherwise why no schedule can.
+std::string unreachable_deadline(double deadline_ns, double race_to_idle_ns);
+
 // `deadline_ns` > 0 spends the slack up to that latency (`ergon dvfs --deadline-ms`); it must not be
 // shorter than race to idle's latency (std::invalid_argument).
 DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
