@@ -102,6 +102,9 @@ GlbConfig parse_glb(YamlMap map) {
   glb.bank_width_bits = map.get_int("bank_width_bits", glb.bank_width_bits, IntRule{8, 4096});
   glb.read_ports_per_bank = map.get_int("read_ports_per_bank", glb.read_ports_per_bank, IntRule{1, 64});
   glb.write_ports_per_bank = map.get_int("write_ports_per_bank", glb.write_ports_per_bank, IntRule{1, 64});
+  glb.operand_fetch = get_choice(map, "operand_fetch", glb.operand_fetch, {"tensors", "im2col"});
+  glb.first_fill = get_choice(map, "first_fill", glb.first_fill, {"timed", "free"});
+  glb.prefetch = get_choice(map, "prefetch", glb.prefetch, {"double_buffered", "run_ahead"});
   map.reject_unknown_keys();
   return glb;
 }
@@ -344,6 +347,28 @@ MapperConfig parse_mapper(YamlMap map) {
   return mapper;
 }
 
+// SCALE-Sim's operand traffic needs an array whose buffers stream operand matrices, and a free first fill
+// a DRAM that can take data as arrived before the layer (a bank-level model cannot: its banks have state).
+void check_operand_traffic(YamlMap& root, const AcceleratorConfig& config) {
+  const GlbConfig& glb = config.glb;
+  if (!glb.scalesim_operand_traffic()) return;
+  YamlMap glb_map = root.get_map("glb");
+  const char* key = glb.operand_fetch != "tensors" ? "operand_fetch"
+                    : glb.first_fill != "timed"    ? "first_fill"
+                                                   : "prefetch";
+  if (!dataflow_of(config.pe_array).streams_operands()) {
+    glb_map.at(key).fail("a " + config.pe_array.impl +
+                         " array fetches tiles, not operand streams; SCALE-Sim's operand traffic needs a systolic "
+                         "array (pe_array.impl: systolic)");
+  }
+  if (glb.first_fill == "free" && config.dram.impl == "banked") {
+    glb_map.at("first_fill")
+        .fail(
+            "a free first fill takes data as arrived before the layer, which a bank-level DRAM cannot; use "
+            "dram.impl: streams or simple");
+  }
+}
+
 EnergyConfig parse_energy(YamlMap map) {
   EnergyConfig energy;
   energy.table = map.get_string("table", energy.table);
@@ -378,6 +403,7 @@ AcceleratorConfig load_accelerator_config(const std::string& path, const std::ve
   if (root.has("noc")) config.noc = parse_noc(root.get_map("noc"));
   config.dram = parse_dram(root.get_map("dram"));
   dataflow_of(config.pe_array).check_config(root, config);
+  check_operand_traffic(root, config);
   if (root.has("dvfs")) config.dvfs = parse_dvfs(root.get_map("dvfs"), config.clock, config.dram);
   fill_default_levels(config.clock, config.dram, config.dvfs);
   if (root.has("soc")) config.soc = parse_soc(root.get_map("soc"));

@@ -56,6 +56,15 @@ struct GlbConfig {
   std::int64_t bank_width_bits = 64;
   std::int64_t read_ports_per_bank = 1;
   std::int64_t write_ports_per_bank = 1;
+  // How the buffers fetch operands from DRAM and when the data counts as arrived (docs/config.md,
+  // "Operand traffic"). The defaults are the physical model; the alternatives are SCALE-Sim v2's
+  // assumptions (docs/scalesim-reference.md), offered on arrays whose dataflow streams operands.
+  std::string operand_fetch = "tensors";     // tensors: each tile once; im2col: the operand matrices
+  std::string first_fill = "timed";          // timed; free: a layer's first half-buffer of each stream
+  std::string prefetch = "double_buffered";  // double_buffered; run_ahead: streams run ahead of the array
+  bool scalesim_operand_traffic() const {
+    return operand_fetch != "tensors" || first_fill != "timed" || prefetch != "double_buffered";
+  }
   // Words every bank's `ports_per_bank` ports move per cycle together (at least one).
   std::int64_t port_words_per_cycle(std::int64_t ports_per_bank, int word_bits) const {
     return std::max<std::int64_t>(banks * ports_per_bank * bank_width_bits / word_bits, 1);

@@ -7,6 +7,7 @@
 #include "arch/dram/banked/dram_specs.hpp"
 #include "arch/dram/impl/banked_dram.hpp"
 #include "arch/dram/impl/simple_dram.hpp"
+#include "arch/dram/impl/streams_dram.hpp"
 #include "arch/glb/impl/banked_global_buffer.hpp"
 #include "arch/noc/impl/multicast_bus_noc.hpp"
 
@@ -32,6 +33,7 @@ using DramFactory = std::function<std::unique_ptr<IDram>(const DramConfig&)>;
 const std::map<std::string, DramFactory>& dram_registry() {
   static const std::map<std::string, DramFactory> registry = {
       {"simple", [](const DramConfig& config) { return std::make_unique<SimpleDram>("dram", config); }},
+      {"streams", [](const DramConfig& config) { return std::make_unique<StreamsDram>("dram", config); }},
       {"banked",
        [](const DramConfig& config) -> std::unique_ptr<IDram> {
          // The config loader has checked that the preset has a bank-level description.

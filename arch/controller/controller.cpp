@@ -79,6 +79,7 @@ void Controller::compute_layer(std::size_t job) {
 void Controller::wait_for_step(std::size_t job, bool first, LoadedStep& loaded, LayerMeasurement& layer) {
   const sc_core::sc_time wait_start = sc_core::sc_time_stamp();
   loaded = loader_.next_step();
+  if (loaded.ready_at > sc_core::sc_time_stamp()) wait(loaded.ready_at - sc_core::sc_time_stamp());  // ran ahead
   reads_to_show_ = loaded.dram_read_bytes;
   if (sc_core::sc_time_stamp() == wait_start) return;
   const std::uint64_t stalled = events_.cycle_at(sc_core::sc_time_stamp()) - events_.cycle_at(wait_start);

@@ -7,6 +7,15 @@
 #include <utility>
 
 namespace ergon {
+namespace {
+
+std::size_t queue_capacity(const std::vector<LayerJob>& jobs) {
+  const bool run_ahead =
+      std::any_of(jobs.begin(), jobs.end(), [](const LayerJob& job) { return job.plan->stream_timing().run_ahead; });
+  return run_ahead ? kRunAheadSteps : 1;
+}
+
+}  // namespace
 
 Loader::Loader(sc_core::sc_module_name name, const std::vector<LayerJob>& jobs, IGlobalBuffer& glb, DvfsSwitch& dvfs,
                LayerValues* values, const RunEvents& events, FailureHandler on_failure)
@@ -17,7 +26,9 @@ Loader::Loader(sc_core::sc_module_name name, const std::vector<LayerJob>& jobs, 
       dvfs_(dvfs),
       values_(values),
       events_(events),
-      on_failure_(std::move(on_failure)) {
+      on_failure_(std::move(on_failure)),
+      capacity_(queue_capacity(jobs)),
+      next_("next_step", static_cast<int>(capacity_)) {
   for (const LayerJob& job : jobs_) {
     const LayerRegions& r = job.dram;
     cursors_.push_back({RegionCursor({r.filters}), RegionCursor(r.ifmaps), RegionCursor({r.ofmap}),
@@ -43,6 +54,7 @@ void Loader::load_layer(std::size_t job_index) {
   while (layers_done_ < job_index) wait(layer_done_event_);  // the previous ofmap must be written first
   const LayerJob& job = jobs_[job_index];
   dvfs_.switch_memory(job.levels, job.layer_index);
+  free_fill_ = job.plan->stream_timing();
   const LayerTensors* tensors =
       values_ != nullptr && job.plan->cycle_accurate() ? values_->tensors(job_index) : nullptr;
   // Steps are generated one at a time; the last one is only known once the walk ends, so each is queued
@@ -75,17 +87,20 @@ Loader::StepReads Loader::step_reads(const LayerJob& job, const LayerStep& step)
 // A step's tensors are fetched together: the DRAM interleaves their bursts as its scheduler decides.
 sc_core::sc_time Loader::fetch(const StepReads& reads, std::size_t job) {
   JobCursors& cursors = cursors_[job];
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  if (reads.filter_bytes > 0) {
-    delay = std::max(delay, dram_transfer(tlm::TLM_READ_COMMAND, cursors.filters, reads.filter_bytes, job));
-  }
-  if (reads.ifmap_bytes > 0) {
-    delay = std::max(delay, dram_transfer(tlm::TLM_READ_COMMAND, cursors.ifmaps, reads.ifmap_bytes, job));
-  }
-  if (reads.psum_bytes > 0) {
-    delay = std::max(delay, dram_transfer(tlm::TLM_READ_COMMAND, cursors.spill_reads, reads.psum_bytes, job));
-  }
-  return delay;
+  std::uint64_t no_free_fill = 0;
+  return std::max(
+      {read_stream(DramStream::kFilters, cursors.filters, reads.filter_bytes, free_fill_.free_filter_bytes, job),
+       read_stream(DramStream::kIfmaps, cursors.ifmaps, reads.ifmap_bytes, free_fill_.free_ifmap_bytes, job),
+       read_stream(DramStream::kPsums, cursors.spill_reads, reads.psum_bytes, no_free_fill, job)});
+}
+
+sc_core::sc_time Loader::read_stream(DramStream stream, RegionCursor& cursor, std::uint64_t bytes,
+                                     std::uint64_t& free_bytes, std::size_t job) {
+  const std::uint64_t free = std::min(bytes, free_bytes);
+  free_bytes -= free;
+  if (free > 0) dram_transfer(tlm::TLM_READ_COMMAND, stream, cursor, free, job, true);
+  if (bytes == free) return sc_core::SC_ZERO_TIME;
+  return dram_transfer(tlm::TLM_READ_COMMAND, stream, cursor, bytes - free, job);
 }
 
 void Loader::queue(LoadedStep&& loaded, bool double_buffered) {
@@ -94,15 +109,22 @@ void Loader::queue(LoadedStep&& loaded, bool double_buffered) {
   loaded.dram_read_bytes = reads.total();
   const std::uint64_t spilled = loaded.step.traffic.psum_spill_write_words;
   if (spilled > 0) {  // the evicted psums leave before this step's arrive
-    dram_transfer(tlm::TLM_WRITE_COMMAND, cursors_[loaded.job].spill_writes, job.plan->encoding().raw_bytes(spilled),
-                  loaded.job);
+    dram_transfer(tlm::TLM_WRITE_COMMAND, DramStream::kPsums, cursors_[loaded.job].spill_writes,
+                  job.plan->encoding().raw_bytes(spilled), loaded.job);
   }
   // Double buffering: one step computes while the next one's tiles load; fetch only into a free buffer.
-  // Single buffering: a fetch waits until the array has finished with the buffer.
-  while (next_.num_free() == 0) wait(next_.data_read_event());
+  // Single buffering: a fetch waits until the array has finished with the buffer. Running ahead: fetch
+  // at once; the array waits for the data.
+  const bool run_ahead = job.plan->stream_timing().run_ahead;
+  while (queued_steps() >= (run_ahead ? capacity_ : 1)) wait(next_.data_read_event());
   if (loaded.dram_read_bytes > 0) {
     while (!double_buffered && steps_in_flight_ > 0) wait(step_done_event_);
-    wait(fetch(reads, loaded.job));
+    const sc_core::sc_time delay = fetch(reads, loaded.job);
+    if (run_ahead) {
+      loaded.ready_at = sc_core::sc_time_stamp() + delay;
+    } else {
+      wait(delay);
+    }
   }
   ++steps_in_flight_;
   next_.write(std::move(loaded));
@@ -123,18 +145,22 @@ void Loader::layer_done() {
 }
 
 void Loader::write(std::uint64_t bytes, std::size_t job) {
-  dram_transfer(tlm::TLM_WRITE_COMMAND, cursors_[job].ofmap, bytes, job);
+  dram_transfer(tlm::TLM_WRITE_COMMAND, DramStream::kOfmaps, cursors_[job].ofmap, bytes, job);
 }
 
-sc_core::sc_time Loader::dram_transfer(tlm::tlm_command command, RegionCursor& cursor, std::uint64_t bytes,
-                                       std::size_t job) {
+sc_core::sc_time Loader::dram_transfer(tlm::tlm_command command, DramStream stream, RegionCursor& cursor,
+                                       std::uint64_t bytes, std::size_t job, bool before_layer) {
   // Transaction-level traffic carries sizes, not values: bursts stream through a 64-byte window. The
   // bursts are issued back to back, as a DMA engine with many requests outstanding would; the DRAM's
   // request queue and bus decide when each completes.
   constexpr std::uint64_t kMaxBurstBytes = 4096;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  DramStreamExtension tag;
+  tag.stream = stream;
+  tag.before_layer = before_layer;
   cursor.advance(bytes, kMaxBurstBytes, [&](std::uint64_t address, std::uint64_t burst_bytes) {
     tlm::tlm_generic_payload payload;
+    payload.set_extension(&tag);
     payload.set_command(command);
     payload.set_address(address);
     payload.set_data_ptr(stream_window_);
@@ -143,6 +169,7 @@ sc_core::sc_time Loader::dram_transfer(tlm::tlm_command command, RegionCursor& c
     payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time burst_delay = sc_core::SC_ZERO_TIME;
     dram_socket->b_transport(payload, burst_delay);
+    payload.clear_extension(&tag);  // the payload must not free the tag
     if (payload.is_response_error()) {
       throw std::runtime_error("the DRAM refused a " + std::to_string(burst_bytes) + "-byte burst at address " +
                                std::to_string(address) + " (" + payload.get_response_string() + ")");

@@ -3,7 +3,9 @@
 // the GLB holds) and fetches each step's data over TLM into a free buffer: with double buffering while the
 // previous step computes, else once the array has finished with the buffer. Psums evicted before they
 // completed leave before the step's reads; ofmap write-backs are posted by the compute side. All traffic
-// is addressed (dram_address_map.hpp) and goes through the socket in bursts of at most 4 KiB.
+// is addressed (dram_address_map.hpp) and goes through the socket in bursts of at most 4 KiB, each tagged
+// with its operand stream. With `glb.prefetch: run_ahead` the loader does not wait for the data or a free
+// buffer: each step carries the time its data arrives, and the array waits for that.
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
@@ -28,6 +30,7 @@ struct LoadedStep {
   LayerStep step;
   std::uint64_t dram_read_bytes = 0;
   bool last_of_layer = false;
+  sc_core::sc_time ready_at = sc_core::SC_ZERO_TIME;                              // when its data is on chip
   friend std::ostream& operator<<(std::ostream& out, const LoadedStep& loaded) {  // sc_fifo prints its contents
     return out << "step of job " << loaded.job;
   }
@@ -62,8 +65,14 @@ class Loader : public sc_core::sc_module {
   };
   StepReads step_reads(const LayerJob& job, const LayerStep& step) const;
   sc_core::sc_time fetch(const StepReads& reads, std::size_t job);
+  // Reads `bytes` of a stream, the part still within the layer's free first fill (`free_bytes`, consumed)
+  // as arrived before the layer; returns when the rest has arrived.
+  sc_core::sc_time read_stream(DramStream stream, RegionCursor& cursor, std::uint64_t bytes, std::uint64_t& free_bytes,
+                               std::size_t job);
   // Sends `bytes` at the cursor's next addresses; returns when the last burst completes.
-  sc_core::sc_time dram_transfer(tlm::tlm_command command, RegionCursor& cursor, std::uint64_t bytes, std::size_t job);
+  sc_core::sc_time dram_transfer(tlm::tlm_command command, DramStream stream, RegionCursor& cursor, std::uint64_t bytes,
+                                 std::size_t job, bool before_layer = false);
+  std::size_t queued_steps() const { return capacity_ - static_cast<std::size_t>(next_.num_free()); }
   // Where each job's tensors are read and written next.
   struct JobCursors {
     RegionCursor filters, ifmaps, ofmap, spill_writes, spill_reads;
@@ -76,8 +85,10 @@ class Loader : public sc_core::sc_module {
   LayerValues* values_;
   const RunEvents& events_;
   FailureHandler on_failure_;
-  sc_core::sc_fifo<LoadedStep> next_{"next_step", 1};  // the second buffer of double buffering
-  std::size_t steps_in_flight_ = 0;                    // queued or computing
+  StreamTiming free_fill_;             // what is left of the loading layer's free first fill
+  std::size_t capacity_;               // steps the queue below holds: 1 (double buffering), or kRunAheadSteps
+  sc_core::sc_fifo<LoadedStep> next_;  // the second buffer of double buffering, or the steps run ahead
+  std::size_t steps_in_flight_ = 0;    // queued or computing
   sc_core::sc_event step_done_event_;
   std::size_t layers_done_ = 0;
   sc_core::sc_event layer_done_event_;

@@ -41,12 +41,27 @@ struct LayerStep {
   std::shared_ptr<const StepDetail> detail;
 };
 
+// How the loader times a layer's operand streams (`glb.first_fill`, `glb.prefetch`): the defaults are the
+// physical double buffer; the alternatives reproduce SCALE-Sim v2's read buffers.
+struct StreamTiming {
+  // The first bytes of each stream that count as loaded before the layer starts (SCALE-Sim issues the
+  // first fill of a buffer's active half at negative cycles).
+  std::uint64_t free_filter_bytes = 0;
+  std::uint64_t free_ifmap_bytes = 0;
+  // The loader fetches step after step without waiting for a free buffer, as SCALE-Sim times each
+  // prefetch from the end of the previous one (at most kRunAheadSteps steps ahead).
+  bool run_ahead = false;
+};
+constexpr std::size_t kRunAheadSteps = 4096;
+
 // One layer planned for the array: the chosen mapping and how to walk it.
 class LayerPlan {
  public:
   explicit LayerPlan(DramEncoding encoding) : encoding_(encoding) {}
   virtual ~LayerPlan() = default;
   const DramEncoding& encoding() const { return encoding_; }
+  const StreamTiming& stream_timing() const { return stream_timing_; }
+  void set_stream_timing(const StreamTiming& timing) { stream_timing_ = timing; }
   // The loop nest the cycle fidelity computes on real values and checks; null for element-wise layers.
   virtual const LoopNest* nest() const { return nullptr; }
   // Whether the next step may load while this one computes (else it waits for the array).
@@ -65,6 +80,7 @@ class LayerPlan {
 
  private:
   DramEncoding encoding_;
+  StreamTiming stream_timing_;
 };
 
 // Plans the layers of one run; caches mappings by layer shape (networks repeat shapes).
@@ -85,6 +101,8 @@ class IDataflow {
   // Values of `pe_array.dataflow` this array accepts (the first is the default); empty: the key is refused.
   virtual std::vector<std::string> variants() const { return {}; }
   virtual bool has_register_files() const = 0;  // `pe_array.rf` applies
+  // Whether its buffers hold operand streams, so `glb.operand_fetch`, `first_fill` and `prefetch` apply.
+  virtual bool streams_operands() const { return false; }
   // Checks the rest of the config once it is read (e.g. buffer sizes); fails at the offending key.
   virtual void check_config(YamlMap& root, const AcceleratorConfig& config) const = 0;
   // Whether the layer's activations are stored run-length coded in DRAM (else raw).

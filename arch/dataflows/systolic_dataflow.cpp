@@ -11,6 +11,7 @@
 #include "arch/dataflows/elementwise_dataflow.hpp"
 #include "arch/pe_array/impl/systolic_array.hpp"
 #include "arch/pe_array/impl/systolic_cycle_array.hpp"
+#include "dataflow/integer_math.hpp"
 
 namespace ergon {
 namespace {
@@ -151,7 +152,8 @@ class SystolicPlanner : public ILayerPlanner {
     for (const SystolicDataflow dataflow : dataflows) {
       for (const SystolicFoldOrder order : {SystolicFoldOrder::kColumnsOuter, SystolicFoldOrder::kRowsOuter}) {
         if (pins.order && *pins.order != order) continue;
-        SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers_, order);
+        SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers_, order,
+                                   config_.glb.operand_fetch == "im2col");
         const MappingSummary::Estimate estimate = estimate_schedule(candidate, config_, encoding, prices_, objective_);
         objectives.push_back(estimate.best_objective);
         if (!best || estimate.best_objective < best_estimate.best_objective) {  // ties keep SCALE-Sim's order
@@ -165,10 +167,24 @@ class SystolicPlanner : public ILayerPlanner {
     std::sort(objectives.begin(), objectives.end());
     best_estimate.median_objective = objectives[objectives.size() / 2];
     best_estimate.worst_objective = objectives.back();
-    return std::make_unique<SystolicPlan>(std::move(*best), encoding, best_estimate);
+    auto plan = std::make_unique<SystolicPlan>(std::move(*best), encoding, best_estimate);
+    plan->set_stream_timing(stream_timing(encoding));
+    return plan;
   }
 
  private:
+  // SCALE-Sim's read buffers (docs/scalesim-reference.md): the first fill of each buffer's active half is
+  // free, and prefetches follow each other without waiting for the array.
+  StreamTiming stream_timing(const DramEncoding& encoding) const {
+    StreamTiming timing;
+    if (config_.glb.first_fill == "free") {
+      timing.free_filter_bytes = encoding.raw_bytes(as_count(buffers_.filter_words / 2));
+      timing.free_ifmap_bytes = encoding.raw_bytes(as_count(buffers_.ifmap_words / 2));
+    }
+    timing.run_ahead = config_.glb.prefetch == "run_ahead";
+    return timing;
+  }
+
   AcceleratorConfig config_;
   AccessPrices prices_;
   MapperObjective objective_;
@@ -206,6 +222,7 @@ class SystolicDataflowPlugin : public IDataflow {
  public:
   std::vector<std::string> variants() const override { return {"os", "ws", "is", "auto"}; }
   bool has_register_files() const override { return false; }
+  bool streams_operands() const override { return true; }
   void check_config(YamlMap& root, const AcceleratorConfig& config) const override {
     check_systolic_buffers(root.get_map("glb"), config);
   }

@@ -60,6 +60,32 @@ struct DramCounters {
   DramBankStats bank;  // zero for `simple`
 };
 
+// Which operand stream a burst carries, set by the loader on every payload as a TLM extension. A model
+// that serves the streams on separate ports (`dram.impl: streams`) reads it; the others ignore the stream.
+enum class DramStream { kFilters, kIfmaps, kPsums, kOfmaps };
+struct DramStreamExtension : tlm::tlm_extension<DramStreamExtension> {
+  DramStream stream = DramStream::kIfmaps;
+  // Part of a layer's free first fill (`glb.first_fill: free`, SCALE-Sim's assumption): counted, but it
+  // arrived before the layer started, so it takes no time and no bus slot. Only `simple` and `streams`
+  // accept it (the config loader refuses a free fill with a bank-level model).
+  bool before_layer = false;
+  tlm::tlm_extension_base* clone() const override { return new DramStreamExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const DramStreamExtension&>(other);
+  }
+};
+
+// The payload's stream extension, or null.
+inline const DramStreamExtension* stream_extension(const tlm::tlm_generic_payload& payload) {
+  DramStreamExtension* extension = nullptr;
+  payload.get_extension(extension);
+  return extension;
+}
+inline bool arrived_before_layer(const tlm::tlm_generic_payload& payload) {
+  const DramStreamExtension* extension = stream_extension(payload);
+  return extension != nullptr && extension->before_layer;
+}
+
 class IDram : public sc_core::sc_module {
  public:
   using sc_core::sc_module::sc_module;

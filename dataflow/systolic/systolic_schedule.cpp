@@ -30,7 +30,8 @@ Dependence filter_dependence(SystolicDataflow dataflow) {  // window positions a
 }  // namespace
 
 SystolicSchedule::SystolicSchedule(const LoopNest& nest, SystolicDataflow dataflow, std::int64_t array_rows,
-                                   std::int64_t array_cols, SystolicBuffers buffers, SystolicFoldOrder order)
+                                   std::int64_t array_cols, SystolicBuffers buffers, SystolicFoldOrder order,
+                                   bool im2col)
     : nest_(nest),
       dataflow_(dataflow),
       order_(order),
@@ -38,7 +39,8 @@ SystolicSchedule::SystolicSchedule(const LoopNest& nest, SystolicDataflow datafl
       array_cols_(array_cols),
       buffers_(buffers),
       pixels_(nest.images * nest.ofmap_h * nest.ofmap_w),
-      window_(nest.filter_h * nest.filter_w * nest.channels) {
+      window_(nest.filter_h * nest.filter_w * nest.channels),
+      im2col_(im2col) {
   switch (dataflow) {
     case SystolicDataflow::kOutputStationary:
       spatial_rows_ = pixels_, spatial_cols_ = nest.filters, temporal_ = window_;
@@ -53,7 +55,8 @@ SystolicSchedule::SystolicSchedule(const LoopNest& nest, SystolicDataflow datafl
   row_folds_ = ceil_div(spatial_rows_, array_rows_);
   col_folds_ = ceil_div(spatial_cols_, array_cols_);
   // Operands that fit half their buffer (the other half stages the next tile) are fetched once.
-  const std::int64_t group_ifmap = nest.images * nest.channels * nest.input_h * nest.input_w;
+  const std::int64_t group_ifmap =
+      im2col ? pixels_ * window_ : nest.images * nest.channels * nest.input_h * nest.input_w;
   ifmap_fits_ = group_ifmap <= buffers.ifmap_words / 2;
   filters_fit_ = window_ * nest.filters <= buffers.filter_words / 2;
 }
@@ -142,7 +145,8 @@ PassTraffic SystolicSchedule::traffic(const SystolicFold& fold, const std::optio
     return same_block || (fits && later_outer_fold && inner_only);
   };
   if (!on_chip(ifmap_dependence(dataflow_), ifmap_fits_)) {
-    traffic.ifmap_dram_words = traffic.ifmap_dram_stored_words = ifmap_words_for_pixels(pixels, window);
+    traffic.ifmap_dram_words = traffic.ifmap_dram_stored_words =
+        im2col_ ? as_count(pixels.size() * window.size()) : ifmap_words_for_pixels(pixels, window);
   }
   if (!on_chip(filter_dependence(dataflow_), filters_fit_)) {
     traffic.filter_dram_words = as_count(window.size() * filters.size());

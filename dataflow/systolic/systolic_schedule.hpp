@@ -5,7 +5,8 @@
 // docs/scalesim-reference.md): output stationary Sr = Npx, Sc = M, T = K; weight stationary Sr = K,
 // Sc = M, T = Npx; input stationary Sr = K, Sc = Npx, T = M. The array covers Sr x Sc in folds of at most
 // rows x cols, column folds outer and row folds inner (SCALE-Sim's order) or the other way round; each fold is
-// one pass of T streamed steps.
+// one pass of T streamed steps. The ifmap is fetched as the tensor rows a fold touches, or (`im2col`, as
+// SCALE-Sim v2 does) as the fold's block of the im2col operand matrix, every window position apart.
 #include <cstdint>
 #include <optional>
 
@@ -33,7 +34,8 @@ struct SystolicFold {
 class SystolicSchedule {
  public:
   SystolicSchedule(const LoopNest& nest, SystolicDataflow dataflow, std::int64_t array_rows, std::int64_t array_cols,
-                   SystolicBuffers buffers, SystolicFoldOrder order = SystolicFoldOrder::kColumnsOuter);
+                   SystolicBuffers buffers, SystolicFoldOrder order = SystolicFoldOrder::kColumnsOuter,
+                   bool im2col = false);
 
   const LoopNest& nest() const { return nest_; }
   SystolicDataflow dataflow() const { return dataflow_; }
@@ -45,6 +47,7 @@ class SystolicSchedule {
   std::int64_t spatial_rows() const { return spatial_rows_; }  // Sr
   std::int64_t spatial_cols() const { return spatial_cols_; }  // Sc
   std::int64_t temporal() const { return temporal_; }          // T
+  bool im2col() const { return im2col_; }
   std::uint64_t fold_count() const;
   SystolicFold fold(std::uint64_t index) const;
 
@@ -64,6 +67,7 @@ class SystolicSchedule {
   SystolicBuffers buffers_;
   std::int64_t pixels_, window_, spatial_rows_, spatial_cols_, temporal_;
   std::int64_t row_folds_, col_folds_;
+  bool im2col_;
   bool ifmap_fits_, filters_fit_;
 };
 

@@ -69,12 +69,6 @@ void run_dvfs_command(const DvfsOptions& options) {
   std::cout << dvfs_table(outcome) << "wrote " << options.out_dir << "/{" << written << "}\n";
 }
 
-struct StudyOptions {
-  std::string out_dir;
-  unsigned jobs = available_cores();
-  std::vector<std::string> workloads;  // names under workloads/; default: ARADA's nine
-};
-
 }  // namespace
 
 void register_dvfs_command(CLI::App& app) {
@@ -103,15 +97,23 @@ void register_dvfs_command(CLI::App& app) {
   dvfs->callback([options] { run_dvfs_command(*options); });
 
   CLI::App* study = app.add_subcommand("dvfs-study", "ARADA's grid: 9 workloads x Edge/HPC TPU x DRAM x schemes");
-  auto study_options = std::make_shared<StudyOptions>();
+  auto study_options = std::make_shared<DvfsStudyOptions>();
+  study_options->jobs = available_cores();
   study->add_option("--out,-o", study_options->out_dir, "Output folder")->required();
   study->add_option("--jobs,-j", study_options->jobs, "Worker processes")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1024u));
   study->add_option("--workload", study_options->workloads,
                     "Limit to these workloads (names under workloads/, repeatable; default: ARADA's nine)");
-  study->callback(
-      [study_options] { run_dvfs_study(study_options->out_dir, study_options->jobs, study_options->workloads); });
+  study
+      ->add_option("--traffic-model", study_options->traffic_model,
+                   "physical: Ergon's memory system; scalesim: SCALE-Sim v2's, as ARADA's figures assume "
+                   "(docs/arada.md)")
+      ->check(CLI::IsMember(dvfs_study_traffic_models()))
+      ->capture_default_str();
+  study->add_option("--set", study_options->overrides,
+                    "Override a config key of every run, after the traffic model's: key.path=value (repeatable)");
+  study->callback([study_options] { run_dvfs_study(*study_options); });
 }
 
 }  // namespace ergon

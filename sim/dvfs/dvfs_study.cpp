@@ -10,6 +10,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
+#include "network/importers/scalesim_topology.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/dvfs/dvfs_run.hpp"
 #include "sim/parallel/process_pool.hpp"
@@ -45,14 +46,43 @@ struct StudyRun {
 
 const char* kCsvHeader =
     "accelerator,dram,workload,scheme,energy_saving_pct,compute_energy_saving_pct,dram_energy_saving_pct,"
-    "arada_estimated_saving_pct,latency_change_pct,bandwidth_reduction_pct,rti_latency_ns,rti_energy_pj\n";
+    "arada_estimated_saving_pct,latency_change_pct,bandwidth_reduction_pct,rti_latency_ns,rti_energy_pj,"
+    "traffic_model\n";
+
+// Workloads the `scalesim` traffic model takes from SCALE-Sim's own topologies (workloads/scalesim/, MIT):
+// its MobileNet models each depthwise layer as a dense convolution with one filter, as ARADA ran it.
+const std::map<std::string, std::string>& scalesim_topologies() {
+  static const std::map<std::string, std::string> topologies = {{"mobilenet_v1", "mobilenet.csv"}};
+  return topologies;
+}
+
+Workload study_workload(const std::string& name, const std::string& traffic_model) {
+  const auto topology = scalesim_topologies().find(name);
+  if (traffic_model != "scalesim" || topology == scalesim_topologies().end()) {
+    return load_workload(shipped_data_dir() + "/workloads/" + name + ".yaml");
+  }
+  const std::string path = shipped_data_dir() + "/workloads/scalesim/" + topology->second;
+  const auto layers = read_scalesim_topology(path, ScaleSimTopologyKind::kConv);
+  return parse_workload(YAML::Load(scalesim_workload_yaml(layers, name + "_scalesim", path)), path);
+}
+
+std::vector<std::string> run_overrides(const StudyRun& run, const DvfsStudyOptions& options) {
+  std::vector<std::string> overrides = {"dram.preset=" + run.dram};
+  if (options.traffic_model == "scalesim") {
+    const std::string path = shipped_data_dir() + "/configs/" + run.config + ".yaml";
+    const double clock_mhz = load_accelerator_config(path, overrides).clock.frequency_mhz;
+    for (std::string& o : scalesim_overrides(clock_mhz, run.dram)) overrides.push_back(std::move(o));
+  }
+  overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
+  return overrides;
+}
 
 // One accelerator, DRAM and workload under every scheme: a CSV row per scheme.
-std::string study_rows(const StudyRun& run) {
+std::string study_rows(const StudyRun& run, const DvfsStudyOptions& options) {
   const AcceleratorConfig config =
-      load_accelerator_config(shipped_data_dir() + "/configs/" + run.config + ".yaml", {"dram.preset=" + run.dram});
+      load_accelerator_config(shipped_data_dir() + "/configs/" + run.config + ".yaml", run_overrides(run, options));
   const EnergyTable table = load_energy_table(energy_table_path(config));
-  const Workload workload = load_workload(shipped_data_dir() + "/workloads/" + run.workload + ".yaml");
+  const Workload workload = study_workload(run.workload, options.traffic_model);
   const SimulationResult baseline = simulate_race_to_idle(config, table, workload);
   std::string rows;
   for (const std::string& name : dvfs_scheme_names()) {
@@ -63,11 +93,11 @@ std::string study_rows(const StudyRun& run) {
     } else {
       outcome = run_dvfs(config, table, workload, scheme, baseline);
     }
-    rows += fmt::format("{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.1f},{:.1f}\n", run.config, run.dram,
-                        run.workload, name, outcome.energy_saving_pct, outcome.compute_energy_saving_pct,
+    rows += fmt::format("{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.1f},{:.1f},{}\n", run.config,
+                        run.dram, run.workload, name, outcome.energy_saving_pct, outcome.compute_energy_saving_pct,
                         outcome.dram_energy_saving_pct, outcome.allocation.estimated_saving_pct,
                         outcome.latency_change_pct, outcome.allocation.bandwidth_reduction_pct, baseline.total.time_ns,
-                        baseline.total.energy.total_pj());
+                        baseline.total.energy.total_pj(), options.traffic_model);
   }
   return rows;
 }
@@ -75,6 +105,7 @@ std::string study_rows(const StudyRun& run) {
 struct Average {
   double sums[6] = {};
   int count = 0;
+  std::string traffic_model;
 };
 
 // Means over the workloads, keyed by accelerator, DRAM and scheme in grid order.
@@ -91,17 +122,18 @@ std::string averages_csv(const std::vector<std::string>& rows) {
       if (averages.find(key) == averages.end()) order.push_back(key);
       Average& a = averages[key];
       for (int i = 0; i < 6; ++i) a.sums[i] += std::stod(cells[4 + static_cast<std::size_t>(i)]);
+      a.traffic_model = cells.back();
       ++a.count;
     }
   }
   std::string out =
       "accelerator,dram,scheme,workloads,energy_saving_pct,compute_energy_saving_pct,dram_energy_saving_pct,"
-      "arada_estimated_saving_pct,latency_change_pct,bandwidth_reduction_pct\n";
+      "arada_estimated_saving_pct,latency_change_pct,bandwidth_reduction_pct,traffic_model\n";
   for (const std::string& key : order) {
     const Average& a = averages[key];
     out += fmt::format("{},{}", key, a.count);
     for (double sum : a.sums) out += fmt::format(",{:.3f}", sum / a.count);
-    out += "\n";
+    out += "," + a.traffic_model + "\n";
   }
   return out;
 }
@@ -139,8 +171,23 @@ do for [out in "png svg"] {
 
 }  // namespace
 
-void run_dvfs_study(const std::string& out_dir, unsigned jobs, const std::vector<std::string>& workload_names) {
-  const std::vector<std::string>& names = workload_names.empty() ? arada_workloads() : workload_names;
+std::vector<std::string> dvfs_study_traffic_models() {
+  return {"physical", "scalesim"};
+}
+
+std::vector<std::string> scalesim_overrides(double clock_mhz, const std::string& dram) {
+  std::vector<std::string> overrides = {"glb.operand_fetch=im2col",
+                                        "glb.first_fill=free",
+                                        "glb.prefetch=run_ahead",
+                                        "dram.impl=streams",
+                                        fmt::format("dram.latency_ns={}", 1e3 / clock_mhz),
+                                        "dvfs.compute.min_voltage_v=0"};
+  if (dram == "lpddr4") overrides.push_back("dram.bandwidth_gbps=20");  // ARADA Sec. 3.3, Table 1
+  return overrides;
+}
+
+void run_dvfs_study(const DvfsStudyOptions& options) {
+  const std::vector<std::string>& names = options.workloads.empty() ? arada_workloads() : options.workloads;
   for (const std::string& name : names) {
     const std::string path = shipped_data_dir() + "/workloads/" + name + ".yaml";
     if (!std::filesystem::exists(path)) {
@@ -153,11 +200,19 @@ void run_dvfs_study(const std::string& out_dir, unsigned jobs, const std::vector
       for (const std::string& workload : names) runs.push_back({hardware.config, dram, workload});
     }
   }
+  // Every config must load before any worker starts: a bad --set fails once, located, not in each worker.
+  for (const Hardware& hardware : arada_hardware()) {
+    for (const std::string& dram : hardware.drams) {
+      load_accelerator_config(shipped_data_dir() + "/configs/" + hardware.config + ".yaml",
+                              run_overrides({hardware.config, dram, names.front()}, options));
+    }
+  }
+  const std::string& out_dir = options.out_dir;
   std::filesystem::create_directories(out_dir);
   std::vector<std::string> rows(runs.size());
   std::size_t finished = 0;
   run_in_processes(
-      runs.size(), jobs, [&](std::size_t i) { return study_rows(runs[i]); },
+      runs.size(), options.jobs, [&](std::size_t i) { return study_rows(runs[i], options); },
       [&](std::size_t i, const std::string& result) {
         rows[i] = result;
         std::cerr << fmt::format("[{}/{}] {} + {} {}\n", ++finished, runs.size(), runs[i].config, runs[i].dram,

@@ -51,6 +51,18 @@ if command -v gnuplot > /dev/null; then [ -s "$out/study/study.png" ] && [ -s "$
 # One worker gives the same tables, byte for byte; so does the schedule run again.
 "$ergon" dvfs-study --workload resnet18 --jobs 1 --out "$out/study_serial" > /dev/null 2>&1
 for file in study.csv averages.csv; do cmp "$out/study/$file" "$out/study_serial/$file"; done
+# SCALE-Sim's traffic model with SCALE-Sim's MobileNet topology: every row says so, and one of its
+# assumptions undone with --set changes the traffic (the dense depthwise layers' im2col streams).
+"$ergon" dvfs-study --workload mobilenet_v1 --traffic-model scalesim --jobs 2 --out "$out/scalesim" > /dev/null 2>&1
+[ "$(tail -n +2 "$out/scalesim/averages.csv" | wc -l)" -eq 44 ]
+[ "$(tail -n +2 "$out/scalesim/study.csv" | cut -d, -f13 | sort -u)" = "scalesim" ]
+"$ergon" dvfs-study --workload mobilenet_v1 --traffic-model scalesim --set glb.operand_fetch=tensors --jobs 2 \
+  --out "$out/scalesim_tensors" > /dev/null 2>&1
+! cmp -s "$out/scalesim/study.csv" "$out/scalesim_tensors/study.csv"
+if "$ergon" dvfs-study --workload resnet18 --traffic-model scalesim --set glb.prefetch=early --out "$out/bad" \
+  2> "$out/bad.txt"; then exit 1; fi
+grep -q "glb.prefetch" "$out/bad.txt"
+[ ! -e "$out/bad" ]
 "$ergon" dvfs --config "$source_dir/configs/hpc_tpu.yaml" --set dram.preset=ddr5-4800 \
   --workload "$source_dir/workloads/mobilenet_v1.yaml" --scheme ideal --trace vcd --out "$out/again" > /dev/null
 for file in report.json layers.csv activity.csv trace.vcd; do cmp "$out/dvfs/$file" "$out/again/$file"; done
