@@ -71,6 +71,8 @@ def command_jobs(ergon, quick):
          [ergon, "sweep", "--workload", "workloads/ds_cnn.yaml", "--param", "glb.size_kib=4:103:1", "--jobs", "2"],
          "eyeriss", sweep_cycles),
         ("ARADA grid, 396 simulations (dvfs-study)", [ergon, "dvfs-study", "--jobs", "2"], None, None),
+        ("ARADA grid, SCALE-Sim traffic (dvfs-study --traffic-model scalesim)",
+         [ergon, "dvfs-study", "--traffic-model", "scalesim", "--jobs", "2"], None, None),
         ("STM32N6 phases vs measurements", [ergon, "bench-phases", "--config", "configs/stm32n6.yaml",
                                             "--against-measurements"], None, None),
     ]
