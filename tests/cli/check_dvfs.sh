@@ -58,7 +58,7 @@ for file in study.csv averages.csv; do cmp "$out/study/$file" "$out/study_serial
 [ "$(tail -n +2 "$out/scalesim/study.csv" | cut -d, -f13 | sort -u)" = "scalesim" ]
 "$ergon" dvfs-study --workload mobilenet_v1 --traffic-model scalesim --set glb.operand_fetch=tensors --jobs 2 \
   --out "$out/scalesim_tensors" > /dev/null 2>&1
-! cmp -s "$out/scalesim/study.csv" "$out/scalesim_tensors/study.csv"
+if cmp -s "$out/scalesim/study.csv" "$out/scalesim_tensors/study.csv"; then exit 1; fi
 if "$ergon" dvfs-study --workload resnet18 --traffic-model scalesim --set glb.prefetch=early --out "$out/bad" \
   2> "$out/bad.txt"; then exit 1; fi
 grep -q "glb.prefetch" "$out/bad.txt"
