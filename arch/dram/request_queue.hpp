@@ -50,4 +50,13 @@ inline void count_request(const tlm::tlm_generic_payload& payload, DramCounters&
   }
 }
 
+// A burst of a free first fill (DramStreamExtension::before_layer) is counted and answered at once: its
+// data arrived before the layer. Returns whether the payload was one.
+inline bool serve_before_layer(tlm::tlm_generic_payload& payload, DramCounters& counters) {
+  if (!arrived_before_layer(payload)) return false;
+  count_request(payload, counters);
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
 }  // namespace ergon

@@ -20,11 +20,7 @@ void SimpleDram::change_bandwidth(double bandwidth_gbps, const sc_core::sc_time&
 }
 
 void SimpleDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  if (arrived_before_layer(payload)) {  // a free first fill: counted, already here
-    count_request(payload, counters_);
-    payload.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
-  }
+  if (serve_before_layer(payload, counters_)) return;
   const sc_core::sc_time arrival = queue_.admit(sc_core::sc_time_stamp() + delay, counters_);
   const std::uint64_t bytes = payload.get_data_length();
   const sc_core::sc_time transfer(std::ceil(static_cast<double>(bytes) * picoseconds_per_byte_), sc_core::SC_PS);

@@ -29,9 +29,9 @@ StreamsDram::PortIndex StreamsDram::port_of(const tlm::tlm_generic_payload& payl
 }
 
 void StreamsDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  if (serve_before_layer(payload, counters_)) return;
   count_request(payload, counters_);
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
-  if (arrived_before_layer(payload)) return;  // a free first fill: already here
   Port& port = ports_[port_of(payload)];
   const sc_core::sc_time transfer(std::ceil(static_cast<double>(payload.get_data_length()) * picoseconds_per_byte_),
                                   sc_core::SC_PS);
