@@ -5,14 +5,16 @@
 namespace ergon {
 
 bool elementwise_work(const Layer& layer, std::int64_t images, ElementwiseWork& work) {
-  if (layer.op != OpKind::kAdd && layer.op != OpKind::kMul && layer.op != OpKind::kUpsample) return false;
+  if (layer.op != OpKind::kAdd && layer.op != OpKind::kMul && layer.op != OpKind::kUpsample &&
+      layer.op != OpKind::kElementwise) {
+    return false;
+  }
   const auto n = static_cast<std::uint64_t>(images);
   work = ElementwiseWork{};
   for (const auto& shape : layer.input_shapes) work.input_words += n * static_cast<std::uint64_t>(shape.elements());
   work.output_words = n * static_cast<std::uint64_t>(layer.output_shape.elements());
-  // add: one addition per extra input; mul: one product per output; upsample: one copy per output.
-  const std::uint64_t per_output = layer.op == OpKind::kAdd ? layer.input_shapes.size() - 1 : 1;
-  work.operations = work.output_words * per_output;
+  // Shape inference counted them (add: one addition per extra input; mul and upsample: one per output).
+  work.operations = n * layer.vector_ops;
   return true;
 }
 

@@ -16,6 +16,7 @@ bool has_loop_nest(const Layer& layer) {
   switch (layer.op) {
     case OpKind::kConv:
     case OpKind::kFullyConnected:
+    case OpKind::kMatMul:
     case OpKind::kMaxPool:
     case OpKind::kAvgPool:
     case OpKind::kGlobalAvgPool:
@@ -58,6 +59,13 @@ LoopNest loop_nest_of(const Layer& layer, std::int64_t images) {
       nest.channels = in.channels / nest.groups;
       set_window(nest, layer.conv().window);
       break;
+    case OpKind::kMatMul: {  // a grouped 1x1 convolution whose weights are the second input
+      const auto& matmul = std::get<MatMulParams>(layer.params);
+      nest.groups = matmul.groups;
+      nest.filters = matmul.outputs;
+      nest.channels = in.channels / matmul.groups;
+      break;
+    }
     case OpKind::kFullyConnected:
       nest.filters = layer.fully_connected().outputs;
       nest.channels = in.channels;

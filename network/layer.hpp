@@ -2,6 +2,7 @@
 // One node of a workload graph: an operator, its parameters, and (after shape inference) its tensor
 // shapes, MAC and parameter counts. Pure description: nothing here knows about hardware.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -25,6 +26,9 @@ enum class OpKind {
   kActivation,
   kSlice,
   kUpsample,
+  kLayout,       // free data movement: reshape, transpose, pad, gather, ... (imported models)
+  kElementwise,  // vector-unit work with an operation count: arithmetic, reductions, normalisations
+  kMatMul,       // a GEMM whose second operand is an activation (attention), run like a 1x1 conv
 };
 
 const char* op_name(OpKind op);
@@ -84,10 +88,23 @@ struct SliceParams {
 struct UpsampleParams {
   std::int64_t scale = 1;
 };
+struct LayoutParams {
+  TensorShape shape;      // the output
+  std::string transform;  // what the data movement is, for reports (reshape, transpose, pad, ...)
+};
+struct ElementwiseParams {
+  std::string function;
+  double operations_per_element = 1.0;  // per output element
+  std::optional<TensorShape> shape;     // the output; default: the largest input's shape
+};
+struct MatMulParams {
+  std::int64_t outputs = 0;  // N: columns of the product per group
+  std::int64_t groups = 1;   // independent products (attention heads)
+};
 struct NoParams {};
 
 using OpParams = std::variant<NoParams, InputParams, ConvParams, FullyConnectedParams, PoolParams, ActivationParams,
-                              SliceParams, UpsampleParams>;
+                              SliceParams, UpsampleParams, LayoutParams, ElementwiseParams, MatMulParams>;
 
 struct Sparsity {
   double ifmap = 0.0;  // zero fraction of the layer's (unpadded) input tensor
@@ -109,6 +126,7 @@ struct Layer {
   std::vector<TensorShape> input_shapes;
   TensorShape output_shape;
   std::uint64_t macs = 0;          // multiply-accumulates per image
+  std::uint64_t vector_ops = 0;    // per image: pooling comparisons/additions and element-wise operations
   std::uint64_t params_count = 0;  // learned parameters
 
   const ConvParams& conv() const { return std::get<ConvParams>(params); }

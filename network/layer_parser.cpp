@@ -27,12 +27,16 @@ const std::map<std::string, OpKind>& op_kinds() {
       {"activation", OpKind::kActivation},
       {"slice", OpKind::kSlice},
       {"upsample", OpKind::kUpsample},
+      {"layout", OpKind::kLayout},
+      {"elementwise", OpKind::kElementwise},
+      {"matmul", OpKind::kMatMul},
   };
   return kinds;
 }
 
-const std::vector<std::string> kActivationFunctions = {"relu", "relu6", "leaky_relu", "sigmoid",
-                                                       "tanh", "swish", "hswish",     "softmax"};
+const std::vector<std::string> kActivationFunctions = {"relu",     "relu6",    "leaky_relu", "sigmoid", "tanh", "swish",
+                                                       "hswish",   "hsigmoid", "softmax",    "gelu",    "elu",  "selu",
+                                                       "softplus", "prelu",    "mish",       "clip"};
 
 std::string parse_activation(const YamlView& view) {
   const std::string name = view.as_string();
@@ -158,6 +162,17 @@ OpParams parse_params(OpKind op, YamlMap& map) {
       return SliceParams{items[0].as_int(kNonNegativeDimension), items[1].as_int(kPositiveDimension)};
     }
     case OpKind::kUpsample: return UpsampleParams{map.get_int("scale", kPositiveDimension)};
+    case OpKind::kLayout: return LayoutParams{parse_shape(map.at("shape")), map.get_string("transform", "reshape")};
+    case OpKind::kElementwise: {
+      ElementwiseParams params;
+      params.function = map.get_string("function");
+      if (params.function.empty()) map.at("function").fail("name the operation (add, div, reduce_mean, ...)");
+      params.operations_per_element = map.get_number("operations_per_element", 1.0, NumberRule{0.0, 1e6, false});
+      if (auto shape = map.find("shape")) params.shape = parse_shape(*shape);
+      return params;
+    }
+    case OpKind::kMatMul:
+      return MatMulParams{map.get_int("outputs", kPositiveDimension), map.get_int("groups", 1, kPositiveDimension)};
     default: return NoParams{};
   }
 }

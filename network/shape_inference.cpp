@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <limits>
 
 namespace ergon {
@@ -154,9 +155,63 @@ void infer_slice(Layer& layer) {
   layer.output_shape = {slice.end - slice.begin, input.height, input.width};
 }
 
-}  // namespace
+// The product of a grouped GEMM: input `a` is [groups x K, H, W] (H x W rows of K features per group, as a
+// 1x1 convolution reads its input), `b` holds groups x K x outputs values.
+void infer_matmul(Layer& layer) {
+  const auto& matmul = std::get<MatMulParams>(layer.params);
+  const TensorShape& a = layer.input_shapes[0];
+  if (a.channels % matmul.groups != 0) {
+    fail(layer, "groups",
+         fmt::format("the first input's {} channels are not divisible by {} groups", a.channels, matmul.groups));
+  }
+  const std::int64_t inner = a.channels / matmul.groups;
+  const std::uint64_t b_elements = checked_product(layer, {matmul.groups, inner, matmul.outputs});
+  if (static_cast<std::uint64_t>(layer.input_shapes[1].elements()) != b_elements) {
+    fail(layer, "inputs",
+         fmt::format("'{}' is {} ({} elements); a product of {} groups of {} x {} needs {}", layer.input_names[1],
+                     layer.input_shapes[1].to_string(), layer.input_shapes[1].elements(), matmul.groups, inner,
+                     matmul.outputs, b_elements));
+  }
+  layer.output_shape = {matmul.groups * matmul.outputs, a.height, a.width};
+  layer.macs = checked_product(layer, {a.height, a.width, matmul.groups, inner, matmul.outputs});
+}
 
-void infer_layer_shape(Layer& layer) {
+void infer_elementwise(Layer& layer) {
+  const auto& params = std::get<ElementwiseParams>(layer.params);
+  if (params.shape) {
+    layer.output_shape = *params.shape;
+  } else {
+    layer.output_shape = layer.input_shapes[0];
+    for (const TensorShape& shape : layer.input_shapes) {
+      if (shape.elements() > layer.output_shape.elements()) layer.output_shape = shape;
+    }
+  }
+  const double operations = params.operations_per_element * static_cast<double>(layer.output_shape.elements());
+  if (operations > 9e18) fail(layer, "operations_per_element", "the operation count overflows 64-bit counters");
+  layer.vector_ops = static_cast<std::uint64_t>(std::llround(operations));
+}
+
+// Comparisons or additions of the pools, operations of the element-wise layers; activations are applied as
+// results are written back and count nothing.
+std::uint64_t vector_operations(const Layer& layer) {
+  const auto out = static_cast<std::uint64_t>(layer.output_shape.elements());
+  switch (layer.op) {
+    case OpKind::kMaxPool:
+    case OpKind::kAvgPool: {
+      const Window& w = layer.pool().window;
+      return checked_product(layer, {layer.output_shape.elements(), w.kernel_h, w.kernel_w});
+    }
+    case OpKind::kGlobalAvgPool:
+    case OpKind::kGlobalMaxPool: return static_cast<std::uint64_t>(layer.input_shapes[0].elements());
+    case OpKind::kAdd: return out * (layer.input_shapes.size() - 1);
+    case OpKind::kMul:
+    case OpKind::kUpsample: return out;
+    case OpKind::kElementwise: return layer.vector_ops;
+    default: return 0;
+  }
+}
+
+void infer_layer_output(Layer& layer) {
   switch (layer.op) {
     case OpKind::kInput:
       layer.output_shape = std::get<InputParams>(layer.params).shape;
@@ -174,6 +229,18 @@ void infer_layer_shape(Layer& layer) {
     case OpKind::kConcat:
       expect_input_count(layer, 2, std::numeric_limits<std::size_t>::max());
       infer_concat(layer);
+      return;
+    case OpKind::kLayout:
+      expect_input_count(layer, 1, std::numeric_limits<std::size_t>::max());
+      layer.output_shape = std::get<LayoutParams>(layer.params).shape;
+      return;
+    case OpKind::kElementwise:
+      expect_input_count(layer, 1, std::numeric_limits<std::size_t>::max());
+      infer_elementwise(layer);
+      return;
+    case OpKind::kMatMul:
+      expect_input_count(layer, 2, 2);
+      infer_matmul(layer);
       return;
     default: break;
   }
@@ -206,6 +273,13 @@ void infer_layer_shape(Layer& layer) {
       break;
   }
   checked_product(layer, {layer.output_shape.channels, layer.output_shape.height, layer.output_shape.width});
+}
+
+}  // namespace
+
+void infer_layer_shape(Layer& layer) {
+  infer_layer_output(layer);
+  layer.vector_ops = vector_operations(layer);
 }
 
 }  // namespace ergon

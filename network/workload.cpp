@@ -32,6 +32,9 @@ const char* op_name(OpKind op) {
     case OpKind::kActivation: return "activation";
     case OpKind::kSlice: return "slice";
     case OpKind::kUpsample: return "upsample";
+    case OpKind::kLayout: return "layout";
+    case OpKind::kElementwise: return "elementwise";
+    case OpKind::kMatMul: return "matmul";
   }
   return "?";
 }
@@ -80,6 +83,10 @@ std::uint64_t checked_sum(const std::vector<Layer>& layers, std::uint64_t Layer:
 
 std::uint64_t Workload::total_macs() const {
   return checked_sum(layers_, &Layer::macs);
+}
+
+std::uint64_t Workload::total_vector_ops() const {
+  return checked_sum(layers_, &Layer::vector_ops);
 }
 
 std::uint64_t Workload::total_params() const {
@@ -185,7 +192,8 @@ std::vector<Layer> parse_layers(YamlMap& root, std::int64_t default_batch) {
 }  // namespace
 
 Workload load_workload(const std::string& path) {
-  if (path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0) return load_onnx_workload(path);
+  if (path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0)
+    return load_onnx_workload(path, model_import_options());
   return parse_workload(load_yaml_file(path), path);
 }
 
@@ -221,6 +229,7 @@ Workload parse_workload(const YAML::Node& document, const std::string& path) {
   Workload workload(name, source, path, std::move(layers), std::move(graph));
   workload.total_macs();  // reject totals that overflow now, not when a report is printed
   workload.total_params();
+  workload.total_vector_ops();
   return workload;
 }
 

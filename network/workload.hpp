@@ -32,6 +32,7 @@ class Workload {
 
   std::uint64_t total_macs() const;
   std::uint64_t total_params() const;
+  std::uint64_t total_vector_ops() const;  // per image: pooling and element-wise operations
 
  private:
   std::string name_;

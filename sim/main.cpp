@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   ergon::register_blackthorn_commands(app);
   ergon::register_workload_command(app);
   ergon::register_config_command(app);
+  ergon::add_model_import_options(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -31,6 +31,7 @@ nlohmann::ordered_json layer_json(const LayerResult& l) {
       {"batch", l.batch},
       {"macs", l.macs},
       {"nonzero_macs", l.nonzero_macs},
+      {"vector_ops", l.vector_ops},
       {"cycles", l.cycles},
       {"stall_cycles", l.stall_cycles},
       {"fill_stall_cycles", l.fill_stall_cycles},
@@ -160,7 +161,7 @@ std::string layers_csv(const SimulationResult& result) {
       "utilization,active_pes,passes,dram_read_bytes,"
       "dram_write_bytes,glb_reads,glb_writes,rf_accesses,noc_transfers,mac_pj,rf_pj,noc_pj,glb_pj,dram_pj,clock_pj,"
       "control_pj,leakage_pj,total_pj,time_ns,fill_stall_cycles,drain_stall_cycles,dvfs_switch_ns,freq_mhz,voltage_v,"
-      "dram_bandwidth_gbps,memory_voltage_v";
+      "dram_bandwidth_gbps,memory_voltage_v,vector_ops";
   const bool banked = result.total.dram_bank.has_value();
   if (banked) {
     out +=
@@ -172,13 +173,13 @@ std::string layers_csv(const SimulationResult& result) {
     const EnergyBreakdown& e = l.energy;
     out += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},"
-        "{:.6g},{:.6g},{:.6g},{:.6g},{:.3f},{},{},{:.3f},{:.6g},{:.6g},{:.6g},{:.6g}",
+        "{:.6g},{:.6g},{:.6g},{:.6g},{:.3f},{},{},{:.3f},{:.6g},{:.6g},{:.6g},{:.6g},{}",
         csv_quoted(l.name), l.op, l.executed ? 1 : 0, l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles,
         l.compute_cycles, l.dram_busy_cycles, l.bound, l.utilization, l.active_pes, l.passes, l.dram_read_bytes,
         l.dram_write_bytes, l.glb_reads, l.glb_writes, l.rf_accesses, l.noc_transfers, e.mac_pj, e.rf_pj, e.noc_pj,
         e.glb_pj, e.dram_pj, e.clock_pj, e.control_pj, e.leakage_pj, e.total_pj(), l.time_ns, l.fill_stall_cycles,
         l.drain_stall_cycles, l.dvfs_switch_ns, l.levels.frequency_mhz, l.levels.voltage_v,
-        l.levels.dram_bandwidth_gbps, l.levels.memory_voltage_v);
+        l.levels.dram_bandwidth_gbps, l.levels.memory_voltage_v, l.vector_ops);
     if (banked) {
       const DramBankStats b = l.dram_bank.value_or(DramBankStats{});
       out += fmt::format(",{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}", b.row_hits, b.row_misses,

@@ -20,6 +20,8 @@ std::string not_executed_note(const Layer& layer) {
     case OpKind::kConcat:
     case OpKind::kSlice: return "layout only: producers write into, consumers read from, the shared tensor";
     case OpKind::kActivation: return "applied as the producer's results are written back";
+    case OpKind::kLayout:
+      return "layout only (" + std::get<LayoutParams>(layer.params).transform + "): free data movement";
     default: return "not executed on the PE array";
   }
 }
@@ -91,8 +93,13 @@ void check_layer_levels(const std::vector<OperatingLevels>& levels, const Accele
   }
 }
 
+bool is_mac_layer(const Layer& layer) {
+  return layer.op == OpKind::kConv || layer.op == OpKind::kFullyConnected || layer.op == OpKind::kMatMul;
+}
+
 void add_to_total(LayerResult& total, const LayerResult& layer) {
   total.macs += layer.macs;
+  total.vector_ops += layer.vector_ops;
   total.nonzero_macs += layer.nonzero_macs;
   total.cycles += layer.cycles;
   total.stall_cycles += layer.stall_cycles;
@@ -176,6 +183,7 @@ SimulationResult Simulation::run() {
     entry.name = layer.name;
     entry.op = op_name(layer.op);
     entry.batch = options_.batch.value_or(layer.batch);
+    entry.vector_ops = layer.vector_ops * static_cast<std::uint64_t>(entry.batch);
     entry.levels = options_.layer_levels.empty() ? nominal : options_.layer_levels[i];
     std::unique_ptr<LayerPlan> plan;
     try {
@@ -222,7 +230,11 @@ SimulationResult Simulation::run() {
 
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     LayerResult& entry = result.layers[jobs[j].layer_index];
-    fill_measurement(entry, controller->measurements()[j], result.pe_count);
+    const LayerMeasurement& measured = controller->measurements()[j];
+    fill_measurement(entry, measured, result.pe_count);
+    // A row-stationary array runs pools on its PEs; those comparisons are vector_ops, not MACs, so that a
+    // network's MACs do not depend on the accelerator. The PE array still spent them.
+    if (!is_mac_layer(workload_.layers()[jobs[j].layer_index])) entry.macs = entry.nonzero_macs = 0;
     // Energy follows the levels in force: the layer's own, switched to at its start.
     const OperatingPoint point{config_.pe_array.word_bits,
                                entry.levels.frequency_mhz,
@@ -231,7 +243,7 @@ SimulationResult Simulation::run() {
                                entry.levels.memory_voltage_v / nominal.memory_voltage_v,
                                table_.glb_energy_scale(config_.glb.size_kib)};
     entry.energy = price_activity(
-        {entry.nonzero_macs, entry.rf_accesses, entry.inter_pe_psum_words, entry.glb_reads + entry.glb_writes,
+        {measured.nonzero_macs, entry.rf_accesses, entry.inter_pe_psum_words, entry.glb_reads + entry.glb_writes,
          entry.dram_read_bytes + entry.dram_write_bytes, entry.cycles, entry.dvfs_switch_ns * 1e-9},
         table_, point);
     // A bank-level DRAM computes its own energy from its commands and standby time.

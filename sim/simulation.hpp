@@ -44,6 +44,7 @@ struct LayerResult {
   std::int64_t batch = 1;
   std::uint64_t macs = 0;  // over the batch, gated MACs included
   std::uint64_t nonzero_macs = 0;
+  std::uint64_t vector_ops = 0;  // over the batch: pooling comparisons/additions and element-wise operations
   std::uint64_t cycles = 0;
   std::uint64_t stall_cycles = 0;
   std::uint64_t fill_stall_cycles = 0;   // waiting for the first pass's data

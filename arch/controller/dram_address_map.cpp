@@ -1,5 +1,7 @@
 #include "arch/controller/dram_address_map.hpp"
 
+#include <optional>
+
 namespace ergon {
 
 DramAddressMap::DramAddressMap(const Workload& workload, const std::vector<std::int64_t>& batch_per_layer,
@@ -12,13 +14,19 @@ DramAddressMap::DramAddressMap(const Workload& workload, const std::vector<std::
     const std::uint64_t output_bytes = static_cast<std::uint64_t>(layer.output_shape.elements()) *
                                        static_cast<std::uint64_t>(batch_per_layer.at(i)) * word_bytes;
     LayerRegions& regions = layers_[i];
-    regions.filters = allocate(layer.params_count * word_bytes);
+    const auto producer_ofmap = [&](const std::string& name) -> std::optional<DramRegion> {
+      const Layer* producer = workload.find_layer(name);
+      if (producer == nullptr) return std::nullopt;
+      return layers_[static_cast<std::size_t>(producer - layers.data())].ofmap;
+    };
+    // A matmul's second operand is an activation: its "weights" are read where its producer wrote them.
+    const bool weights_from_input = layer.op == OpKind::kMatMul && layer.input_names.size() == 2;
+    const auto operand = weights_from_input ? producer_ofmap(layer.input_names[1]) : std::nullopt;
+    regions.filters = operand ? *operand : allocate(layer.params_count * word_bytes);
     regions.ofmap = allocate(output_bytes);
     regions.psum_spill = allocate(layer.op == OpKind::kInput ? 0 : output_bytes);
-    for (const auto& name : layer.input_names) {
-      const Layer* producer = workload.find_layer(name);
-      if (producer != nullptr)
-        regions.ifmaps.push_back(layers_[static_cast<std::size_t>(producer - layers.data())].ofmap);
+    for (std::size_t k = 0; k < (weights_from_input ? 1 : layer.input_names.size()); ++k) {
+      if (const auto ifmap = producer_ofmap(layer.input_names[k])) regions.ifmaps.push_back(*ifmap);
     }
     if (regions.ifmaps.empty()) regions.ifmaps.push_back(allocate(0));  // no producer: reads nothing real
   }

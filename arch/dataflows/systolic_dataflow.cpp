@@ -36,7 +36,10 @@ SystolicBuffers systolic_buffers(const AcceleratorConfig& config) {
 
 // Pooling on a systolic array: its tensors stream through the buffers like an element-wise layer.
 bool pooling_work(const Layer& layer, std::int64_t images, ElementwiseWork& work) {
-  if (!has_loop_nest(layer) || layer.op == OpKind::kConv || layer.op == OpKind::kFullyConnected) return false;
+  if (!has_loop_nest(layer) || layer.op == OpKind::kConv || layer.op == OpKind::kFullyConnected ||
+      layer.op == OpKind::kMatMul) {
+    return false;
+  }
   const auto n = static_cast<std::uint64_t>(images);
   work.input_words = n * static_cast<std::uint64_t>(layer.input_shapes.at(0).elements());
   work.output_words = n * static_cast<std::uint64_t>(layer.output_shape.elements());

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "arch/accelerator_config.hpp"
@@ -74,7 +75,11 @@ void check_wavefront(const std::string& path, const std::string& key, const Entr
 }
 
 const Entry& required(const std::map<std::string, Entry>& entries, const std::string& path, const std::string& key) {
-  const auto found = entries.find(key);
+  std::string lookup = key;
+  for (std::size_t i = key.find('.') + 1; i < lookup.size(); ++i) {
+    lookup[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(lookup[i])));
+  }
+  const auto found = entries.find(lookup);
   if (found == entries.end()) {
     const auto dot = key.find('.');
     throw InputError(
@@ -86,24 +91,116 @@ const Entry& required(const std::map<std::string, Entry>& entries, const std::st
 
 }  // namespace
 
-ScaleSimConfig read_scalesim_config(const std::string& path) {
-  const std::string file_text =
-      read_input_text(path, "a SCALE-Sim .cfg file ([architecture_presets] with ArrayHeight: ... lines)");
+namespace {
+
+std::string lowered(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// "section.key" (key lower-cased, as configparser does) -> value and line; a repeated section or key is the
+// error configparser raises (strict mode, SCALE-Sim's), not a silent override.
+std::map<std::string, Entry> read_entries(const std::string& path, const std::string& file_text) {
   std::istringstream stream(file_text);
-  std::map<std::string, Entry> entries;  // "section.key" (lower-case section)
-  std::string section, text;
+  std::map<std::string, Entry> entries;
+  std::map<std::string, int> section_lines;
+  std::string section, text, last_key;
   for (int line = 1; std::getline(stream, text); ++line) {
+    if (line == 1 && text.rfind("\xEF\xBB\xBF", 0) == 0) text = text.substr(3);
+    const std::string stripped = trim(text);
+    if (stripped.empty() || stripped[0] == '#' || stripped[0] == ';') continue;
+    if (!last_key.empty() && (text[0] == ' ' || text[0] == '\t')) {  // a continuation of the previous value
+      entries[last_key].value += "\n" + stripped;
+      continue;
+    }
     const std::string content = trim(text.substr(0, text.find('#')));
-    if (content.empty()) continue;
     if (content.front() == '[') {
       if (content.back() != ']') throw InputError({path, line, 1, {}}, "", "a section header needs a closing ]");
       section = trim(content.substr(1, content.size() - 2));
+      const auto [earlier, added] = section_lines.emplace(section, line);
+      if (!added) {
+        throw InputError(
+            {path, line, 1, {}}, "[" + section + "]",
+            fmt::format("the section repeats line {} (SCALE-Sim's configparser rejects this too)", earlier->second));
+      }
+      last_key.clear();
       continue;
     }
     const auto separator = content.find_first_of(":=");
     if (separator == std::string::npos) throw InputError({path, line, 1, {}}, "", "expected 'Key: value'");
-    entries[section + "." + trim(content.substr(0, separator))] = {trim(content.substr(separator + 1)), line};
+    const std::string key = section + "." + lowered(trim(content.substr(0, separator)));
+    const auto [earlier, added] = entries.emplace(key, Entry{trim(content.substr(separator + 1)), line});
+    if (!added) {
+      throw InputError({path, line, 1, {}}, trim(content.substr(0, separator)),
+                       fmt::format("the key repeats line {} in [{}] (SCALE-Sim's configparser rejects this too)",
+                                   earlier->second.line, section));
+    }
+    last_key = key;
   }
+  return entries;
+}
+
+// Keys SCALE-Sim v2 or v3 reads (or ships) that Ergon does not model, and what that means.
+const std::map<std::string, std::string>& unmodelled_keys() {
+  static const std::map<std::string, std::string> keys = {
+      {"run_presets.useramulatortrace", "Ergon's own DRAM model replaces Ramulator traces (see dram.impl: banked)"},
+      {"architecture_presets.ifmapoffset", "DRAM address offsets do not change timing in Ergon"},
+      {"architecture_presets.filteroffset", "DRAM address offsets do not change timing in Ergon"},
+      {"architecture_presets.ofmapoffset", "DRAM address offsets do not change timing in Ergon"},
+      {"architecture_presets.readrequestbuffer", "DRAM request buffers are not modelled"},
+      {"architecture_presets.writerequestbuffer", "DRAM request buffers are not modelled"},
+      {"architecture_presets.memorybanks", "SCALE-Sim does not read it either"},
+      {"architecture_presets.onchipmemorybanks", "SCALE-Sim does not read it either"},
+      {"architecture_presets.onchipmemorybankports", "SCALE-Sim does not read it either"},
+      {"network_presets.topologycsvloc", "give the topology on the command line"},
+      {"layout.ifmapcustomlayout", "SRAM bank layouts are not modelled"},
+      {"layout.filtercustomlayout", "SRAM bank layouts are not modelled"},
+      {"layout.ifmapsrambankbandwidth", "SRAM bank layouts are not modelled"},
+      {"layout.ifmapsrambanknum", "SRAM bank layouts are not modelled"},
+      {"layout.ifmapsrambankport", "SRAM bank layouts are not modelled"},
+      {"layout.filtersrambankbandwidth", "SRAM bank layouts are not modelled"},
+      {"layout.filtersrambanknum", "SRAM bank layouts are not modelled"},
+      {"layout.filtersrambankport", "SRAM bank layouts are not modelled"},
+      {"sparsity.sparsitysupport", "sparse (N:M) operands are not modelled: layers run dense"},
+      {"sparsity.sparserep", "sparse (N:M) operands are not modelled: layers run dense"},
+      {"sparsity.optimizedmapping", "sparse (N:M) operands are not modelled: layers run dense"},
+      {"sparsity.blocksize", "sparse (N:M) operands are not modelled: layers run dense"},
+      {"sparsity.randomnumbergeneratorseed", "sparse (N:M) operands are not modelled: layers run dense"}};
+  return keys;
+}
+
+const std::set<std::string>& modelled_keys() {
+  static const std::set<std::string> keys = {"general.run_name",
+                                             "run_presets.interfacebandwidth",
+                                             "architecture_presets.arrayheight",
+                                             "architecture_presets.arraywidth",
+                                             "architecture_presets.ifmapsramszkb",
+                                             "architecture_presets.filtersramszkb",
+                                             "architecture_presets.ofmapsramszkb",
+                                             "architecture_presets.dataflow",
+                                             "architecture_presets.bandwidth"};
+  return keys;
+}
+
+// A disabled feature ("False") is modelled by not modelling it; anything else Ergon ignores is named.
+std::vector<std::string> unmodelled_warnings(const std::string& path, const std::map<std::string, Entry>& entries) {
+  std::vector<std::string> warnings;
+  for (const auto& [key, entry] : entries) {
+    if (modelled_keys().count(key) > 0 || lowered(entry.value) == "false") continue;
+    const auto known = unmodelled_keys().find(key);
+    warnings.push_back(fmt::format("{}:{}: [{}] {} = {} is not modelled by Ergon ({})", path, entry.line,
+                                   key.substr(0, key.find('.')), key.substr(key.find('.') + 1), entry.value,
+                                   known != unmodelled_keys().end() ? known->second : "a key SCALE-Sim does not read"));
+  }
+  return warnings;
+}
+
+}  // namespace
+
+ScaleSimConfig read_scalesim_config(const std::string& path) {
+  const std::string file_text =
+      read_input_text(path, "a SCALE-Sim .cfg file ([architecture_presets] with ArrayHeight: ... lines)");
+  std::map<std::string, Entry> entries = read_entries(path, file_text);
   ScaleSimConfig config;
   const std::string arch = "architecture_presets";
   config.run_name = entries.count("general.run_name") ? entries["general.run_name"].value : "scalesim";
@@ -119,11 +216,11 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
   config.filter_sram_kib = sram_kib("FilterSramSzkB");
   config.ofmap_sram_kib = sram_kib("OfmapSramSzkB");
   const Entry& dataflow = required(entries, path, arch + ".Dataflow");
-  config.dataflow = dataflow.value;
+  config.dataflow = lowered(dataflow.value);
   if (config.dataflow != "os" && config.dataflow != "ws" && config.dataflow != "is") {
     throw InputError({path, dataflow.line, 1, {}}, "Dataflow", "expected os, ws or is, got '" + dataflow.value + "'");
   }
-  const auto mode = entries.find("run_presets.InterfaceBandwidth");
+  const auto mode = entries.find("run_presets.interfacebandwidth");
   config.calc_bandwidth = mode == entries.end() || mode->second.value == "CALC";
   if (mode != entries.end() && mode->second.value != "CALC" && mode->second.value != "USER") {
     throw InputError({path, mode->second.line, 1, {}}, "InterfaceBandwidth",
@@ -136,6 +233,7 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
         number_within(path, "Bandwidth", {trim(bandwidth.value.substr(0, bandwidth.value.find(','))), bandwidth.line},
                       kBandwidthWordsPerCycle);
   }
+  config.warnings = unmodelled_warnings(path, entries);
   return config;
 }
 

@@ -1,27 +1,47 @@
 #pragma once
 // Imports an ONNX model (Debian's libonnx, with its shape inference) as an Ergon workload graph
-// (docs/workloads.md): Conv (dense, grouped, depthwise), Gemm and MatMul with constant weights,
-// MaxPool/AveragePool and their global forms, Add, Mul, Concat, activations (Relu, Clip to [0, 6],
-// LeakyRelu, Sigmoid, Tanh, HardSwish, Softmax), Flatten/Reshape to a vector. BatchNormalization, Dropout
-// and Identity fold into their producer, as do Add and Mul with a constant. Any other operator is an
-// error naming every unsupported node, never silently dropped. The tensor shapes Ergon infers are
-// checked against ONNX's.
+// (docs/workloads.md, "Importing real models"): dynamic input dimensions pinned, constant subgraphs folded,
+// then every node lowered to Ergon's layers (convolutions of rank 1 and 2 and transposed ones, GEMMs of any
+// rank, unrolled LSTM/GRU/RNN, pools, element-wise and reduction layers with their operation counts, and
+// layout operators as free data movement). An operator that cannot be lowered is an error listing every
+// such node, unless skip_unsupported treats them as free data movement and says so.
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "network/workload.hpp"
 
 namespace ergon {
 
-// The workload as a YAML document (load_workload accepts `.onnx` paths through it). Throws InputError
-// naming the file and the node.
-YAML::Node import_onnx(const std::string& path);
+struct OnnxImportOptions {
+  std::map<std::string, std::vector<std::int64_t>> input_shapes;  // --input-shape NAME=1x3x224x224
+  std::map<std::string, std::vector<double>> input_values;        // --input-value NAME=16000: a constant input
+  bool skip_unsupported = false;                                  // --skip-unsupported
+};
 
-// The workload itself, every layer's shape checked against ONNX's shape inference.
-Workload load_onnx_workload(const std::string& path);
+// "NAME=1x3x224x224" -> options.input_shapes; throws std::invalid_argument naming the option's text.
+void add_input_shape(OnnxImportOptions& options, const std::string& text);
+// "NAME=16000" or "NAME=1,2,3" -> options.input_values; throws std::invalid_argument likewise.
+void add_input_value(OnnxImportOptions& options, const std::string& text);
 
-// The same as workload YAML text, with a header naming its source.
-std::string onnx_workload_yaml(const std::string& path);
+struct OnnxImport {
+  YAML::Node document;             // the workload
+  std::vector<std::string> notes;  // decisions taken on the user's behalf, and operators treated as free
+};
+
+// The workload as a YAML document. Throws InputError naming the file and the input, node or tensor.
+OnnxImport import_onnx(const std::string& path, const OnnxImportOptions& options = {});
+
+// The workload itself, every layer's output checked against ONNX's shape inference. Notes go to stderr.
+Workload load_onnx_workload(const std::string& path, const OnnxImportOptions& options = {});
+
+// The same as workload YAML text, with a header naming its source and the notes as comments.
+std::string onnx_workload_yaml(const std::string& path, const OnnxImportOptions& options = {});
+
+// The options every command that reads a model applies to `.onnx` workloads (set from the command line).
+OnnxImportOptions& model_import_options();
 
 }  // namespace ergon

@@ -34,6 +34,13 @@ std::vector<Field> split_row(const std::string& line) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
+  // A comment column ends the row (SCALE-Sim drops a row's last field, which is where files put them).
+  for (std::size_t i = 1; i < fields.size(); ++i) {
+    if (!fields[i].text.empty() && fields[i].text[0] == '#') {
+      fields.resize(i);
+      break;
+    }
+  }
   if (!fields.empty() && fields.back().text.empty()) fields.pop_back();  // SCALE-Sim's trailing comma
   return fields;
 }
@@ -59,7 +66,8 @@ const std::vector<std::string> kConvColumns = {"IFMAP Height", "IFMAP Width", "F
                                                "Channels",     "Num Filter",  "Strides"};
 const std::vector<std::string> kGemmColumns = {"M", "N", "K"};
 
-ScaleSimLayer conv_row(const std::vector<Field>& fields, const std::string& path, int line) {
+ScaleSimLayer conv_row(const std::vector<Field>& fields, const std::string& path, int line,
+                       std::vector<std::string>& warnings) {
   ScaleSimLayer layer;
   std::int64_t* targets[] = {&layer.ifmap_h,  &layer.ifmap_w, &layer.filter_h, &layer.filter_w,
                              &layer.channels, &layer.filters, &layer.stride};
@@ -71,9 +79,22 @@ ScaleSimLayer conv_row(const std::vector<Field>& fields, const std::string& path
                      fmt::format("the {}x{} filter is larger than the {}x{} (pre-padded) ifmap", layer.filter_h,
                                  layer.filter_w, layer.ifmap_h, layer.ifmap_w));
   }
-  if (fields.size() > 8 && fields[8].text != "1:1" && !fields[8].text.empty()) {
-    throw InputError({path, line, fields[8].column, {}}, "Sparsity",
-                     "N:M structured sparsity '" + fields[8].text + "' is not supported; use 1:1");
+  if (fields.size() > 8 && !fields[8].text.empty()) {
+    const Field& ninth = fields[8];
+    if (ninth.text.find(':') != std::string::npos) {
+      if (ninth.text != "1:1") {
+        warnings.push_back(
+            fmt::format("{}:{}:{}: N:M structured sparsity {} (SCALE-Sim v3) is not modelled; the "
+                        "layer runs dense",
+                        path, line, ninth.column, ninth.text));
+      }
+    } else {  // SCALE-Sim v2 reads a ninth number as the stride along the width
+      layer.stride_w = parse_positive(ninth, path, line, "Stride width");
+    }
+  }
+  if (fields.size() > 9) {
+    warnings.push_back(fmt::format("{}:{}:{}: {} extra column(s) after the ninth are ignored", path, line,
+                                   fields[9].column, fields.size() - 9));
   }
   return layer;
 }
@@ -81,7 +102,8 @@ ScaleSimLayer conv_row(const std::vector<Field>& fields, const std::string& path
 // The converted layer's element and MAC counts must fit Ergon's 64-bit counters.
 void check_layer_size(const ScaleSimLayer& layer, const std::string& path, int line) {
   const std::int64_t out_h = (layer.ifmap_h - layer.filter_h + layer.stride) / layer.stride;
-  const std::int64_t out_w = (layer.ifmap_w - layer.filter_w + layer.stride) / layer.stride;
+  const std::int64_t stride_w = layer.stride_w > 0 ? layer.stride_w : layer.stride;
+  const std::int64_t out_w = (layer.ifmap_w - layer.filter_w + stride_w) / stride_w;
   const std::int64_t filters = layer.depthwise ? layer.filters * layer.channels : layer.filters;
   const std::int64_t channels_per_filter = layer.depthwise ? 1 : layer.channels;
   std::int64_t ifmap = 1, macs = 1;
@@ -99,7 +121,8 @@ void check_layer_size(const ScaleSimLayer& layer, const std::string& path, int l
   }
 }
 
-ScaleSimLayer gemm_row(const std::vector<Field>& fields, const std::string& path, int line) {
+ScaleSimLayer gemm_row(const std::vector<Field>& fields, const std::string& path, int line,
+                       std::vector<std::string>& warnings) {
   // GEMM M x K times K x N, as SCALE-Sim maps it: M output pixels, a window of K, N filters.
   ScaleSimLayer layer;
   const std::int64_t m = parse_positive(fields[1], path, line, "M");
@@ -110,66 +133,100 @@ ScaleSimLayer gemm_row(const std::vector<Field>& fields, const std::string& path
   layer.filter_h = layer.filter_w = 1;
   layer.channels = k;
   layer.filters = n;
+  if (fields.size() > 4 && fields[4].text != "1:1") {
+    warnings.push_back(fmt::format("{}:{}:{}: '{}' (SCALE-Sim v3 N:M sparsity) is not modelled; the GEMM runs dense",
+                                   path, line, fields[4].column, fields[4].text));
+  }
   return layer;
 }
 
 }  // namespace
 
-std::vector<ScaleSimLayer> read_scalesim_topology(const std::string& path, ScaleSimTopologyKind kind) {
-  const std::string file_text = read_input_text(
-      path, kind == ScaleSimTopologyKind::kConv ? "a SCALE-Sim conv topology CSV (a header line, then rows of "
-                                                  "name and 7 sizes)"
-                                                : "a SCALE-Sim GEMM topology CSV (a header line, then rows of "
-                                                  "name, M, N, K)");
+namespace {
+
+// SCALE-Sim tells the kinds apart by a command-line flag only; the header tells them apart too: a GEMM
+// file's second column is M.
+ScaleSimTopologyKind kind_of_header(const std::vector<Field>& header) {
+  if (header.size() >= 2) {
+    std::string second = header[1].text;
+    for (char& c : second) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (second == "M") return ScaleSimTopologyKind::kGemm;
+  }
+  return ScaleSimTopologyKind::kConv;
+}
+
+// A repeated name (SCALE-Sim does not check) gets a suffix: each row becomes the layers "<name>.ifmap" and
+// "<name>", which must be unique.
+void make_name_unique(ScaleSimLayer& layer, std::map<std::string, int>& line_of_name, const std::string& path,
+                      std::vector<std::string>& warnings) {
+  const std::string wanted = layer.name;
+  for (int suffix = 2; line_of_name.count(layer.name) > 0 || line_of_name.count(layer.name + ".ifmap") > 0; ++suffix) {
+    layer.name = wanted + "_" + std::to_string(suffix);
+  }
+  if (layer.name != wanted) {
+    const auto earlier = line_of_name.count(wanted) > 0 ? line_of_name.at(wanted) : line_of_name.at(wanted + ".ifmap");
+    warnings.push_back(fmt::format("{}:{}:1: the layer name '{}' is already used on line {}; renamed '{}'", path,
+                                   layer.line, wanted, earlier, layer.name));
+  }
+  line_of_name.emplace(layer.name, layer.line);
+  line_of_name.emplace(layer.name + ".ifmap", layer.line);
+}
+
+}  // namespace
+
+ScaleSimTopology read_scalesim_topology(const std::string& path, ScaleSimTopologyKind requested) {
+  const std::string file_text =
+      read_input_text(path,
+                      "a SCALE-Sim topology CSV (a header line, then rows of name and 7 sizes, or of name, "
+                      "M, N, K)");
   std::istringstream stream(file_text);
-  const std::size_t columns = kind == ScaleSimTopologyKind::kConv ? 8 : 4;
-  std::vector<ScaleSimLayer> layers;
+  ScaleSimTopology topology;
+  topology.kind = requested;
   std::string text;
   int line = 0;
   bool header_seen = false;
   std::map<std::string, int> line_of_name;
   while (std::getline(stream, text)) {
     ++line;
+    if (line == 1 && text.rfind("\xEF\xBB\xBF", 0) == 0) text = text.substr(3);  // a UTF-8 byte-order mark
     if (trim(text).empty() || trim(text)[0] == '#') continue;
     if (!header_seen) {  // SCALE-Sim skips the first line: the column names
       header_seen = true;
-      const std::size_t header_fields = split_row(text).size();
-      if (kind == ScaleSimTopologyKind::kGemm && header_fields > 4) {
-        throw InputError({path, line, 1, {}}, "", "this looks like a conv topology (8 columns); drop --gemm");
+      const std::vector<Field> header = split_row(text);
+      const ScaleSimTopologyKind detected = kind_of_header(header);
+      if (requested == ScaleSimTopologyKind::kAuto) topology.kind = detected;
+      if (requested == ScaleSimTopologyKind::kGemm && detected == ScaleSimTopologyKind::kConv && header.size() > 5) {
+        throw InputError({path, line, 1, {}}, "",
+                         "this looks like a conv topology (its header has no M column); leave the GEMM flag out");
       }
-      if (kind == ScaleSimTopologyKind::kConv && header_fields == 4) {
-        throw InputError({path, line, 1, {}}, "", "this looks like a GEMM topology (Layer, M, N, K); add --gemm");
+      if (requested == ScaleSimTopologyKind::kConv && detected == ScaleSimTopologyKind::kGemm) {
+        throw InputError({path, line, 1, {}}, "",
+                         "this looks like a GEMM topology (Layer, M, N, K); leave out the flag that forces conv");
       }
       continue;
     }
+    const bool conv = topology.kind == ScaleSimTopologyKind::kConv;
+    const std::size_t columns = conv ? 8 : 4;
     const std::vector<Field> fields = split_row(text);
     if (fields.size() < columns) {
-      throw InputError(
-          {path, line, 1, {}}, "",
-          fmt::format("expected {} fields ({}), got {}", columns,
-                      kind == ScaleSimTopologyKind::kConv ? "name, 7 sizes" : "name, M, N, K", fields.size()));
+      throw InputError({path, line, 1, {}}, "",
+                       fmt::format("expected {} fields ({}), got {}", columns, conv ? "name, 7 sizes" : "name, M, N, K",
+                                   fields.size()));
     }
     ScaleSimLayer layer =
-        kind == ScaleSimTopologyKind::kConv ? conv_row(fields, path, line) : gemm_row(fields, path, line);
+        conv ? conv_row(fields, path, line, topology.warnings) : gemm_row(fields, path, line, topology.warnings);
     layer.name = fields[0].text;
     layer.line = line;
     if (layer.name.empty()) throw InputError({path, line, 1, {}}, "Layer name", "a layer needs a name");
-    layer.depthwise = kind == ScaleSimTopologyKind::kConv && layer.name.find("DP") != std::string::npos;
+    layer.depthwise = conv && layer.name.find("DP") != std::string::npos;
     check_layer_size(layer, path, line);
-    // Each row becomes two Ergon layers, "<name>.ifmap" and "<name>"; both must be unique.
-    for (const std::string& used : {layer.name, layer.name + ".ifmap"}) {
-      const auto [earlier, added] = line_of_name.emplace(used, line);
-      if (!added) {
-        throw InputError({path, line, 1, {}}, "Layer name",
-                         fmt::format("the name '{}' is already used on line {}; Ergon needs unique layer names, "
-                                     "so rename one",
-                                     layer.name, earlier->second));
-      }
-    }
-    layers.push_back(layer);
+    make_name_unique(layer, line_of_name, path, topology.warnings);
+    topology.layers.push_back(layer);
   }
-  if (layers.empty()) throw InputError({path, 0, 0, {}}, "", "no layers (a header line and at least one row expected)");
-  return layers;
+  if (topology.layers.empty()) {
+    throw InputError({path, 0, 0, {}}, "", "no layers (a header line and at least one row expected)");
+  }
+  return topology;
 }
 
 namespace {
@@ -193,19 +250,18 @@ std::string scalesim_workload_yaml(const std::vector<ScaleSimLayer>& layers, con
       << "layers:\n";
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const ScaleSimLayer& l = layers[i];
-    const auto out_size = [&](std::int64_t in, std::int64_t k) {
-      return (in - k + l.stride + l.stride - 1) / l.stride;
-    };
-    const std::int64_t pad_bottom = (out_size(l.ifmap_h, l.filter_h) - 1) * l.stride + l.filter_h - l.ifmap_h;
-    const std::int64_t pad_right = (out_size(l.ifmap_w, l.filter_w) - 1) * l.stride + l.filter_w - l.ifmap_w;
+    const std::int64_t stride_w = l.stride_w > 0 ? l.stride_w : l.stride;
+    const auto out_size = [&](std::int64_t in, std::int64_t k, std::int64_t s) { return (in - k + s + s - 1) / s; };
+    const std::int64_t pad_bottom = (out_size(l.ifmap_h, l.filter_h, l.stride) - 1) * l.stride + l.filter_h - l.ifmap_h;
+    const std::int64_t pad_right = (out_size(l.ifmap_w, l.filter_w, stride_w) - 1) * stride_w + l.filter_w - l.ifmap_w;
     const std::string layer_name = quoted(l.name);
     out << fmt::format("  - {{name: \"{}.ifmap\", op: input, shape: [{}, {}, {}]{}}}\n", layer_name, l.channels,
                        l.ifmap_h, l.ifmap_w, i == 0 ? "" : ", intermediate: true");
     out << fmt::format(
-        "  - {{name: \"{}\", op: conv, inputs: [\"{}.ifmap\"], filters: {}, kernel: [{}, {}], stride: {}, "
+        "  - {{name: \"{}\", op: conv, inputs: [\"{}.ifmap\"], filters: {}, kernel: [{}, {}], stride: [{}, {}], "
         "padding: [0, {}, 0, {}]{}, bias: false, comment: \"line {}\"}}\n",
         layer_name, layer_name, l.depthwise ? l.filters * l.channels : l.filters, l.filter_h, l.filter_w, l.stride,
-        std::max<std::int64_t>(pad_bottom, 0), std::max<std::int64_t>(pad_right, 0),
+        stride_w, std::max<std::int64_t>(pad_bottom, 0), std::max<std::int64_t>(pad_right, 0),
         l.depthwise ? fmt::format(", groups: {}", l.channels) : "", l.line);
   }
   return out.str();

@@ -23,6 +23,10 @@ void register_bench_phases_command(CLI::App& app);
 // AddressSanitizer's unwinding hook in the sanitizer builds (a false report; google/sanitizers#189).
 int& command_exit_status();
 
+// Adds --input-shape and --skip-unsupported (ONNX import options) to every command that reads a model: those
+// with a --workload option, and `import onnx`. Call after every command is registered.
+void add_model_import_options(CLI::App& app);
+
 // Adds `profile blackthorn` and `estimate blackthorn`: call after the profile and estimate commands.
 void register_blackthorn_commands(CLI::App& app);
 

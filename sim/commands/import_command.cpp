@@ -1,7 +1,10 @@
 // `ergon import`: converts other tools' inputs into Ergon's formats.
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "arch/accelerator_config.hpp"
 #include "arch/importers/scalesim_config.hpp"
@@ -39,18 +42,25 @@ void write_checked(const std::string& path, const std::string& text, Check&& che
 }
 
 void import_scalesim(const ScaleSimImportOptions& options) {
-  const auto kind = options.gemm ? ScaleSimTopologyKind::kGemm : ScaleSimTopologyKind::kConv;
-  const std::vector<ScaleSimLayer> layers = read_scalesim_topology(options.topology_path, kind);
+  // Both inputs are read before anything is written, so a bad cfg leaves no converted topology behind.
+  const auto kind = options.gemm ? ScaleSimTopologyKind::kGemm : ScaleSimTopologyKind::kAuto;
+  const ScaleSimTopology topology = read_scalesim_topology(options.topology_path, kind);
+  std::optional<ScaleSimConfig> config;
+  if (!options.config_path.empty()) config = read_scalesim_config(options.config_path);
+  for (const std::string& warning : topology.warnings) std::cerr << "warning: " << warning << "\n";
+  if (config) {
+    for (const std::string& warning : config->warnings) std::cerr << "warning: " << warning << "\n";
+  }
   const std::string name =
       options.name.empty() ? std::filesystem::path(options.topology_path).stem().string() : options.name;
   // Check the converted workload loads before it replaces anything at the output path.
   std::uint64_t macs = 0;
-  write_checked(options.out_path, scalesim_workload_yaml(layers, name, options.topology_path),
+  write_checked(options.out_path, scalesim_workload_yaml(topology.layers, name, options.topology_path),
                 [&](const std::string& staged) { macs = load_workload(staged).total_macs(); });
-  std::cout << "wrote " << options.out_path << ": " << layers.size() << " layers, " << macs << " MACs\n";
-  if (!options.config_path.empty()) {
-    write_checked(options.config_out_path,
-                  scalesim_config_yaml(read_scalesim_config(options.config_path), options.config_path),
+  std::cout << "wrote " << options.out_path << ": " << topology.layers.size() << " "
+            << (topology.kind == ScaleSimTopologyKind::kGemm ? "GEMM" : "conv") << " layers, " << macs << " MACs\n";
+  if (config) {
+    write_checked(options.config_out_path, scalesim_config_yaml(*config, options.config_path),
                   [](const std::string& staged) { load_accelerator_config(staged); });
     std::cout << "wrote " << options.config_out_path << "\n";
   }
@@ -67,7 +77,8 @@ void register_import_command(CLI::App& app) {
   scalesim->add_option("--topology,-t", options->topology_path, "SCALE-Sim topology CSV")
       ->required()
       ->check(CLI::ExistingFile);
-  scalesim->add_flag("--gemm", options->gemm, "The CSV lists GEMMs (Layer, M, N, K) instead of convolutions");
+  scalesim->add_flag("--gemm", options->gemm,
+                     "The CSV lists GEMMs (Layer, M, N, K); without it the header tells (a second column M)");
   scalesim->add_option("--name", options->name, "Workload name (default: the file's name)");
   scalesim->add_option("--out,-o", options->out_path, "Workload YAML to write")->required();
   auto* config = scalesim->add_option("--config,-c", options->config_path, "SCALE-Sim .cfg to convert as well")
@@ -83,9 +94,12 @@ void register_import_command(CLI::App& app) {
   onnx->add_option("model", *onnx_model, "ONNX model (.onnx)")->required()->check(CLI::ExistingFile);
   onnx->add_option("--out,-o", *onnx_out, "Workload YAML to write")->required();
   onnx->callback([onnx_model, onnx_out] {
-    load_onnx_workload(*onnx_model);  // every shape checked against ONNX's before anything is written
-    write_file_atomically(*onnx_out, onnx_workload_yaml(*onnx_model));
-    std::cout << "wrote " << *onnx_out << "\n";
+    const OnnxImportOptions& import_options = model_import_options();
+    // Every layer checked against ONNX's shapes before anything is written.
+    const Workload workload = load_onnx_workload(*onnx_model, import_options);
+    write_file_atomically(*onnx_out, onnx_workload_yaml(*onnx_model, import_options));
+    std::cout << fmt::format("wrote {}: {} layers, {} MACs and {} vector operations per image\n", *onnx_out,
+                             workload.layers().size(), workload.total_macs(), workload.total_vector_ops());
   });
 }
 

@@ -39,16 +39,21 @@ RunOptions with_scalesim_inputs(RunOptions options) {
   if (options.scalesim_topology.empty() || options.scalesim_config.empty()) {
     throw std::runtime_error("--scalesim-config and --scalesim-topology go together");
   }
+  // Both inputs are read before the output folder is made or anything is written.
+  const ScaleSimConfig config = read_scalesim_config(options.scalesim_config);
+  const auto kind = options.scalesim_gemm ? ScaleSimTopologyKind::kGemm : ScaleSimTopologyKind::kAuto;
+  const ScaleSimTopology topology = read_scalesim_topology(options.scalesim_topology, kind);
+  for (const auto* warnings : {&config.warnings, &topology.warnings}) {
+    for (const std::string& warning : *warnings) std::cerr << "warning: " << warning << "\n";
+  }
   std::filesystem::create_directories(options.out_dir);
   options.config_path = options.out_dir + "/scalesim_config.yaml";
   options.workload_path = options.out_dir + "/scalesim_workload.yaml";
-  write_file_atomically(options.config_path,
-                        scalesim_config_yaml(read_scalesim_config(options.scalesim_config), options.scalesim_config));
-  const auto kind = options.scalesim_gemm ? ScaleSimTopologyKind::kGemm : ScaleSimTopologyKind::kConv;
-  const auto layers = read_scalesim_topology(options.scalesim_topology, kind);
-  write_file_atomically(options.workload_path,
-                        scalesim_workload_yaml(layers, std::filesystem::path(options.scalesim_topology).stem().string(),
-                                               options.scalesim_topology));
+  write_file_atomically(options.config_path, scalesim_config_yaml(config, options.scalesim_config));
+  write_file_atomically(
+      options.workload_path,
+      scalesim_workload_yaml(topology.layers, std::filesystem::path(options.scalesim_topology).stem().string(),
+                             options.scalesim_topology));
   return options;
 }
 
@@ -111,7 +116,8 @@ void register_run_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   run->add_option("--scalesim-topology", options->scalesim_topology, "A SCALE-Sim topology CSV instead of --workload")
       ->check(CLI::ExistingFile);
-  run->add_flag("--scalesim-gemm", options->scalesim_gemm, "The SCALE-Sim topology lists GEMMs (Layer, M, N, K)");
+  run->add_flag("--scalesim-gemm", options->scalesim_gemm,
+                "The SCALE-Sim topology lists GEMMs (Layer, M, N, K); without it the header tells");
   run->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   run->add_option("--fidelity", options->fidelity,
                   "tlm: transaction level; cycle: cycle-accurate PE array on real values, outputs checked")

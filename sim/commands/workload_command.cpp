@@ -33,9 +33,9 @@ std::string workload_table(const Workload& workload) {
                        op_name(layer.op), input, layer.output_shape.to_string(), layer.macs, layer.params_count,
                        layer.batch, joined(layer.input_names));
   }
-  out += fmt::format("total: {} MACs ({:.4f} G), {} parameters ({:.4f} M)\n", workload.total_macs(),
-                     static_cast<double>(workload.total_macs()) / 1e9, workload.total_params(),
-                     static_cast<double>(workload.total_params()) / 1e6);
+  out += fmt::format("total: {} MACs ({:.4f} G), {} parameters ({:.4f} M), {} vector operations\n",
+                     workload.total_macs(), static_cast<double>(workload.total_macs()) / 1e9, workload.total_params(),
+                     static_cast<double>(workload.total_params()) / 1e6, workload.total_vector_ops());
   return out;
 }
 
@@ -55,6 +55,7 @@ std::string workload_json(const Workload& workload) {
                       {"output_shape", shape_json(layer.output_shape)},
                       {"macs", layer.macs},
                       {"params", layer.params_count},
+                      {"vector_ops", layer.vector_ops},
                       {"batch", layer.batch},
                       {"sparsity", {{"ifmap", layer.sparsity.ifmap}, {"ofmap", layer.sparsity.ofmap}}}});
   }
@@ -63,6 +64,7 @@ std::string workload_json(const Workload& workload) {
                                        {"source", workload.source()},
                                        {"total_macs", workload.total_macs()},
                                        {"total_params", workload.total_params()},
+                                       {"total_vector_ops", workload.total_vector_ops()},
                                        {"layers", layers}};
   return json.dump(2) + "\n";
 }

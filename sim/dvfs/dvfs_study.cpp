@@ -62,7 +62,7 @@ Workload study_workload(const std::string& name, const std::string& traffic_mode
     return load_workload(shipped_data_dir() + "/workloads/" + name + ".yaml");
   }
   const std::string path = shipped_data_dir() + "/workloads/scalesim/" + topology->second;
-  const auto layers = read_scalesim_topology(path, ScaleSimTopologyKind::kConv);
+  const auto layers = read_scalesim_topology(path, ScaleSimTopologyKind::kConv).layers;
   return parse_workload(YAML::Load(scalesim_workload_yaml(layers, name + "_scalesim", path)), path);
 }
 

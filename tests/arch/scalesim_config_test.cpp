@@ -56,7 +56,8 @@ TEST(ScaleSimConfig, BadValuesAreLocated) {
     read_scalesim_config(cfg);
     FAIL() << "expected an error";
   } catch (const InputError& error) {
-    EXPECT_NE(std::string(error.what()).find(cfg + ":3:1: ArrayWidth: expected a whole number of PEs from 1 to 65536, got 'wide'"),
+    EXPECT_NE(std::string(error.what())
+                  .find(cfg + ":3:1: ArrayWidth: expected a whole number of PEs from 1 to 65536, got 'wide'"),
               std::string::npos)
         << error.what();
   }
@@ -64,6 +65,51 @@ TEST(ScaleSimConfig, BadValuesAreLocated) {
                                       "[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 1\n"
                                       "FilterSramSzkB: 1\nOfmapSramSzkB: 1\nDataflow: rs\n");
   EXPECT_THROW(read_scalesim_config(flow), InputError);
+}
+
+// Read as SCALE-Sim's configparser reads it: case-insensitive keys, ';' comments, repeats rejected; v3 keys
+// Ergon does not model are named in warnings.
+const char* kV3Config =
+    "[general]\nrun_name = v3\n; a configparser comment\n[architecture_presets]\narrayheight : 16\n"
+    "ArrayWidth : 16\nIfmapSramSzkB : 64\nFilterSramSzkB : 64\nOfmapSramSzkB : 64\nIfmapOffset : 0\n"
+    "Dataflow : OS\nReadRequestBuffer : 32\n[sparsity]\nSparsitySupport : true\nSparseRep : ellpack_block\n"
+    "[run_presets]\nInterfaceBandwidth : CALC\nUseRamulatorTrace : False\n";
+
+TEST(ScaleSimConfig, ReadsLikeConfigParserAndNamesTheV3KeysItDoesNotModel) {
+  const ScaleSimConfig cfg = read_scalesim_config(write_temp("ergon_scalesim_v3.cfg", kV3Config));
+  EXPECT_EQ(cfg.array_height, 16);
+  EXPECT_EQ(cfg.dataflow, "os");
+  std::string warnings;
+  for (const auto& w : cfg.warnings) warnings += w + "\n";
+  EXPECT_NE(warnings.find("[architecture_presets] ifmapoffset = 0 is not modelled"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("[architecture_presets] readrequestbuffer = 32 is not modelled"), std::string::npos);
+  EXPECT_NE(warnings.find("[sparsity] sparsitysupport = true is not modelled by Ergon (sparse"), std::string::npos);
+  EXPECT_NE(warnings.find("[sparsity] sparserep"), std::string::npos);
+  EXPECT_EQ(warnings.find("useramulatortrace"), std::string::npos) << "a disabled feature needs no warning";
+  EXPECT_EQ(cfg.warnings.size(), 4u) << warnings;
+}
+
+TEST(ScaleSimConfig, RejectsRepeatedKeysAndSectionsAsConfigParserDoes) {
+  const std::string repeated_key =
+      write_temp("ergon_scalesim_repeated_key.cfg",
+                 "[architecture_presets]\nArrayHeight : 16\nArrayWidth : 16\narrayheight : 32\n");
+  try {
+    read_scalesim_config(repeated_key);
+    FAIL() << "no error";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find(":4:1: arrayheight: the key repeats line 2 in [architecture_presets]"),
+              std::string::npos)
+        << error.what();
+  }
+  const std::string repeated_section =
+      write_temp("ergon_scalesim_repeated_section.cfg", "[general]\nrun_name = a\n[general]\nrun_name = b\n");
+  try {
+    read_scalesim_config(repeated_section);
+    FAIL() << "no error";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find(":3:1: [general]: the section repeats line 1"), std::string::npos)
+        << error.what();
+  }
 }
 
 }  // namespace

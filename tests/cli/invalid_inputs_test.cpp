@@ -100,7 +100,7 @@ void load_as(const InvalidInputCase& entry, const std::string& path) {
     read_scalesim_config(path);
   } else if (entry.kind == "scalesim_topology" || entry.kind == "scalesim_gemm") {
     read_scalesim_topology(path,
-                           entry.kind == "scalesim_gemm" ? ScaleSimTopologyKind::kGemm : ScaleSimTopologyKind::kConv);
+                           entry.kind == "scalesim_gemm" ? ScaleSimTopologyKind::kGemm : ScaleSimTopologyKind::kAuto);
   } else if (entry.kind == "simulation") {
     const AcceleratorConfig config =
         load_accelerator_config(test::source_dir() + "/configs/" + entry.config, entry.overrides);

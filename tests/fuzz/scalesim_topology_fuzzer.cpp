@@ -9,7 +9,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto kind = data[0] % 2 == 0 ? ergon::ScaleSimTopologyKind::kConv : ergon::ScaleSimTopologyKind::kGemm;
   const std::string path = ergon::fuzz::write_scratch_file(data + 1, size - 1, ".csv");
   ergon::fuzz::expect_load_or_input_error(path, [&] {
-    const auto layers = ergon::read_scalesim_topology(path, kind);
+    const auto layers = ergon::read_scalesim_topology(path, kind).layers;
     const std::string converted_path =
         ergon::fuzz::write_scratch_file(ergon::scalesim_workload_yaml(layers, "fuzz", path), ".yaml");
     try {

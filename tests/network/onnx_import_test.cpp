@@ -9,75 +9,11 @@
 #include "common/input_error.hpp"
 #include "network/importers/onnx_model.hpp"
 #include "sim/simulation.hpp"
+#include "tests/network/onnx_graph_builder.hpp"
 #include "tests/test_paths.hpp"
 
 namespace ergon {
 namespace {
-
-class OnnxGraph {
- public:
-  OnnxGraph() {
-    model_.set_ir_version(8);
-    model_.add_opset_import()->set_version(13);
-    model_.set_producer_name("ergon tests");
-    graph()->set_name("tiny_cnn");
-  }
-  onnx::GraphProto* graph() { return model_.mutable_graph(); }
-
-  void input(const std::string& name, const std::vector<std::int64_t>& dims) {
-    value(graph()->add_input(), name, dims);
-  }
-  void output(const std::string& name, const std::vector<std::int64_t>& dims) {
-    value(graph()->add_output(), name, dims);
-  }
-  void weights(const std::string& name, const std::vector<std::int64_t>& dims) {
-    onnx::TensorProto* t = graph()->add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto::FLOAT);
-    std::int64_t count = 1;
-    for (std::int64_t d : dims) {
-      t->add_dims(d);
-      count *= d;
-    }
-    for (std::int64_t i = 0; i < count; ++i) t->add_float_data(0.5f);
-  }
-  onnx::NodeProto* node(const std::string& op, const std::vector<std::string>& inputs,
-                        const std::vector<std::string>& outputs, const std::string& name = "") {
-    onnx::NodeProto* n = graph()->add_node();
-    n->set_op_type(op);
-    n->set_name(name.empty() ? outputs.front() : name);
-    for (const auto& i : inputs) n->add_input(i);
-    for (const auto& o : outputs) n->add_output(o);
-    return n;
-  }
-  static void ints(onnx::NodeProto* n, const std::string& name, const std::vector<std::int64_t>& values) {
-    onnx::AttributeProto* a = n->add_attribute();
-    a->set_name(name);
-    a->set_type(onnx::AttributeProto::INTS);
-    for (std::int64_t v : values) a->add_ints(v);
-  }
-  static void integer(onnx::NodeProto* n, const std::string& name, std::int64_t value) {
-    onnx::AttributeProto* a = n->add_attribute();
-    a->set_name(name);
-    a->set_type(onnx::AttributeProto::INT);
-    a->set_i(value);
-  }
-  std::string save(const std::string& file) const {
-    const std::string path = (std::filesystem::temp_directory_path() / file).string();
-    std::ofstream out(path, std::ios::binary);
-    model_.SerializeToOstream(&out);
-    return path;
-  }
-
- private:
-  static void value(onnx::ValueInfoProto* v, const std::string& name, const std::vector<std::int64_t>& dims) {
-    v->set_name(name);
-    auto* tensor = v->mutable_type()->mutable_tensor_type();
-    tensor->set_elem_type(onnx::TensorProto::FLOAT);
-    for (std::int64_t d : dims) tensor->mutable_shape()->add_dim()->set_dim_value(d);
-  }
-  onnx::ModelProto model_;
-};
 
 // conv 3x3 + relu + maxpool + depthwise conv with batchnorm, residual add, global pool, flatten, gemm.
 OnnxGraph tiny_cnn() {
@@ -141,22 +77,37 @@ TEST(OnnxImport, WritesWorkloadYamlThatLoadsBack) {
   EXPECT_EQ(load_workload(yaml_path).total_macs(), load_workload(onnx_path).total_macs());
 }
 
-TEST(OnnxImport, NamesEveryUnsupportedOperator) {
+TEST(OnnxImport, NamesEveryUnsupportedOperatorWithItsCount) {
   OnnxGraph g;
   g.input("x", {1, 4, 8, 8});
   g.node("Relu", {"x"}, {"r"});
   g.node("LpNormalization", {"r"}, {"n"}, "norm");
-  g.node("Erf", {"n"}, {"e"}, "erf");
-  g.output("e", {1, 4, 8, 8});
+  g.node("Hardmax", {"n"}, {"h1"}, "first");
+  g.node("Hardmax", {"h1"}, {"h2"}, "second");
+  g.output("h2", {1, 4, 8, 8});
+  const std::string path = g.save("ergon_unsupported.onnx");
   try {
-    load_workload(g.save("ergon_unsupported.onnx"));
+    load_onnx_workload(path);
     FAIL() << "no error";
   } catch (const InputError& error) {
     const std::string message = error.what();
     EXPECT_NE(message.find("ergon_unsupported.onnx"), std::string::npos) << message;
-    EXPECT_NE(message.find("LpNormalization (graph.node[1] (LpNormalization 'norm'))"), std::string::npos) << message;
-    EXPECT_NE(message.find("Erf (graph.node[2] (Erf 'erf'))"), std::string::npos) << message;
+    EXPECT_NE(message.find("3 node(s) cannot be lowered"), std::string::npos) << message;
+    EXPECT_NE(message.find("LpNormalization x1: graph.node[1] (LpNormalization 'norm')"), std::string::npos) << message;
+    EXPECT_NE(message.find("Hardmax x2: graph.node[2] (Hardmax 'first'); graph.node[3] (Hardmax 'second')"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("--skip-unsupported"), std::string::npos) << message;
   }
+  // Skipping treats them as free layouts and says which.
+  OnnxImportOptions skip;
+  skip.skip_unsupported = true;
+  const OnnxImport imported = import_onnx(path, skip);
+  ASSERT_EQ(imported.notes.size(), 1u);
+  EXPECT_NE(imported.notes[0].find("3 node(s) treated as free data movement"), std::string::npos) << imported.notes[0];
+  const Workload workload = load_onnx_workload(path, skip);
+  EXPECT_EQ(workload.layers().back().op, OpKind::kLayout);
+  EXPECT_EQ(workload.layers().back().output_shape, (TensorShape{4, 8, 8}));
 }
 
 TEST(OnnxImport, RejectsFilesThatAreNotModels) {
@@ -174,7 +125,10 @@ TEST(OnnxImport, RejectsFilesThatAreNotModels) {
     load_workload(dynamic.save("ergon_dynamic.onnx"));
     FAIL() << "no error";
   } catch (const InputError& error) {
-    EXPECT_NE(std::string(error.what()).find("static shape"), std::string::npos) << error.what();
+    // The symbolic batch becomes 1; the channel dimension is the first the user must pin.
+    const std::string message = error.what();
+    EXPECT_NE(message.find("graph.input x: dimension 1 ('n') is not fixed"), std::string::npos) << message;
+    EXPECT_NE(message.find("--input-shape x=1x?x?x?"), std::string::npos) << message;
   }
 }
 

@@ -20,7 +20,7 @@ const EnergyTable& table() {
 // MobileNet's Conv2 from SCALE-Sim's topology: 112x112x32 pre-padded, 3x3, one filter, stride 1.
 Workload depthwise_as_dense_conv() {
   const std::string path = test::source_dir() + "/workloads/scalesim/mobilenet.csv";
-  std::vector<ScaleSimLayer> layers = read_scalesim_topology(path, ScaleSimTopologyKind::kConv);
+  std::vector<ScaleSimLayer> layers = read_scalesim_topology(path, ScaleSimTopologyKind::kConv).layers;
   layers.erase(layers.begin());  // Conv1
   layers.resize(1);
   return parse_workload(YAML::Load(scalesim_workload_yaml(layers, "conv2", path)), path);

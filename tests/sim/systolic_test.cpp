@@ -62,7 +62,7 @@ void expect_close(double value, double expected, const std::string& what) {
 
 void compare_with_scalesim(const std::string& topology, const std::string& dataflow) {
   const std::string csv = test::data_dir() + "/scalesim/" + topology + ".csv";
-  const auto rows = read_scalesim_topology(csv, ScaleSimTopologyKind::kConv);
+  const auto rows = read_scalesim_topology(csv, ScaleSimTopologyKind::kConv).layers;
   const auto yaml = std::filesystem::temp_directory_path() / ("ergon_systolic_" + topology + ".yaml");
   std::ofstream(yaml) << scalesim_workload_yaml(rows, topology, csv);
   const Workload workload = load_workload(yaml.string());

@@ -1,0 +1,415 @@
+#include "network/importers/onnx/onnx_graph.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <onnx/shape_inference/implementation.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "common/input_error.hpp"
+#include "network/importers/onnx/onnx_folding.hpp"
+
+namespace ergon {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& where, const std::string& message) {
+  throw InputError({path, 0, 0, {}}, where, message);
+}
+
+std::string node_where(const onnx::NodeProto& node, int index) {
+  return fmt::format("graph.node[{}] ({} '{}')", index, node.op_type(), node.name());
+}
+
+// ONNX's own shape inference divides by strides, dilations and group without checking them (a zero stride
+// is a SIGFPE inside libonnx), so window attributes are checked before it runs.
+void check_window_attributes(const std::string& path, const onnx::GraphProto& graph) {
+  const std::map<std::string, std::int64_t> minimum = {
+      {"strides", 1}, {"dilations", 1}, {"kernel_shape", 1}, {"group", 1}, {"pads", 0}};
+  for (int index = 0; index < graph.node_size(); ++index) {
+    const onnx::NodeProto& node = graph.node(index);
+    for (const onnx::AttributeProto& attribute : node.attribute()) {
+      const auto rule = minimum.find(attribute.name());
+      if (rule == minimum.end()) continue;
+      std::vector<std::int64_t> values(attribute.ints().begin(), attribute.ints().end());
+      if (attribute.has_i()) values.push_back(attribute.i());
+      for (const std::int64_t value : values) {
+        if (value < rule->second || value > (std::int64_t{1} << 31)) {
+          fail(path, node_where(node, index) + "." + attribute.name(),
+               fmt::format("must be between {} and 2^31 (got {})", rule->second, value));
+        }
+      }
+    }
+  }
+}
+
+// Runs ONNX's shape inference in a child process and copies its results (value_info, output types) back.
+// libonnx's inference trusts the model: inconsistent ranks or attributes make it read out of bounds (found
+// by fuzzing), so a crash there must end that child, not Ergon.
+void infer_shapes_isolated(const std::string& path, onnx::ModelProto& model) {
+  int channel[2];
+  if (pipe(channel) != 0) throw std::runtime_error("cannot create a pipe for ONNX shape inference");
+  const pid_t child = fork();
+  if (child < 0) throw std::runtime_error("cannot fork for ONNX shape inference");
+  if (child == 0) {
+    close(channel[0]);
+    // The child exists to contain a crash: default signal actions let it die quietly, without the crash
+    // handlers a sanitizer or fuzzer installed in the parent reporting the library's fault as Ergon's.
+    for (const int fatal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM}) std::signal(fatal, SIG_DFL);
+    alarm(60);  // a hang in the library ends the child too
+    std::string reply;
+    try {
+      onnx::shape_inference::InferShapes(model);
+      onnx::GraphProto inferred;
+      *inferred.mutable_value_info() = model.graph().value_info();
+      *inferred.mutable_output() = model.graph().output();
+      reply = "O" + inferred.SerializeAsString();
+    } catch (const std::exception& error) {
+      reply = std::string("E") + error.what();
+    }
+    for (std::size_t sent = 0; sent < reply.size();) {
+      const ssize_t wrote = write(channel[1], reply.data() + sent, reply.size() - sent);
+      if (wrote <= 0) _exit(1);
+      sent += static_cast<std::size_t>(wrote);
+    }
+    _exit(0);
+  }
+  close(channel[1]);
+  std::string reply;
+  char buffer[65536];
+  for (ssize_t got; (got = read(channel[0], buffer, sizeof buffer)) != 0;) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) break;
+    reply.append(buffer, static_cast<std::size_t>(got));
+  }
+  close(channel[0]);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status) || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || reply.empty()) {
+    fail(path, "",
+         fmt::format("ONNX's shape inference crashed on this model ({}); the model is inconsistent (check it with "
+                     "onnx.checker.check_model(model, full_check=True))",
+                     WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status)) : std::string("no result")));
+  }
+  if (reply[0] == 'E') fail(path, "", "ONNX shape inference failed: " + reply.substr(1));
+  onnx::GraphProto inferred;
+  if (!inferred.ParseFromString(reply.substr(1))) fail(path, "", "ONNX shape inference returned no result");
+  *model.mutable_graph()->mutable_value_info() = inferred.value_info();
+  *model.mutable_graph()->mutable_output() = inferred.output();
+}
+
+onnx::ModelProto read_model(const std::string& path) {
+  std::error_code status;
+  if (!std::filesystem::is_regular_file(path, status)) fail(path, "", "not a regular file (does it exist?)");
+  if (std::filesystem::file_size(path, status) == 0) fail(path, "", "the file is empty; expected an ONNX model");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "", "cannot open the file (is it readable?)");
+  onnx::ModelProto model;
+  if (!model.ParseFromIstream(&in)) {
+    fail(path, "", "not an ONNX model (the protobuf does not parse; is the file complete, and a .onnx export?)");
+  }
+  if (!model.has_graph() || model.graph().node_size() == 0) fail(path, "graph", "the model has no nodes");
+  check_window_attributes(path, model.graph());
+  return model;
+}
+
+std::int64_t default_opset(const onnx::ModelProto& model) {
+  for (const auto& opset : model.opset_import()) {
+    if (opset.domain().empty() || opset.domain() == "ai.onnx") return opset.version();
+  }
+  return 1;
+}
+
+// The dims a graph input is declared with: -1 for a symbolic or unknown dimension.
+std::vector<std::int64_t> declared_dims(const onnx::ValueInfoProto& input, std::vector<std::string>& names) {
+  std::vector<std::int64_t> dims;
+  for (const auto& d : input.type().tensor_type().shape().dim()) {
+    dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
+    names.push_back(d.has_dim_param() && !d.dim_param().empty() ? "'" + d.dim_param() + "'" : "unnamed");
+  }
+  return dims;
+}
+
+class GraphPreparation {
+ public:
+  GraphPreparation(std::string path, const OnnxImportOptions& options) : path_(std::move(path)), options_(options) {}
+
+  PreparedOnnxGraph run() {
+    result_.model = read_model(path_);
+    result_.opset = default_opset(result_.model);
+    for (const auto& init : result_.model.graph().initializer()) {
+      result_.constants[init.name()] = constant_from_proto(init);
+    }
+    pin_inputs();
+    for (int round = 0; round < 64; ++round) {
+      refresh_initializers();
+      infer_shapes_isolated(path_, result_.model);
+      collect_shapes();
+      if (!fold_pass()) break;
+    }
+    return std::move(result_);
+  }
+
+ private:
+  void pin_inputs() {
+    std::set<std::string> names;
+    onnx::GraphProto& graph = *result_.model.mutable_graph();
+    for (const auto& input : graph.input()) {
+      if (result_.constants.count(input.name()) == 0) names.insert(input.name());
+    }
+    for (const auto& [name, dims] : options_.input_shapes) {
+      if (names.count(name) == 0) {
+        fail(path_, "--input-shape " + name,
+             fmt::format("the model has no input '{}'; its inputs are: {}", name, fmt::join(names, ", ")));
+      }
+    }
+    for (auto& input : *graph.mutable_input()) {
+      if (result_.constants.count(input.name()) > 0) continue;
+      const auto value = options_.input_values.find(input.name());
+      if (value != options_.input_values.end()) {
+        result_.constants[input.name()] = input_constant(input, value->second);
+        continue;
+      }
+      pin_input(input);
+    }
+    for (const auto& [name, values] : options_.input_values) {
+      if (names.count(name) == 0) {
+        fail(path_, "--input-value " + name,
+             fmt::format("the model has no input '{}'; its inputs are: {}", name, fmt::join(names, ", ")));
+      }
+    }
+    for (const auto& [name, dims] : options_.input_shapes) {
+      if (names.count(name) == 0) {
+        fail(path_, "--input-shape " + name,
+             fmt::format("the model has no input '{}'; its inputs are: {}", name, fmt::join(names, ", ")));
+      }
+    }
+  }
+
+  // An input given a value (a sample rate, a mode flag): a constant of the declared shape, or a vector.
+  OnnxConstant input_constant(const onnx::ValueInfoProto& input, const std::vector<double>& values) {
+    OnnxConstant c;
+    c.data_type = input.type().tensor_type().elem_type();
+    c.has_values = true;
+    std::vector<std::string> names;
+    const std::vector<std::int64_t> dims =
+        input.type().tensor_type().has_shape() ? declared_dims(input, names) : std::vector<std::int64_t>{};
+    const bool scalar = dims.empty() && values.size() == 1;
+    c.dims = scalar ? dims : std::vector<std::int64_t>{static_cast<std::int64_t>(values.size())};
+    if (!scalar && !dims.empty() && c.dims != dims) {
+      fail(path_, "--input-value " + input.name(),
+           fmt::format("gives {} values; the input is declared with {} dimensions", values.size(), dims.size()));
+    }
+    for (const double v : values) {
+      if (c.is_integer()) {
+        c.ints.push_back(static_cast<std::int64_t>(v));
+      } else {
+        c.reals.push_back(v);
+      }
+    }
+    result_.notes.push_back(fmt::format("input '{}' is the constant {}", input.name(), fmt::join(values, ", ")));
+    return c;
+  }
+
+  void pin_input(onnx::ValueInfoProto& input) {
+    const std::string where = "graph.input " + input.name();
+    if (!input.type().has_tensor_type()) fail(path_, where, "is not a tensor; Ergon models tensor inputs only");
+    const auto pinned = options_.input_shapes.find(input.name());
+    const bool has_shape = input.type().tensor_type().has_shape();
+    std::vector<std::string> dim_names;
+    std::vector<std::int64_t> dims = has_shape ? declared_dims(input, dim_names) : std::vector<std::int64_t>{};
+    if (pinned != options_.input_shapes.end()) {
+      if (has_shape && pinned->second.size() != dims.size()) {
+        fail(path_, "--input-shape " + input.name(),
+             fmt::format("gives {} dimensions but the model declares {} for this input", pinned->second.size(),
+                         dims.size()));
+      }
+      dims = pinned->second;
+    } else {
+      if (!has_shape) {
+        fail(path_, where, "has no shape in the model; give one with --input-shape " + input.name() + "=1x3x224x224");
+      }
+      resolve_free_dims(input.name(), dims, dim_names);
+    }
+    auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
+    shape->clear_dim();
+    for (const std::int64_t d : dims) shape->add_dim()->set_dim_value(d);
+  }
+
+  // A symbolic leading (batch) dimension becomes 1, with a note; any other free or zero dimension is an
+  // error naming it, since guessing a spatial size would change every figure.
+  void resolve_free_dims(const std::string& name, std::vector<std::int64_t>& dims,
+                         const std::vector<std::string>& dim_names) {
+    const std::string where = "graph.input " + name;
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i] == 0) {
+        fail(path_, where,
+             fmt::format("dimension {} is 0 (a batch of 0 has no work); pin it with --input-shape {}={}", i, name,
+                         suggested(dims)));
+      }
+      if (dims[i] > 0) continue;
+      if (i == 0 && dims.size() > 1) {
+        dims[0] = 1;
+        result_.notes.push_back(
+            fmt::format("input '{}': its batch dimension {} is symbolic; using 1 (pin it with "
+                        "--input-shape {}=...)",
+                        name, dim_names[0], name));
+        continue;
+      }
+      fail(path_, where,
+           fmt::format("dimension {} ({}) is not fixed in the model; pin it with --input-shape {}={} (replace each ?)",
+                       i, dim_names[i], name, suggested(dims)));
+    }
+  }
+
+  static std::string suggested(const std::vector<std::int64_t>& dims) {
+    std::vector<std::string> parts;
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      parts.push_back(dims[i] > 0 ? std::to_string(dims[i]) : (i == 0 ? "1" : "?"));
+    }
+    return fmt::format("{}", fmt::join(parts, "x"));
+  }
+
+  // The graph's initializers are the constants known so far (folded ones included), so ONNX's inference
+  // sees folded shape tensors as data.
+  void refresh_initializers() {
+    onnx::GraphProto& graph = *result_.model.mutable_graph();
+    std::set<std::string> present;
+    for (const auto& init : graph.initializer()) present.insert(init.name());
+    for (const auto& [name, constant] : result_.constants) {
+      if (present.count(name) == 0) *graph.add_initializer() = constant_to_proto(constant, name);
+    }
+  }
+
+  void collect_shapes() {
+    const onnx::GraphProto& graph = result_.model.graph();
+    const auto take = [this](const onnx::ValueInfoProto& value) {
+      if (!value.type().has_tensor_type() || !value.type().tensor_type().has_shape()) return;
+      std::vector<std::int64_t> dims;
+      for (const auto& d : value.type().tensor_type().shape().dim()) {
+        if (!d.has_dim_value() || d.dim_value() < 0) return;
+        dims.push_back(d.dim_value());
+      }
+      result_.shapes[value.name()] = dims;
+    };
+    for (const auto& value : graph.input()) take(value);
+    for (const auto& value : graph.value_info()) take(value);
+    for (const auto& value : graph.output()) take(value);
+    for (const auto& [name, constant] : result_.constants) result_.shapes[name] = constant.dims;
+    propagate_same_shapes();
+  }
+
+  // Old exports (opset < 7 Dropout with is_test, Identity after it) can leave ONNX's inference without an
+  // output shape where the operator keeps its input's shape; take the input's.
+  void propagate_same_shapes() {
+    static const std::set<std::string> same_shape = {
+        "Dropout", "Identity", "Relu", "LeakyRelu", "Sigmoid", "Tanh", "Clip", "Softmax", "LRN", "BatchNormalization"};
+    for (const auto& node : result_.model.graph().node()) {
+      if (same_shape.count(node.op_type()) == 0 || node.input_size() < 1 || node.output_size() < 1) continue;
+      const auto input = result_.shapes.find(node.input(0));
+      if (input != result_.shapes.end() && result_.shapes.count(node.output(0)) == 0) {
+        result_.shapes[node.output(0)] = input->second;
+      }
+    }
+  }
+
+  std::vector<FoldInput> fold_inputs(const onnx::NodeProto& node) const {
+    std::vector<FoldInput> inputs;
+    int last = node.input_size();
+    while (last > 0 && node.input(last - 1).empty()) --last;  // absent trailing optional inputs
+    for (int i = 0; i < last; ++i) {
+      FoldInput input;
+      const auto constant = result_.constants.find(node.input(i));
+      if (constant != result_.constants.end()) input.constant = &constant->second;
+      const auto shape = result_.shapes.find(node.input(i));
+      if (shape != result_.shapes.end()) input.shape = shape->second;
+      inputs.push_back(input);
+    }
+    return inputs;
+  }
+
+  // One pass over the nodes in file order: every node that folds becomes constants and leaves the graph.
+  bool fold_pass() {
+    onnx::GraphProto& graph = *result_.model.mutable_graph();
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
+    bool folded_any = false;
+    for (int index = 0; index < graph.node_size(); ++index) {
+      const onnx::NodeProto& node = graph.node(index);
+      if (inline_decided_branch(node, kept)) {
+        folded_any = true;
+        continue;
+      }
+      std::optional<std::vector<OnnxConstant>> outputs;
+      if (node.op_type() == "Constant" && (node.domain().empty() || node.domain() == "ai.onnx")) {
+        if (auto value = constant_node_value(node)) outputs = std::vector<OnnxConstant>{*value};
+      } else if (node.domain().empty() || node.domain() == "ai.onnx") {
+        try {
+          outputs = fold_node(node, fold_inputs(node), result_.opset);
+        } catch (const FoldError& error) {
+          fail(path_, node_where(node, index), error.what());
+        }
+      }
+      if (!outputs || outputs->size() < static_cast<std::size_t>(node.output_size()) || node.output_size() == 0) {
+        *kept.Add() = node;
+        continue;
+      }
+      for (int o = 0; o < node.output_size(); ++o) {
+        if (node.output(o).empty()) continue;
+        result_.constants[node.output(o)] = (*outputs)[static_cast<std::size_t>(o)];
+        result_.folded_by[node.output(o)] = fmt::format("node '{}' ({})", node.name(), node.op_type());
+        result_.shapes[node.output(o)] = (*outputs)[static_cast<std::size_t>(o)].dims;
+      }
+      ++result_.folded_nodes;
+      folded_any = true;
+    }
+    graph.mutable_node()->Swap(&kept);
+    return folded_any;
+  }
+
+  // An If whose condition folded to a constant is replaced by the nodes of the branch it takes (Silero VAD
+  // picks its 8 or 16 kHz path from the `sr` input, which --input-value pins); Identity nodes carry the
+  // branch's outputs to the If's.
+  bool inline_decided_branch(const onnx::NodeProto& node, google::protobuf::RepeatedPtrField<onnx::NodeProto>& kept) {
+    if (node.op_type() != "If" || node.input_size() != 1) return false;
+    const auto condition = result_.constants.find(node.input(0));
+    if (condition == result_.constants.end() || !condition->second.has_values || condition->second.elements() != 1) {
+      return false;
+    }
+    const std::string taken = condition->second.real(0) != 0 ? "then_branch" : "else_branch";
+    const onnx::GraphProto* branch = nullptr;
+    for (const auto& a : node.attribute()) {
+      if (a.name() == taken && a.has_g()) branch = &a.g();
+    }
+    if (branch == nullptr || branch->output_size() != node.output_size()) return false;
+    for (const auto& init : branch->initializer()) result_.constants[init.name()] = constant_from_proto(init);
+    for (const auto& inner : branch->node()) *kept.Add() = inner;
+    for (int o = 0; o < node.output_size(); ++o) {
+      onnx::NodeProto* carry = kept.Add();
+      carry->set_op_type("Identity");
+      carry->set_name(node.name() + "/" + taken + "/output" + std::to_string(o));
+      carry->add_input(branch->output(o).name());
+      carry->add_output(node.output(o));
+    }
+    result_.notes.push_back(fmt::format("If node '{}' takes its {} (its condition is constant)", node.name(), taken));
+    ++result_.folded_nodes;
+    return true;
+  }
+
+  std::string path_;
+  const OnnxImportOptions& options_;
+  PreparedOnnxGraph result_;
+};
+
+}  // namespace
+
+PreparedOnnxGraph prepare_onnx_graph(const std::string& path, const OnnxImportOptions& options) {
+  return GraphPreparation(path, options).run();
+}
+
+}  // namespace ergon

@@ -1,0 +1,1112 @@
+#include "network/importers/onnx/onnx_lowering.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <numeric>
+#include <set>
+
+#include "common/input_error.hpp"
+#include "network/layer.hpp"
+
+namespace ergon {
+namespace {
+
+using Dims = std::vector<std::int64_t>;
+
+[[noreturn]] void fail(const std::string& path, const std::string& where, const std::string& message) {
+  throw InputError({path, 0, 0, {}}, where, message);
+}
+
+std::int64_t product(const Dims& dims, std::size_t from = 0, std::size_t to = SIZE_MAX) {
+  std::int64_t p = 1;
+  for (std::size_t i = from; i < std::min(to, dims.size()); ++i) p *= dims[i];
+  return p;
+}
+
+// Functions applied as the producer's results are written back (Ergon's `activation`).
+const std::map<std::string, std::string>& activation_functions() {
+  static const std::map<std::string, std::string> functions = {
+      {"Relu", "relu"},        {"LeakyRelu", "leaky_relu"}, {"Sigmoid", "sigmoid"},  {"Tanh", "tanh"},
+      {"HardSwish", "hswish"}, {"HardSigmoid", "hsigmoid"}, {"Elu", "elu"},          {"Selu", "selu"},
+      {"Celu", "elu"},         {"Softplus", "softplus"},    {"Gelu", "gelu"},        {"Mish", "mish"},
+      {"PRelu", "prelu"},      {"ThresholdedRelu", "relu"}, {"Softsign", "softplus"}};
+  return functions;
+}
+
+// Element-wise arithmetic: one operation per output element per extra operand.
+const std::set<std::string>& arithmetic_operators() {
+  static const std::set<std::string> ops = {"Add",   "Sub",  "Mul",     "Div",         "Pow",
+                                            "Max",   "Min",  "Sum",     "Mean",        "Mod",
+                                            "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
+                                            "And",   "Or",   "Xor",     "Where",       "BitShift"};
+  return ops;
+}
+
+// Unary maths run on the vector unit: one operation per element.
+const std::set<std::string>& unary_operators() {
+  static const std::set<std::string> ops = {
+      "Sqrt", "Exp",   "Log",   "Neg", "Abs",  "Reciprocal", "Erf",  "Floor", "Ceil", "Round", "Sin",   "Cos",  "Not",
+      "Sign", "IsNaN", "IsInf", "Tan", "Atan", "Asin",       "Acos", "Sinh",  "Cosh", "Asinh", "Acosh", "Atanh"};
+  return ops;
+}
+
+// Pure data movement: the tensor is re-arranged, selected or re-typed, never computed on.
+const std::set<std::string>& layout_operators() {
+  static const std::set<std::string> ops = {"Transpose",
+                                            "Reshape",
+                                            "Flatten",
+                                            "Squeeze",
+                                            "Unsqueeze",
+                                            "Identity",
+                                            "Dropout",
+                                            "Cast",
+                                            "CastLike",
+                                            "Expand",
+                                            "Tile",
+                                            "DepthToSpace",
+                                            "SpaceToDepth",
+                                            "Gather",
+                                            "GatherElements",
+                                            "GatherND",
+                                            "QuantizeLinear",
+                                            "DequantizeLinear",
+                                            "Slice",
+                                            "Pad",
+                                            "Shape",
+                                            "Size",
+                                            "ConstantOfShape",
+                                            "ReverseSequence",
+                                            "Compress",
+                                            "ScatterND",
+                                            "ScatterElements",
+                                            "EyeLike"};
+  return ops;
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+class Lowering {
+ public:
+  Lowering(std::string path, const PreparedOnnxGraph& graph, const OnnxImportOptions& options)
+      : path_(std::move(path)), graph_(graph), options_(options) {}
+
+  LoweredOnnx run() {
+    const onnx::GraphProto& g = graph_.model.graph();
+    batch_ = network_batch();
+    for (const auto& input : g.input()) {
+      if (graph_.constants.count(input.name()) == 0) add_input(input.name());
+    }
+    for (int i = 0; i < g.node_size(); ++i) lower_node(g.node(i), i);
+    report_unsupported();
+    drop_unread_inputs();
+    YAML::Node root;
+    root["name"] = g.name().empty() ? std::filesystem::path(path_).stem().string() : g.name();
+    const onnx::ModelProto& m = graph_.model;
+    root["source"] =
+        "imported from ONNX model " + std::filesystem::path(path_).filename().string() +
+        (m.producer_name().empty() ? ""
+                                   : " (produced by " + m.producer_name() +
+                                         (m.producer_version().empty() ? "" : " " + m.producer_version()) + ")");
+    if (batch_ > 1) root["batch"] = batch_;
+    if (components() > 1) root["independent_layers"] = true;
+    root["layers"] = layers_;
+    result_.document = root;
+    return std::move(result_);
+  }
+
+ private:
+  struct Value {
+    std::string layer;
+    TensorShape shape;
+    // A zero Pad not applied yet: a consuming conv or pool takes it as its own padding.
+    std::optional<Padding> pending_pad;
+    std::string pad_node;
+  };
+
+  // ---- tensors ----
+
+  std::int64_t network_batch() const {
+    for (const auto& input : graph_.model.graph().input()) {
+      if (graph_.constants.count(input.name()) > 0) continue;
+      const auto found = graph_.shapes.find(input.name());
+      if (found != graph_.shapes.end() && found->second.size() >= 2) return std::max<std::int64_t>(found->second[0], 1);
+      return 1;
+    }
+    return 1;
+  }
+
+  // One image's part of an ONNX shape as Ergon's [C, H, W].
+  TensorShape canonical(Dims dims) const {
+    if (dims.size() >= 2 && dims[0] % batch_ == 0) {
+      dims[0] /= batch_;
+      if (dims[0] == 1) dims.erase(dims.begin());
+    }
+    switch (dims.size()) {
+      case 0: return {1, 1, 1};
+      case 1: return {dims[0], 1, 1};
+      case 2: return {dims[0], 1, dims[1]};
+      case 3: return {dims[0], dims[1], dims[2]};
+      default: return {dims[0], product(dims, 1, dims.size() - 1), dims.back()};
+    }
+  }
+
+  const Dims& dims_of(const std::string& tensor, const std::string& where) const {
+    const auto found = graph_.shapes.find(tensor);
+    if (found == graph_.shapes.end()) {
+      fail(path_, where,
+           "ONNX's shape inference leaves tensor '" + tensor +
+               "' without a static shape, so its layer cannot be sized; pin the inputs' dynamic dimensions with "
+               "--input-shape");
+    }
+    return found->second;
+  }
+
+  TensorShape canonical_of(const std::string& tensor, const std::string& where) const {
+    return canonical(dims_of(tensor, where));
+  }
+
+  bool is_constant(const std::string& tensor) const {
+    return graph_.constants.count(tensor) > 0 || derived_constants_.count(tensor) > 0;
+  }
+  const OnnxConstant& constant(const std::string& tensor) const {
+    const auto found = graph_.constants.find(tensor);
+    return found != graph_.constants.end() ? found->second : derived_constants_.at(tensor);
+  }
+
+  // The activation inputs of a node (constants and absent optional inputs left out).
+  std::vector<std::string> activations(const onnx::NodeProto& node) const {
+    std::vector<std::string> names;
+    for (const auto& input : node.input()) {
+      if (!input.empty() && !is_constant(input)) names.push_back(input);
+    }
+    return names;
+  }
+
+  const Value& value_of(const std::string& tensor, const std::string& where) const {
+    const auto found = values_.find(tensor);
+    if (found == values_.end()) {
+      fail(path_, where,
+           "input tensor '" + tensor +
+               "' is neither a graph input, an initializer, nor the output of an earlier node (ONNX lists nodes in "
+               "topological order; is the graph cyclic or incomplete?)");
+    }
+    return found->second;
+  }
+
+  // ---- layers ----
+
+  std::string unique_name(const std::string& wanted) {
+    std::string name = wanted.empty() ? "layer" : wanted;
+    for (int suffix = 2; !names_.insert(name).second; ++suffix) name = wanted + "_" + std::to_string(suffix);
+    return name;
+  }
+
+  static YAML::Node shape_node(const TensorShape& shape) {
+    YAML::Node node(YAML::NodeType::Sequence);
+    node.SetStyle(YAML::EmitterStyle::Flow);
+    node.push_back(shape.channels);
+    node.push_back(shape.height);
+    node.push_back(shape.width);
+    return node;
+  }
+
+  static YAML::Node pair_node(std::int64_t a, std::int64_t b) {
+    YAML::Node node(YAML::NodeType::Sequence);
+    node.SetStyle(YAML::EmitterStyle::Flow);
+    node.push_back(a);
+    node.push_back(b);
+    return node;
+  }
+
+  YAML::Node new_layer(const std::string& wanted, const std::string& op, const std::vector<std::string>& inputs) {
+    YAML::Node layer;
+    layer["name"] = unique_name(wanted);
+    layer["op"] = op;
+    if (!inputs.empty()) {
+      YAML::Node list(YAML::NodeType::Sequence);
+      list.SetStyle(YAML::EmitterStyle::Flow);
+      for (const auto& input : inputs) list.push_back(input);
+      layer["inputs"] = list;
+    }
+    return layer;
+  }
+
+  std::string emit(YAML::Node layer, const TensorShape& shape) {
+    const std::string name = layer["name"].as<std::string>();
+    layer_shapes_[name] = shape;
+    layer_index_[name] = layers_.size();
+    for (const auto& input : layer["inputs"]) readers_[input.as<std::string>()].push_back(name);
+    layers_.push_back(layer);
+    return name;
+  }
+
+  void bind(const std::string& tensor, const std::string& layer, const std::string& where) {
+    values_[tensor] = Value{layer, layer_shapes_.at(layer), std::nullopt, {}};
+    const auto shape = graph_.shapes.find(tensor);
+    if (shape != graph_.shapes.end()) {
+      const Dims& dims = shape->second;
+      const std::int64_t elements = canonical(dims).elements();
+      result_.tensor_layers[tensor] = {layer, elements};
+    }
+    (void)where;
+  }
+
+  // `tensor` as a layer whose output is `wanted` (same elements): its producer, or a free layout after it.
+  std::string need(const std::string& tensor, const TensorShape& wanted, const std::string& where) {
+    const Value value = materialized(tensor, where);
+    if (value.shape == wanted) return value.layer;
+    if (value.shape.elements() != wanted.elements()) {
+      fail(path_, where,
+           fmt::format("tensor '{}' holds {} elements per image, the layer reading it needs {} ({}); the model's "
+                       "shapes are inconsistent with this lowering",
+                       tensor, value.shape.elements(), wanted.elements(), wanted.to_string()));
+    }
+    const std::string key = value.layer + "->" + wanted.to_string();
+    const auto cached = rearranged_.find(key);
+    if (cached != rearranged_.end()) return cached->second;
+    YAML::Node layout = new_layer(value.layer + "/as_" + shape_label(wanted), "layout", {value.layer});
+    layout["shape"] = shape_node(wanted);
+    layout["transform"] = "rearrange";
+    const std::string name = emit(layout, wanted);
+    rearranged_[key] = name;
+    return name;
+  }
+
+  static std::string shape_label(const TensorShape& s) {
+    return fmt::format("{}x{}x{}", s.channels, s.height, s.width);
+  }
+
+  // The tensor with any pending Pad applied as a layout layer.
+  Value materialized(const std::string& tensor, const std::string& where) {
+    Value value = value_of(tensor, where);
+    if (!value.pending_pad) return value;
+    YAML::Node layout = new_layer(value.pad_node, "layout", {value.layer});
+    const Padding& p = *value.pending_pad;
+    const TensorShape padded{value.shape.channels, value.shape.height + p.top + p.bottom,
+                             value.shape.width + p.left + p.right};
+    layout["shape"] = shape_node(padded);
+    layout["transform"] = "pad";
+    const std::string name = emit(layout, padded);
+    values_[tensor] = Value{name, padded, std::nullopt, {}};
+    return values_[tensor];
+  }
+
+  void add_input(const std::string& name) {
+    const std::string where = "graph.input " + name;
+    const TensorShape shape = canonical_of(name, where);
+    YAML::Node layer = new_layer(name, "input", {});
+    layer["shape"] = shape_node(shape);
+    bind(name, emit(layer, shape), where);
+  }
+
+  // ---- attributes ----
+
+  static const onnx::AttributeProto* attribute(const onnx::NodeProto& node, const std::string& name) {
+    for (const auto& a : node.attribute()) {
+      if (a.name() == name) return &a;
+    }
+    return nullptr;
+  }
+  static Dims ints(const onnx::NodeProto& node, const std::string& name, Dims fallback) {
+    const auto* a = attribute(node, name);
+    return a == nullptr ? fallback : Dims(a->ints().begin(), a->ints().end());
+  }
+  static std::int64_t integer(const onnx::NodeProto& node, const std::string& name, std::int64_t fallback) {
+    const auto* a = attribute(node, name);
+    return a == nullptr ? fallback : a->i();
+  }
+  static std::string text(const onnx::NodeProto& node, const std::string& name, const std::string& fallback) {
+    const auto* a = attribute(node, name);
+    return a == nullptr ? fallback : a->s();
+  }
+  static float real(const onnx::NodeProto& node, const std::string& name, float fallback) {
+    const auto* a = attribute(node, name);
+    return a == nullptr ? fallback : a->f();
+  }
+
+  // A constant int-list input, or the attribute of older opsets.
+  std::optional<Dims> list_input(const onnx::NodeProto& node, int index, const std::string& attribute_name) const {
+    if (index < node.input_size() && !node.input(index).empty() && is_constant(node.input(index))) {
+      return constant(node.input(index)).as_ints();
+    }
+    if (attribute(node, attribute_name) != nullptr) return ints(node, attribute_name, {});
+    return std::nullopt;
+  }
+
+  // ---- windows ----
+
+  struct WindowSpec {
+    Dims kernel, strides, dilations;
+    Padding padding;  // explicit sides, or same
+  };
+
+  // Kernel, strides, dilations and padding of a 1-D or 2-D conv or pool, as Ergon's 2-D window (a 1-D window
+  // is 1 x k over the [C, 1, L] tensor).
+  WindowSpec window(const onnx::NodeProto& node, const Dims& kernel_fallback, const Dims& input_dims,
+                    const std::string& where) {
+    const std::size_t rank = kernel_fallback.empty() ? ints(node, "kernel_shape", {}).size() : kernel_fallback.size();
+    WindowSpec spec;
+    spec.kernel = ints(node, "kernel_shape", kernel_fallback);
+    if (rank < 1 || rank > 2 || spec.kernel.size() != rank) {
+      unsupported(node, where, fmt::format("{}-D window", spec.kernel.size()));
+      throw Skip{};
+    }
+    spec.strides = ints(node, "strides", Dims(rank, 1));
+    spec.dilations = ints(node, "dilations", Dims(rank, 1));
+    Dims pads = ints(node, "pads", Dims(2 * rank, 0));
+    if (spec.strides.size() != rank || spec.dilations.size() != rank || pads.size() != 2 * rank) {
+      fail(path_, where, fmt::format("strides, dilations and pads must have {} and {} values", rank, 2 * rank));
+    }
+    const std::string auto_pad = text(node, "auto_pad", "NOTSET");
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      for (std::size_t i = 0; i < rank; ++i) {  // ONNX: total = max((ceil(L/s) - 1) s + d (k-1) + 1 - L, 0)
+        const std::int64_t length = input_dims.at(input_dims.size() - rank + i);
+        const std::int64_t out = (length + spec.strides[i] - 1) / spec.strides[i];
+        const std::int64_t total = std::max<std::int64_t>(
+            (out - 1) * spec.strides[i] + spec.dilations[i] * (spec.kernel[i] - 1) + 1 - length, 0);
+        const std::int64_t small = total / 2, large = total - small;
+        pads[i] = auto_pad == "SAME_UPPER" ? small : large;
+        pads[i + rank] = total - pads[i];
+      }
+    } else if (auto_pad == "VALID") {
+      std::fill(pads.begin(), pads.end(), 0);
+    } else if (auto_pad != "NOTSET") {
+      fail(path_, where + ".auto_pad", "unknown auto_pad '" + auto_pad + "'");
+    }
+    if (rank == 1) {
+      spec.kernel.insert(spec.kernel.begin(), 1);
+      spec.strides.insert(spec.strides.begin(), 1);
+      spec.dilations.insert(spec.dilations.begin(), 1);
+      spec.padding = Padding{0, 0, pads[0], pads[1], false};
+    } else {
+      spec.padding = Padding{pads[0], pads[2], pads[1], pads[3], false};
+    }
+    return spec;
+  }
+
+  static void write_window(YAML::Node& layer, const WindowSpec& spec) {
+    layer["kernel"] = pair_node(spec.kernel[0], spec.kernel[1]);
+    layer["stride"] = pair_node(spec.strides[0], spec.strides[1]);
+    YAML::Node padding(YAML::NodeType::Sequence);
+    padding.SetStyle(YAML::EmitterStyle::Flow);
+    for (const std::int64_t p : {spec.padding.top, spec.padding.bottom, spec.padding.left, spec.padding.right}) {
+      padding.push_back(p);
+    }
+    layer["padding"] = padding;
+    if (spec.dilations[0] != 1 || spec.dilations[1] != 1)
+      layer["dilation"] = pair_node(spec.dilations[0], spec.dilations[1]);
+  }
+
+  // The window's input: the tensor as [C, H, W], with a pending zero Pad taken into the window's padding
+  // when `absorb` allows it.
+  std::string window_input(const std::string& tensor, WindowSpec& spec, bool pool, const std::string& where) {
+    const Value& value = value_of(tensor, where);
+    if (value.pending_pad) {
+      Padding merged = spec.padding;
+      const Padding& p = *value.pending_pad;
+      merged.top += p.top;
+      merged.bottom += p.bottom;
+      merged.left += p.left;
+      merged.right += p.right;
+      const bool fits = !pool || (std::max(merged.top, merged.bottom) <= spec.kernel[0] / 2 &&
+                                  std::max(merged.left, merged.right) <= spec.kernel[1] / 2);
+      if (fits) {
+        spec.padding = merged;
+        return need_unpadded(tensor, value, where);
+      }
+    }
+    return need(tensor, canonical_of(tensor, where), where);
+  }
+
+  std::string need_unpadded(const std::string& tensor, const Value& value, const std::string& where) {
+    (void)tensor;
+    (void)where;
+    return value.layer;  // a pending pad is only recorded on a [C, H, W] producer output
+  }
+
+  // ---- operators ----
+
+  struct Skip {};
+
+  void unsupported(const onnx::NodeProto& node, const std::string& where, const std::string& why) {
+    unsupported_.push_back({node.op_type(), where, why});
+  }
+
+  // Outputs of a node Ergon cannot lower: a free layout (or, without activation inputs, an intermediate
+  // input), so later nodes still import and every unsupported node is reported at once.
+  void pass_through(const onnx::NodeProto& node, const std::string& where) {
+    const std::vector<std::string> inputs = activations(node);
+    std::vector<std::string> layers;
+    for (const auto& input : inputs) layers.push_back(materialized(input, where).layer);
+    for (const auto& output : node.output()) {
+      if (output.empty() || graph_.shapes.count(output) == 0) continue;
+      const TensorShape shape = canonical_of(output, where);
+      YAML::Node layer;
+      if (layers.empty()) {
+        layer = new_layer(output, "input", {});
+        layer["intermediate"] = true;
+      } else {
+        layer = new_layer(node_label(node, output), "layout", layers);
+        layer["transform"] = "skipped " + node.op_type();
+      }
+      layer["shape"] = shape_node(shape);
+      bind(output, emit(layer, shape), where);
+    }
+  }
+
+  static std::string node_label(const onnx::NodeProto& node, const std::string& output) {
+    return node.name().empty() ? output : node.name();
+  }
+
+  void lower_node(const onnx::NodeProto& node, int index) {
+    const std::string where = fmt::format("graph.node[{}] ({} '{}')", index, node.op_type(), node.name());
+    if (node.output_size() < 1) fail(path_, where, "has no output");
+    const std::vector<std::string> inputs = activations(node);
+    if (inputs.empty()) return constant_only(node, where);
+    const std::size_t before = unsupported_.size();
+    try {
+      if (!(node.domain().empty() || node.domain() == "ai.onnx")) {
+        unsupported(node, where, "operator of domain " + node.domain());
+      } else {
+        dispatch(node, where);
+      }
+    } catch (const Skip&) {
+    }
+    if (unsupported_.size() > before) pass_through(node, where);
+  }
+
+  // A node of constants only that folding left (weights without values through an operator the folder does
+  // not evaluate): its outputs are constants too.
+  void constant_only(const onnx::NodeProto& node, const std::string& where) {
+    (void)where;
+    for (const auto& output : node.output()) {
+      if (output.empty()) continue;
+      OnnxConstant c;
+      const auto shape = graph_.shapes.find(output);
+      if (shape != graph_.shapes.end()) c.dims = shape->second;
+      derived_constants_[output] = c;
+    }
+  }
+
+  void dispatch(const onnx::NodeProto& node, const std::string& where) {
+    const std::string& op = node.op_type();
+    if (op == "Conv") return lower_conv(node, where);
+    if (op == "ConvTranspose") return lower_conv_transpose(node, where);
+    if (op == "Gemm" || op == "MatMul") return lower_gemm(node, where);
+    if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") return lower_pool(node, where);
+    if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || op == "GlobalLpPool")
+      return lower_global_pool(node, where);
+    if (activation_functions().count(op) > 0 || op == "Clip") return lower_activation(node, where);
+    if (op == "Softmax" || op == "LogSoftmax") return lower_elementwise(node, "softmax", 3.0, where);
+    if (arithmetic_operators().count(op) > 0) return lower_arithmetic(node, where);
+    if (unary_operators().count(op) > 0) return lower_elementwise(node, lower(op), 1.0, where);
+    if (op == "BatchNormalization") return lower_batchnorm(node, where);
+    if (op == "InstanceNormalization" || op == "LayerNormalization" || op == "GroupNormalization") {
+      return lower_elementwise(node, lower(op), 5.0, where);  // mean, variance, normalise, scale, shift
+    }
+    if (op == "LRN") return lower_elementwise(node, "lrn", static_cast<double>(integer(node, "size", 1)) + 3.0, where);
+    if (op.rfind("Reduce", 0) == 0 || op == "ArgMax" || op == "ArgMin") return lower_reduce(node, where);
+    if (op == "Concat") return lower_concat(node, where);
+    if (op == "Split") return lower_split(node, where);
+    if (op == "Pad") return lower_pad(node, where);
+    if (op == "Resize" || op == "Upsample") return lower_resize(node, where);
+    if (op == "LSTM" || op == "GRU" || op == "RNN") return lower_recurrent(node, where);
+    if (layout_operators().count(op) > 0) return lower_layout(node, lower(op), where);
+    unsupported(node, where, "");
+  }
+
+  void lower_conv(const onnx::NodeProto& node, const std::string& where) {
+    if (node.input_size() < 2 || !is_constant(node.input(1))) {
+      unsupported(node, where, "weights computed at run time");
+      throw Skip{};
+    }
+    const Dims& w = constant(node.input(1)).dims;  // [F, C/groups, k...]
+    if (w.size() < 3) fail(path_, where, "the weights must have rank 3 or more");
+    WindowSpec spec = window(node, Dims(w.begin() + 2, w.end()), dims_of(node.input(0), where), where);
+    const std::string input = window_input(node.input(0), spec, false, where);
+    YAML::Node layer = new_layer(node_label(node, node.output(0)), "conv", {input});
+    layer["filters"] = w[0];
+    write_window(layer, spec);
+    const std::int64_t groups = integer(node, "group", 1);
+    if (groups != 1) layer["groups"] = groups;
+    layer["bias"] = node.input_size() > 2 && !node.input(2).empty();
+    bind(node.output(0), emit(layer, canonical_of(node.output(0), where)), where);
+  }
+
+  // A transposed convolution as its sub-pixel form (Shi et al., CVPR 2016): a stride-1 convolution with
+  // stride_h x stride_w phases of filters of ceil(k / stride) taps over the input, then depth-to-space.
+  void lower_conv_transpose(const onnx::NodeProto& node, const std::string& where) {
+    if (node.input_size() < 2 || !is_constant(node.input(1))) {
+      unsupported(node, where, "weights computed at run time");
+      throw Skip{};
+    }
+    const Dims& w = constant(node.input(1)).dims;  // [C, F/groups, k...]
+    const std::size_t rank = w.size() - 2;
+    if (w.size() < 3 || rank > 2) {
+      unsupported(node, where, fmt::format("{}-D transposed convolution", rank));
+      throw Skip{};
+    }
+    const Dims kernel = ints(node, "kernel_shape", Dims(w.begin() + 2, w.end()));
+    Dims strides = ints(node, "strides", Dims(rank, 1));
+    const Dims dilations = ints(node, "dilations", Dims(rank, 1));
+    if (std::any_of(dilations.begin(), dilations.end(), [](std::int64_t d) { return d != 1; })) {
+      unsupported(node, where, "dilated transposed convolution");
+      throw Skip{};
+    }
+    const Dims& in = dims_of(node.input(0), where);
+    const Dims& out = dims_of(node.output(0), where);
+    const std::int64_t groups = integer(node, "group", 1);
+    Dims phases_kernel, phase_outputs, pad_before, pad_after;
+    for (std::size_t i = 0; i < rank; ++i) {
+      const std::int64_t s = strides[i];
+      const std::int64_t taps = (kernel[i] + s - 1) / s;
+      const std::int64_t outputs = (out[out.size() - rank + i] + s - 1) / s;
+      const std::int64_t total = outputs + taps - 1 - in[in.size() - rank + i];
+      if (total < 0) {
+        unsupported(node, where, "a transposed convolution whose output is cropped below its input");
+        throw Skip{};
+      }
+      phases_kernel.push_back(taps);
+      phase_outputs.push_back(outputs);
+      pad_before.push_back(total / 2);
+      pad_after.push_back(total - total / 2);
+    }
+    if (rank == 1) {
+      phases_kernel.insert(phases_kernel.begin(), 1);
+      phase_outputs.insert(phase_outputs.begin(), 1);
+      pad_before.insert(pad_before.begin(), 0);
+      pad_after.insert(pad_after.begin(), 0);
+      strides.insert(strides.begin(), 1);
+    }
+    const std::string input = need(node.input(0), canonical_of(node.input(0), where), where);
+    const std::int64_t filters = w[1] * groups * strides[0] * strides[1];
+    YAML::Node conv = new_layer(node_label(node, node.output(0)) + "/subpixel", "conv", {input});
+    conv["filters"] = filters;
+    conv["kernel"] = pair_node(phases_kernel[0], phases_kernel[1]);
+    YAML::Node padding(YAML::NodeType::Sequence);
+    padding.SetStyle(YAML::EmitterStyle::Flow);
+    for (const std::int64_t p : {pad_before[0], pad_after[0], pad_before[1], pad_after[1]}) padding.push_back(p);
+    conv["padding"] = padding;
+    if (groups != 1) conv["groups"] = groups;
+    conv["bias"] = node.input_size() > 2 && !node.input(2).empty();
+    conv["comment"] = fmt::format("ConvTranspose as {} sub-pixel phases", strides[0] * strides[1]);
+    const std::string conv_name = emit(conv, TensorShape{filters, phase_outputs[0], phase_outputs[1]});
+    const TensorShape shape = canonical_of(node.output(0), where);
+    YAML::Node layout = new_layer(node_label(node, node.output(0)), "layout", {conv_name});
+    layout["shape"] = shape_node(shape);
+    layout["transform"] = "depth_to_space";
+    bind(node.output(0), emit(layout, shape), where);
+  }
+
+  // A GEMM with constant weights: an fc per image row, or a 1x1 convolution over [K, 1, rows]; with
+  // activations on both sides, a matmul layer. A constant first operand is handled as (B^T A^T)^T.
+  void lower_gemm(const onnx::NodeProto& node, const std::string& where) {
+    if (node.input_size() < 2) fail(path_, where, "needs two operands");
+    const bool gemm = node.op_type() == "Gemm";
+    std::string a = node.input(0), b = node.input(1);
+    bool trans_a = gemm && integer(node, "transA", 0) != 0;
+    bool trans_b = gemm && integer(node, "transB", 0) != 0;
+    Dims a_dims = dims_of(a, where), b_dims = dims_of(b, where);
+    if (a_dims.empty() || b_dims.empty()) fail(path_, where, "operands must have rank 1 or more");
+    if (is_constant(a) && !is_constant(b)) {
+      // C = A B  <=>  C^T = B^T A^T: the data becomes B^T and the weights A^T (as effective matrices).
+      const auto swapped = [](Dims d) {
+        if (d.size() >= 2) std::swap(d[d.size() - 1], d[d.size() - 2]);
+        return d;
+      };
+      Dims data = trans_b ? b_dims : swapped(b_dims);
+      Dims weights = trans_a ? a_dims : swapped(a_dims);
+      std::swap(a, b);
+      a_dims = std::move(data);
+      b_dims = std::move(weights);
+      trans_a = trans_b = false;
+    }
+    if (a_dims.size() == 1) a_dims.insert(a_dims.begin(), 1);
+    if (b_dims.size() == 1) b_dims.push_back(1);
+    const std::int64_t k = trans_a ? a_dims[a_dims.size() - 2] : a_dims.back();
+    const std::int64_t k_b = trans_b ? b_dims.back() : b_dims[b_dims.size() - 2];
+    const std::int64_t n = trans_b ? b_dims[b_dims.size() - 2] : b_dims.back();
+    if (k != k_b) fail(path_, where, fmt::format("inner dimensions differ: {} and {}", k, k_b));
+    const std::int64_t a_elements = canonical(dims_of(a, where)).elements();
+    const std::int64_t groups_b = product(b_dims, 0, b_dims.size() - 2);
+    const bool bias = gemm && node.input_size() > 2 && !node.input(2).empty();
+    const std::string name = node_label(node, node.output(0));
+    const TensorShape out_shape = canonical_of(node.output(0), where);
+    if (is_constant(b) && groups_b == 1) {
+      const std::int64_t rows = a_elements / k;
+      if (rows == 1) {
+        YAML::Node fc = new_layer(name, "fc", {need(a, TensorShape{k, 1, 1}, where)});
+        fc["outputs"] = n;
+        fc["bias"] = bias;
+        return bind_via(node.output(0), emit(fc, TensorShape{n, 1, 1}), out_shape, where);
+      }
+      YAML::Node conv = new_layer(name, "conv", {need(a, TensorShape{k, 1, rows}, where)});
+      conv["filters"] = n;
+      conv["kernel"] = 1;
+      conv["bias"] = bias;
+      conv["comment"] = fmt::format("{} of {} rows as a 1x1 convolution", node.op_type(), rows);
+      return bind_via(node.output(0), emit(conv, TensorShape{n, 1, rows}), out_shape, where);
+    }
+    if (is_constant(b)) {  // one weight matrix per group: a grouped 1x1 convolution
+      const std::int64_t rows = a_elements / (k * groups_b);
+      if (rows * k * groups_b != a_elements) {
+        unsupported(node, where, "batched weights that do not match the data's batch dimensions");
+        throw Skip{};
+      }
+      YAML::Node conv = new_layer(name, "conv", {need(a, TensorShape{groups_b * k, 1, rows}, where)});
+      conv["filters"] = groups_b * n;
+      conv["kernel"] = 1;
+      conv["groups"] = groups_b;
+      conv["bias"] = bias;
+      conv["comment"] =
+          fmt::format("batched {} ({} groups of {} rows) as a grouped 1x1 convolution", node.op_type(), groups_b, rows);
+      return bind_via(node.output(0), emit(conv, TensorShape{groups_b * n, 1, rows}), out_shape, where);
+    }
+    // Two activations (attention): groups from the broadcast batch dimensions, per image.
+    const std::int64_t b_elements = canonical(dims_of(b, where)).elements();
+    std::int64_t groups = b_elements / (k * n);
+    if (groups < 1 || groups * k * n != b_elements || a_elements % (groups * k) != 0) {
+      unsupported(node, where, "a product whose operands do not broadcast to whole groups");
+      throw Skip{};
+    }
+    const std::int64_t rows = a_elements / (groups * k);
+    YAML::Node matmul =
+        new_layer(name, "matmul", {need(a, TensorShape{groups * k, 1, rows}, where), materialized(b, where).layer});
+    matmul["outputs"] = n;
+    if (groups != 1) matmul["groups"] = groups;
+    bind_via(node.output(0), emit(matmul, TensorShape{groups * n, 1, rows}), out_shape, where);
+  }
+
+  // Binds a tensor to a layer whose output holds its elements in Ergon's GEMM arrangement.
+  void bind_via(const std::string& tensor, const std::string& layer, const TensorShape& canonical_shape,
+                const std::string& where) {
+    (void)canonical_shape;
+    bind(tensor, layer, where);
+  }
+
+  void lower_pool(const onnx::NodeProto& node, const std::string& where) {
+    if (attribute(node, "kernel_shape") == nullptr) fail(path_, where, "a pool needs kernel_shape");
+    WindowSpec spec = window(node, {}, dims_of(node.input(0), where), where);
+    const std::string input = window_input(node.input(0), spec, true, where);
+    const std::string op = node.op_type() == "MaxPool" ? "maxpool" : "avgpool";
+    YAML::Node layer = new_layer(node_label(node, node.output(0)), op, {input});
+    write_window(layer, spec);
+    if (integer(node, "ceil_mode", 0) != 0) layer["ceil_mode"] = true;
+    bind(node.output(0), emit(layer, canonical_of(node.output(0), where)), where);
+  }
+
+  void lower_global_pool(const onnx::NodeProto& node, const std::string& where) {
+    const std::string input = need(node.input(0), canonical_of(node.input(0), where), where);
+    const std::string op = node.op_type() == "GlobalMaxPool" ? "global_maxpool" : "global_avgpool";
+    const TensorShape in = layer_shapes_.at(input);
+    YAML::Node layer = new_layer(node_label(node, node.output(0)), op, {input});
+    bind(node.output(0), emit(layer, TensorShape{in.channels, 1, 1}), where);
+  }
+
+  std::string activation_function(const onnx::NodeProto& node) const {
+    if (node.op_type() != "Clip") return activation_functions().at(node.op_type());
+    // Clip's bounds: attributes before opset 11, optional constant inputs after.
+    double low = real(node, "min", -INFINITY), high = real(node, "max", INFINITY);
+    if (node.input_size() > 1 && !node.input(1).empty() && is_constant(node.input(1)) &&
+        constant(node.input(1)).has_values) {
+      low = constant(node.input(1)).real(0);
+    }
+    if (node.input_size() > 2 && !node.input(2).empty() && is_constant(node.input(2)) &&
+        constant(node.input(2)).has_values) {
+      high = constant(node.input(2)).real(0);
+    }
+    if (low == 0.0 && high == 6.0) return "relu6";
+    if (low == 0.0 && std::isinf(high)) return "relu";
+    return "clip";
+  }
+
+  void lower_activation(const onnx::NodeProto& node, const std::string& where) {
+    const TensorShape shape = canonical_of(node.output(0), where);
+    YAML::Node layer = new_layer(node_label(node, node.output(0)), "activation", {need(node.input(0), shape, where)});
+    layer["function"] = activation_function(node);
+    bind(node.output(0), emit(layer, shape), where);
+  }
+
+  // Vector-unit work on every activation input (each in its own canonical arrangement), sized by the output.
+  void lower_elementwise(const onnx::NodeProto& node, const std::string& function, double operations,
+                         const std::string& where) {
+    std::vector<std::string> inputs;
+    for (const auto& input : activations(node)) inputs.push_back(need(input, canonical_of(input, where), where));
+    const TensorShape shape = canonical_of(node.output(0), where);
+    YAML::Node layer = new_layer(node_label(node, node.output(0)), "elementwise", inputs);
+    layer["function"] = function;
+    if (operations != 1.0) layer["operations_per_element"] = operations;
+    layer["shape"] = shape_node(shape);
+    bind(node.output(0), emit(layer, shape), where);
+  }
+
+  bool folds_into_producer(const onnx::NodeProto& node, const std::string& data, const std::string& where) {
+    const std::string& op = node.op_type();
+    if (op != "Add" && op != "Sub" && op != "Mul" && op != "Div") return false;
+    const Value& value = value_of(data, where);
+    if (value.pending_pad) return false;
+    const YAML::Node& producer = layers_[layer_index_.at(value.layer)];
+    const std::string kind = producer["op"].as<std::string>();
+    if (kind != "conv" && kind != "fc") return false;
+    // Per-channel (or scalar) constants are a bias or a scale the producer applies as it writes back.
+    for (const auto& input : node.input()) {
+      if (input.empty() || !is_constant(input)) continue;
+      if (constant(input).elements() > value.shape.channels) return false;
+    }
+    return readers_[value.layer].empty();
+  }
+
+  void lower_arithmetic(const onnx::NodeProto& node, const std::string& where) {
+    const std::vector<std::string> inputs = activations(node);
+    const bool has_constant = static_cast<int>(inputs.size()) < node.input_size();
+    const std::string& op = node.op_type();
+    const TensorShape out = canonical_of(node.output(0), where);
+    if (inputs.size() == 1 && has_constant && folds_into_producer(node, inputs[0], where)) {
+      values_[node.output(0)] = value_of(inputs[0], where);
+      result_.tensor_layers[node.output(0)] = {values_[node.output(0)].layer, out.elements()};
+      return;
+    }
+    const bool same_shapes =
+        std::all_of(inputs.begin(), inputs.end(), [&](const std::string& i) { return canonical_of(i, where) == out; });
+    if (!has_constant && inputs.size() >= 2 && same_shapes && (op == "Add" || op == "Sum")) {
+      std::vector<std::string> layers;
+      for (const auto& input : inputs) layers.push_back(need(input, out, where));
+      YAML::Node layer = new_layer(node_label(node, node.output(0)), "add", layers);
+      return bind(node.output(0), emit(layer, out), where);
+    }
+    if (!has_constant && inputs.size() == 2 && op == "Mul" && canonical_of(inputs[0], where) == out) {
+      const TensorShape scale = canonical_of(inputs[1], where);
+      const TensorShape channel_scale{out.channels, 1, 1};
+      if (scale == out || scale.elements() == out.channels) {
+        YAML::Node layer =
+            new_layer(node_label(node, node.output(0)), "mul",
+                      {need(inputs[0], out, where), need(inputs[1], scale == out ? out : channel_scale, where)});
+        return bind(node.output(0), emit(layer, out), where);
+      }
+    }
+    const double operations = std::max<double>(1.0, static_cast<double>(node.input_size() - 1));
+    lower_elementwise(node, lower(op), op == "Where" ? 1.0 : operations, where);
+  }
+
+  void lower_batchnorm(const onnx::NodeProto& node, const std::string& where) {
+    const Value& value = value_of(node.input(0), where);
+    const auto found = layer_index_.find(value.layer);
+    if (!value.pending_pad && found != layer_index_.end() && readers_[value.layer].empty()) {
+      YAML::Node producer = layers_[found->second];
+      const std::string kind = producer["op"].as<std::string>();
+      if (kind == "conv" || kind == "fc") {
+        producer["batchnorm"] = true;
+        values_[node.output(0)] = value;
+        result_.tensor_layers[node.output(0)] = {value.layer, canonical_of(node.output(0), where).elements()};
+        return;
+      }
+    }
+    lower_elementwise(node, "batchnorm", 2.0, where);  // a scale and a shift per element
+  }
+
+  std::optional<Dims> reduce_axes(const onnx::NodeProto& node) const {
+    if (node.op_type() == "ArgMax" || node.op_type() == "ArgMin") return Dims{integer(node, "axis", 0)};
+    const bool axes_input = graph_.opset >= 18 || (node.op_type() == "ReduceSum" && graph_.opset >= 13);
+    return axes_input ? list_input(node, 1, "")
+                      : (attribute(node, "axes") ? std::optional<Dims>(ints(node, "axes", {})) : std::nullopt);
+  }
+
+  void lower_reduce(const onnx::NodeProto& node, const std::string& where) {
+    const Dims& in = dims_of(node.input(0), where);
+    std::optional<Dims> axes = reduce_axes(node);
+    std::set<std::int64_t> reduced;
+    if (axes) {
+      for (std::int64_t a : *axes) reduced.insert(a < 0 ? a + static_cast<std::int64_t>(in.size()) : a);
+    }
+    const std::string& op = node.op_type();
+    const bool spatial = in.size() == 4 && reduced == std::set<std::int64_t>{2, 3};
+    if (spatial && (op == "ReduceMean" || op == "ReduceMax")) {
+      const std::string input = need(node.input(0), canonical_of(node.input(0), where), where);
+      YAML::Node layer = new_layer(node_label(node, node.output(0)),
+                                   op == "ReduceMean" ? "global_avgpool" : "global_maxpool", {input});
+      return bind(node.output(0), emit(layer, TensorShape{in[1], 1, 1}), where);
+    }
+    const double per_output =
+        static_cast<double>(canonical(in).elements()) /
+        static_cast<double>(std::max<std::int64_t>(canonical_of(node.output(0), where).elements(), 1));
+    std::string function = lower(op);
+    if (function.rfind("reduce", 0) == 0) function = "reduce_" + function.substr(6);
+    lower_elementwise(node, function, per_output, where);
+  }
+
+  // The axis of an ONNX tensor that is Ergon's channel axis, when there is one.
+  bool is_channel_axis(std::int64_t axis, std::size_t rank) const {
+    if (axis < 0) axis += static_cast<std::int64_t>(rank);
+    return rank >= 2 && axis == 1;
+  }
+
+  void lower_concat(const onnx::NodeProto& node, const std::string& where) {
+    const std::vector<std::string> inputs = activations(node);
+    const Dims& out = dims_of(node.output(0), where);
+    const std::int64_t axis = integer(node, "axis", 1);
+    const bool all_activations = static_cast<int>(inputs.size()) == node.input_size();
+    if (all_activations && inputs.size() >= 2 && is_channel_axis(axis, out.size()) && out.size() >= 3) {
+      std::vector<std::string> layers;
+      for (const auto& input : inputs) layers.push_back(need(input, canonical_of(input, where), where));
+      YAML::Node layer = new_layer(node_label(node, node.output(0)), "concat", layers);
+      return bind(node.output(0), emit(layer, canonical(out)), where);
+    }
+    lower_layout(node, "concat", where);
+  }
+
+  void lower_split(const onnx::NodeProto& node, const std::string& where) {
+    const Dims& in = dims_of(node.input(0), where);
+    const std::int64_t axis = integer(node, "axis", 0);
+    if (!is_channel_axis(axis, in.size()) || in.size() < 3) return lower_layout(node, "split", where);
+    const std::string input = need(node.input(0), canonical(in), where);
+    std::int64_t begin = 0;
+    for (const auto& output : node.output()) {
+      const Dims& part = dims_of(output, where);
+      const std::int64_t end = begin + part[1];
+      if (!output.empty()) {
+        YAML::Node layer = new_layer(output, "slice", {input});
+        layer["channels"] = pair_node(begin, end);
+        bind(output, emit(layer, canonical(part)), where);
+      }
+      begin = end;
+    }
+  }
+
+  // A constant zero Pad on the spatial axes waits for a conv or pool to take it as padding; any other Pad is
+  // a free layout.
+  void lower_pad(const onnx::NodeProto& node, const std::string& where) {
+    const Dims& in = dims_of(node.input(0), where);
+    const std::optional<Dims> pads = list_input(node, 1, graph_.opset >= 11 ? "" : "pads");
+    const std::string mode = text(node, "mode", "constant");
+    bool zero = true;
+    if (node.input_size() > 2 && !node.input(2).empty()) {
+      zero = is_constant(node.input(2)) && constant(node.input(2)).has_values && constant(node.input(2)).real(0) == 0.0;
+    }
+    if (graph_.opset < 11) zero = real(node, "value", 0.0f) == 0.0f;
+    const bool axes_input = node.input_size() > 3 && !node.input(3).empty();
+    const std::size_t rank = in.size();
+    if (pads && pads->size() == 2 * rank && mode == "constant" && zero && !axes_input && (rank == 3 || rank == 4)) {
+      bool spatial_only = true;
+      for (std::size_t i = 0; i < 2; ++i) spatial_only = spatial_only && (*pads)[i] == 0 && (*pads)[i + rank] == 0;
+      const Value& value = value_of(node.input(0), where);
+      if (spatial_only && !value.pending_pad &&
+          std::all_of(pads->begin(), pads->end(), [](std::int64_t p) { return p >= 0; })) {
+        Padding p;
+        if (rank == 4) p = Padding{(*pads)[2], (*pads)[6], (*pads)[3], (*pads)[7], false};
+        if (rank == 3) p = Padding{0, 0, (*pads)[2], (*pads)[5], false};
+        Value pending{need(node.input(0), canonical(in), where), canonical(in), p, node_label(node, node.output(0))};
+        values_[node.output(0)] = pending;
+        return;
+      }
+    }
+    lower_layout(node, "pad", where);
+  }
+
+  void lower_resize(const onnx::NodeProto& node, const std::string& where) {
+    const std::string mode = text(node, "mode", "nearest");
+    const Dims& in = dims_of(node.input(0), where);
+    const Dims& out = dims_of(node.output(0), where);
+    if (mode == "nearest" && in.size() == 4 && out.size() == 4 && in[1] == out[1] && out[2] % in[2] == 0 &&
+        out[2] / in[2] == out[3] / in[3] && out[3] % in[3] == 0) {
+      const std::string input = need(node.input(0), canonical(in), where);
+      YAML::Node layer = new_layer(node_label(node, node.output(0)), "upsample", {input});
+      layer["scale"] = out[2] / in[2];
+      return bind(node.output(0), emit(layer, canonical(out)), where);
+    }
+    std::size_t resized_axes = 0;
+    for (std::size_t i = 0; i < std::min(in.size(), out.size()); ++i) resized_axes += in[i] != out[i] ? 1 : 0;
+    // Interpolation taps per output: nearest copies one, linear blends 2 per resized axis, cubic 4.
+    const double taps = mode == "nearest" ? 1.0
+                                          : std::pow(mode == "cubic" ? 4.0 : 2.0,
+                                                     static_cast<double>(std::max<std::size_t>(resized_axes, 1)));
+    lower_elementwise(node, "resize_" + mode, taps, where);
+  }
+
+  void lower_layout(const onnx::NodeProto& node, const std::string& transform, const std::string& where) {
+    std::vector<std::string> inputs;
+    for (const auto& input : activations(node)) inputs.push_back(materialized(input, where).layer);
+    for (int o = 0; o < node.output_size(); ++o) {
+      const std::string& output = node.output(o);
+      // A secondary output ONNX gives no shape (Dropout's mask) is left unbound until something reads it.
+      if (output.empty() || (o > 0 && graph_.shapes.count(output) == 0)) continue;
+      const TensorShape shape = canonical_of(output, where);
+      if (inputs.size() == 1 && layer_shapes_.at(inputs[0]) == shape) {  // a view of the same arrangement
+        bind(output, inputs[0], where);
+        continue;
+      }
+      YAML::Node layer = new_layer(node.output_size() > 1 ? output : node_label(node, output), "layout", inputs);
+      layer["shape"] = shape_node(shape);
+      layer["transform"] = transform;
+      bind(output, emit(layer, shape), where);
+    }
+  }
+
+  // LSTM, GRU and RNN unrolled over their time steps: one 1x1 convolution projects every step's input at
+  // once (it does not depend on the recurrence); then per direction and step an fc applies the recurrent
+  // weights to the previous hidden state and an element-wise layer forms the gates and the new state.
+  void lower_recurrent(const onnx::NodeProto& node, const std::string& where) {
+    const std::string& op = node.op_type();
+    const std::int64_t gates = op == "LSTM" ? 4 : op == "GRU" ? 3 : 1;
+    // Per hidden unit and step: LSTM 4 sums, 3 sigmoids, 2 tanh, 3 products, 1 sum; GRU 3 sums, 2 sigmoids,
+    // 1 tanh, 1 reset product and 3 for the blend; RNN 1 sum and 1 tanh.
+    const double cell_operations = op == "LSTM" ? 13.0 : op == "GRU" ? 10.0 : 2.0;
+    if (node.input_size() < 3 || !is_constant(node.input(1)) || !is_constant(node.input(2))) {
+      unsupported(node, where, "weights computed at run time");
+      throw Skip{};
+    }
+    const Dims& x = dims_of(node.input(0), where);
+    const Dims& w = constant(node.input(1)).dims;  // [directions, gates x hidden, input]
+    if (x.size() != 3 || w.size() != 3) fail(path_, where, "X must be [steps, batch, input] and W of rank 3");
+    const bool batch_first = integer(node, "layout", 0) != 0;
+    const std::int64_t steps = batch_first ? x[1] : x[0];
+    const std::int64_t sequences = batch_first ? x[0] : x[1];
+    const std::int64_t directions = w[0], hidden = w[1] / gates, features = w[2];
+    const std::int64_t per_image = std::max<std::int64_t>(sequences / batch_, 1);
+    const std::string name = node_label(node, node.output(0));
+    YAML::Node projection = new_layer(name + "/input_projection", "conv",
+                                      {need(node.input(0), TensorShape{features, 1, steps * per_image}, where)});
+    projection["filters"] = directions * gates * hidden;
+    projection["kernel"] = 1;
+    projection["comment"] = fmt::format("{}: W x_t for all {} steps", op, steps);
+    const std::string projected = emit(projection, TensorShape{directions * gates * hidden, 1, steps * per_image});
+    const std::optional<std::string> initial =
+        node.input_size() > 5 && !node.input(5).empty() && !is_constant(node.input(5))
+            ? std::optional<std::string>(materialized(node.input(5), where).layer)
+            : std::nullopt;
+    std::vector<std::string> all_states, last_states;
+    for (std::int64_t d = 0; d < directions; ++d) {
+      std::optional<std::string> state = initial;
+      std::vector<std::string> states(static_cast<std::size_t>(steps));
+      for (std::int64_t i = 0; i < steps; ++i) {
+        const std::int64_t t = d == 1 ? steps - 1 - i : i;  // the reverse direction walks back
+        const std::string step = fmt::format("{}/d{}_t{}", name, d, t);
+        YAML::Node slice = new_layer(step + "_input", "layout", {projected});
+        const TensorShape gate_shape{gates * hidden * per_image, 1, 1};
+        slice["shape"] = shape_node(gate_shape);
+        slice["transform"] = "step slice";
+        std::vector<std::string> cell_inputs{emit(slice, gate_shape)};
+        if (state) {
+          YAML::Node recurrence = new_layer(step + "_recurrence", "fc", {*state});
+          recurrence["outputs"] = gates * hidden * per_image;
+          recurrence["comment"] = "R h_(t-1)";
+          cell_inputs.push_back(emit(recurrence, gate_shape));
+        }
+        YAML::Node cell = new_layer(step + "_cell", "elementwise", cell_inputs);
+        cell["function"] = lower(op) + "_cell";
+        cell["operations_per_element"] = cell_operations;
+        const TensorShape state_shape{hidden * per_image, 1, 1};
+        cell["shape"] = shape_node(state_shape);
+        state = emit(cell, state_shape);
+        states[static_cast<std::size_t>(t)] = *state;
+      }
+      all_states.insert(all_states.end(), states.begin(), states.end());
+      last_states.push_back(*state);
+    }
+    const auto gather = [&](const std::string& tensor, const std::vector<std::string>& parts, const std::string& how) {
+      if (tensor.empty() || graph_.shapes.count(tensor) == 0) return;
+      const TensorShape shape = canonical_of(tensor, where);
+      if (parts.size() == 1 && layer_shapes_.at(parts[0]) == shape) return bind(tensor, parts[0], where);
+      YAML::Node layout = new_layer(tensor, "layout", parts);
+      layout["shape"] = shape_node(shape);
+      layout["transform"] = how;
+      bind(tensor, emit(layout, shape), where);
+    };
+    gather(node.output(0), all_states, "stack steps");
+    if (node.output_size() > 1) gather(node.output(1), last_states, "last state");
+    if (node.output_size() > 2) gather(node.output(2), last_states, "last cell state");
+  }
+
+  // ---- reporting and graph shape ----
+
+  void report_unsupported() {
+    if (unsupported_.empty()) return;
+    std::map<std::string, std::vector<std::string>> by_op;
+    for (const auto& u : unsupported_) by_op[u.op].push_back(u.where + (u.why.empty() ? "" : ": " + u.why));
+    std::string list;
+    for (const auto& [op, nodes] : by_op) {
+      list += fmt::format("\n  {} x{}: {}", op, nodes.size(),
+                          fmt::join(nodes.begin(), nodes.begin() + std::min<std::size_t>(nodes.size(), 5), "; "));
+      if (nodes.size() > 5) list += fmt::format("; and {} more", nodes.size() - 5);
+    }
+    if (!options_.skip_unsupported) {
+      fail(
+          path_, "",
+          fmt::format("{} node(s) cannot be lowered to Ergon's layers:{}\nRun with --skip-unsupported to treat them as "
+                      "free data movement (docs/workloads.md lists what each operator becomes)",
+                      unsupported_.size(), list));
+    }
+    result_.notes.push_back(
+        fmt::format("{} node(s) treated as free data movement (--skip-unsupported):{}", unsupported_.size(), list));
+  }
+
+  // An input no layer reads (a sample-rate scalar, an unused state) is left out, with a note.
+  void drop_unread_inputs() {
+    YAML::Node kept(YAML::NodeType::Sequence);
+    for (const auto& layer : layers_) {
+      const std::string name = layer["name"].as<std::string>();
+      if (layer["op"].as<std::string>() == "input" && readers_[name].empty() && layers_.size() > 1) {
+        result_.notes.push_back("input '" + name + "' is read by no lowered layer; left out");
+        for (auto it = result_.tensor_layers.begin(); it != result_.tensor_layers.end();) {
+          it = it->second.first == name ? result_.tensor_layers.erase(it) : std::next(it);
+        }
+        continue;
+      }
+      kept.push_back(layer);
+    }
+    layers_ = kept;
+  }
+
+  // Weakly connected components of the lowered graph (more than one: the layers are independent).
+  std::size_t components() const {
+    std::map<std::string, std::string> parent;
+    std::function<std::string(const std::string&)> root = [&](const std::string& x) {
+      auto& p = parent[x];
+      if (p.empty() || p == x) return p = x;
+      return p = root(p);
+    };
+    for (const auto& layer : layers_) {
+      const std::string name = layer["name"].as<std::string>();
+      root(name);
+      for (const auto& input : layer["inputs"]) parent[root(input.as<std::string>())] = root(name);
+    }
+    std::set<std::string> roots;
+    for (const auto& layer : layers_) roots.insert(root(layer["name"].as<std::string>()));
+    return roots.size();
+  }
+
+  struct Unsupported {
+    std::string op, where, why;
+  };
+
+  std::string path_;
+  const PreparedOnnxGraph& graph_;
+  const OnnxImportOptions& options_;
+  std::int64_t batch_ = 1;
+  std::map<std::string, Value> values_;                      // ONNX tensor -> its layer
+  std::map<std::string, TensorShape> layer_shapes_;          // layer -> output shape
+  std::map<std::string, std::size_t> layer_index_;           // layer -> position in layers_
+  std::map<std::string, std::vector<std::string>> readers_;  // layer -> layers reading it
+  std::map<std::string, std::string> rearranged_;            // "layer->shape" -> layout layer
+  std::map<std::string, OnnxConstant> derived_constants_;    // outputs of constant-only nodes left unfolded
+  std::set<std::string> names_;
+  std::vector<Unsupported> unsupported_;
+  YAML::Node layers_{YAML::NodeType::Sequence};
+  LoweredOnnx result_;
+};
+
+}  // namespace
+
+LoweredOnnx lower_onnx_graph(const std::string& path, const PreparedOnnxGraph& graph,
+                             const OnnxImportOptions& options) {
+  return Lowering(path, graph, options).run();
+}
+
+}  // namespace ergon

@@ -1,0 +1,271 @@
+// ONNX import of what exporters emit: folded shape arithmetic and Constant-node weights, pinned dynamic
+// dimensions, NHWC graphs, rank-3 (1-D) models, and each operator's lowering with its MAC and operation
+// counts worked out by hand. MACs must not depend on the accelerator the model runs on.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "arch/accelerator_config.hpp"
+#include "common/input_error.hpp"
+#include "network/importers/onnx_model.hpp"
+#include "power/energy_table.hpp"
+#include "sim/simulation.hpp"
+#include "tests/network/onnx_graph_builder.hpp"
+#include "tests/test_paths.hpp"
+
+namespace ergon {
+namespace {
+
+std::map<std::string, const Layer*> by_name(const Workload& workload) {
+  std::map<std::string, const Layer*> layers;
+  for (const Layer& layer : workload.layers()) layers[layer.name] = &layer;
+  return layers;
+}
+
+std::size_t count_op(const Workload& workload, OpKind op) {
+  std::size_t count = 0;
+  for (const Layer& layer : workload.layers()) count += layer.op == op ? 1 : 0;
+  return count;
+}
+
+std::string error_of(const std::string& path, const OnnxImportOptions& options = {}) {
+  try {
+    load_onnx_workload(path, options);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+// PyTorch's flatten before a classifier: Shape -> Gather -> Concat -> Reshape, weights from a Constant node.
+TEST(OnnxLowering, FoldsShapeArithmeticAndConstantNodeWeights) {
+  OnnxGraph g;
+  g.input("x", {1, 3, 8, 8});
+  g.constant_weights("w", {4, 3, 3, 3});
+  auto* conv = g.node("Conv", {"x", "w"}, {"c"});  // no kernel_shape: optional, taken from the weights
+  OnnxGraph::ints(conv, "pads", {1, 1, 1, 1});
+  g.node("Shape", {"c"}, {"s"});
+  g.int64s("zero", {0});
+  g.node("Gather", {"s", "zero"}, {"n"});
+  g.int64s("minus_one", {-1});
+  auto* concat = g.node("Concat", {"n", "minus_one"}, {"target"});
+  OnnxGraph::integer(concat, "axis", 0);
+  g.node("Reshape", {"c", "target"}, {"f"});
+  g.weights("fc_w", {10, 256});
+  auto* gemm = g.node("Gemm", {"f", "fc_w"}, {"y"});
+  OnnxGraph::integer(gemm, "transB", 1);
+  g.output("y", {1, 10});
+  const Workload workload = load_onnx_workload(g.save("ergon_folding.onnx"));
+  // x, c, f (the flatten: a free layout), y: the shape arithmetic left no layer.
+  ASSERT_EQ(workload.layers().size(), 4u);
+  const auto layers = by_name(workload);
+  EXPECT_EQ(layers.at("f")->op, OpKind::kLayout);
+  EXPECT_EQ(layers.at("c")->conv().window.kernel_h, 3);
+  EXPECT_FALSE(layers.at("c")->conv().bias);
+  EXPECT_EQ(layers.at("y")->op, OpKind::kFullyConnected);
+  EXPECT_EQ(workload.total_macs(), 8u * 8 * 4 * 27 + 256u * 10);
+}
+
+TEST(OnnxLowering, PinsDynamicDimensionsAndLocatesBadOnes) {
+  OnnxGraph g;
+  g.dynamic_input("x", {-1, 3, -1, -1});
+  g.weights("w", {2, 3, 1, 1});
+  g.node("Conv", {"x", "w"}, {"y"});
+  const std::string path = g.save("ergon_dynamic_dims.onnx");
+  EXPECT_NE(error_of(path).find("graph.input x: dimension 2 ('n3') is not fixed in the model; pin it with "
+                                "--input-shape x=1x3x?x?"),
+            std::string::npos)
+      << error_of(path);
+  OnnxImportOptions options;
+  add_input_shape(options, "x=2x3x4x4");
+  const Workload pinned = load_onnx_workload(path, options);
+  EXPECT_EQ(pinned.layers().front().batch, 2);
+  EXPECT_EQ(pinned.total_macs(), 4u * 4 * 2 * 3);
+
+  OnnxImportOptions unknown;
+  add_input_shape(unknown, "image=1x3x4x4");
+  EXPECT_NE(error_of(path, unknown).find("--input-shape image: the model has no input 'image'; its inputs are: x"),
+            std::string::npos)
+      << error_of(path, unknown);
+  OnnxImportOptions wrong_rank;
+  add_input_shape(wrong_rank, "x=1x3x4");
+  EXPECT_NE(error_of(path, wrong_rank).find("gives 3 dimensions but the model declares 4"), std::string::npos);
+  EXPECT_THROW(add_input_shape(options, "x=1x0x4x4"), std::invalid_argument);
+  EXPECT_THROW(add_input_shape(options, "no_dims"), std::invalid_argument);
+
+  OnnxGraph zero;
+  zero.input("x", {0, 3, 4, 4});
+  zero.weights("w", {2, 3, 1, 1});
+  zero.node("Conv", {"x", "w"}, {"y"});
+  EXPECT_NE(error_of(zero.save("ergon_batch_zero.onnx")).find("graph.input x: dimension 0 is 0"), std::string::npos);
+}
+
+// tf2onnx wraps an NHWC graph in Transposes and concatenates along the last axis.
+TEST(OnnxLowering, ImportsNhwcGraphs) {
+  OnnxGraph g;
+  g.input("x", {1, 8, 8, 3});
+  auto* to_nchw = g.node("Transpose", {"x"}, {"xt"});
+  OnnxGraph::ints(to_nchw, "perm", {0, 3, 1, 2});
+  g.weights("w", {4, 3, 3, 3});
+  auto* conv = g.node("Conv", {"xt", "w"}, {"c"});
+  OnnxGraph::ints(conv, "pads", {1, 1, 1, 1});
+  auto* to_nhwc = g.node("Transpose", {"c"}, {"ct"});
+  OnnxGraph::ints(to_nhwc, "perm", {0, 2, 3, 1});
+  auto* concat = g.node("Concat", {"ct", "x"}, {"y"});
+  OnnxGraph::integer(concat, "axis", -1);
+  const Workload workload = load_onnx_workload(g.save("ergon_nhwc.onnx"));
+  EXPECT_EQ(workload.total_macs(), 8u * 8 * 4 * 27);
+  const auto layers = by_name(workload);
+  EXPECT_EQ(layers.at("y")->op, OpKind::kLayout);
+  EXPECT_EQ(layers.at("y")->output_shape.elements(), 8 * 8 * 7);
+  EXPECT_EQ(layers.at("c")->input_shapes[0], (TensorShape{3, 8, 8}));
+}
+
+TEST(OnnxLowering, RunsOneDimensionalConvolutionsOnRankThreeInputs) {
+  OnnxGraph g;
+  g.input("audio", {1, 4, 32});
+  g.weights("w", {8, 4, 3});
+  auto* conv = g.node("Conv", {"audio", "w"}, {"c"});
+  OnnxGraph::ints(conv, "pads", {1, 1});
+  auto* pool = g.node("MaxPool", {"c"}, {"p"});
+  OnnxGraph::ints(pool, "kernel_shape", {2});
+  OnnxGraph::ints(pool, "strides", {2});
+  const Workload workload = load_onnx_workload(g.save("ergon_conv1d.onnx"));
+  const auto layers = by_name(workload);
+  EXPECT_EQ(layers.at("audio")->output_shape, (TensorShape{4, 1, 32}));
+  EXPECT_EQ(layers.at("c")->conv().window.kernel_h, 1);
+  EXPECT_EQ(layers.at("c")->conv().window.kernel_w, 3);
+  EXPECT_EQ(layers.at("p")->output_shape, (TensorShape{8, 1, 16}));
+  EXPECT_EQ(workload.total_macs(), 32u * 8 * 4 * 3);
+  EXPECT_EQ(layers.at("p")->vector_ops, 8u * 16 * 2);  // one comparison per window element
+}
+
+TEST(OnnxLowering, FoldsAZeroPadIntoTheConvolutionAfterIt) {
+  OnnxGraph g;
+  g.input("x", {1, 3, 8, 8});
+  g.int64s("pads", {0, 0, 1, 1, 0, 0, 1, 1});
+  g.node("Pad", {"x", "pads"}, {"padded"});
+  g.weights("w", {4, 3, 3, 3});
+  g.node("Conv", {"padded", "w"}, {"c"});
+  const Workload workload = load_onnx_workload(g.save("ergon_pad.onnx"));
+  ASSERT_EQ(workload.layers().size(), 2u);
+  const Padding& p = by_name(workload).at("c")->conv().window.padding;
+  EXPECT_EQ((std::vector<std::int64_t>{p.top, p.bottom, p.left, p.right}), (std::vector<std::int64_t>{1, 1, 1, 1}));
+  EXPECT_EQ(workload.total_macs(), 8u * 8 * 4 * 27);
+}
+
+// ConvTranspose k=4, s=2, p=1 doubles 8x8 to 16x16: 4 phases of 2x2 taps, exactly H W C F k^2 MACs.
+TEST(OnnxLowering, LowersTransposedConvolutionToSubPixelPhases) {
+  OnnxGraph g;
+  g.input("x", {1, 4, 8, 8});
+  g.weights("w", {4, 2, 4, 4});
+  auto* deconv = g.node("ConvTranspose", {"x", "w"}, {"y"});
+  OnnxGraph::ints(deconv, "strides", {2, 2});
+  OnnxGraph::ints(deconv, "pads", {1, 1, 1, 1});
+  const Workload workload = load_onnx_workload(g.save("ergon_deconv.onnx"));
+  const auto layers = by_name(workload);
+  const Layer& phases = *layers.at("y/subpixel");
+  EXPECT_EQ(phases.conv().filters, 2 * 4);
+  EXPECT_EQ(phases.conv().window.kernel_h, 2);
+  EXPECT_EQ(phases.output_shape, (TensorShape{8, 8, 8}));
+  EXPECT_EQ(layers.at("y")->output_shape, (TensorShape{2, 16, 16}));
+  EXPECT_EQ(workload.total_macs(), 8u * 8 * 4 * 2 * 16);
+}
+
+// A transformer's projection (rank-3 MatMul with constant weights) and its attention scores (two
+// activations), then a softmax.
+TEST(OnnxLowering, LowersMatMulsOfAnyRank) {
+  OnnxGraph g;
+  g.input("tokens", {1, 5, 16});
+  g.weights("wq", {16, 32});
+  g.node("MatMul", {"tokens", "wq"}, {"q"});
+  auto* transpose = g.node("Transpose", {"q"}, {"kt"});
+  OnnxGraph::ints(transpose, "perm", {0, 2, 1});
+  g.node("MatMul", {"q", "kt"}, {"scores"});
+  auto* softmax = g.node("Softmax", {"scores"}, {"attention"});
+  OnnxGraph::integer(softmax, "axis", -1);
+  const Workload workload = load_onnx_workload(g.save("ergon_matmul.onnx"));
+  const auto layers = by_name(workload);
+  EXPECT_EQ(layers.at("q")->op, OpKind::kConv);  // 5 rows of 16 features: a 1x1 convolution
+  EXPECT_EQ(layers.at("q")->macs, 5u * 16 * 32);
+  EXPECT_EQ(layers.at("scores")->op, OpKind::kMatMul);
+  EXPECT_EQ(layers.at("scores")->macs, 5u * 32 * 5);
+  EXPECT_EQ(layers.at("scores")->params_count, 0u);
+  EXPECT_EQ(layers.at("attention")->vector_ops, 3u * 25);
+  EXPECT_EQ(workload.total_macs(), 5u * 16 * 32 + 5u * 32 * 5);
+}
+
+// LSTM, 3 steps, 8 inputs, 4 hidden units, no initial state: one input projection for all steps, then a
+// recurrent fc for steps 1 and 2 and a cell per step.
+TEST(OnnxLowering, UnrollsRecurrentLayersOverTheirSteps) {
+  OnnxGraph g;
+  g.input("audio", {1, 3, 8});  // [batch, steps, features]; the LSTM reads [steps, batch, features]
+  auto* steps_first = g.node("Transpose", {"audio"}, {"x"});
+  OnnxGraph::ints(steps_first, "perm", {1, 0, 2});
+  g.weights("w", {1, 16, 8});
+  g.weights("r", {1, 16, 4});
+  auto* lstm = g.node("LSTM", {"x", "w", "r"}, {"y", "y_h"});
+  OnnxGraph::integer(lstm, "hidden_size", 4);
+  const Workload workload = load_onnx_workload(g.save("ergon_lstm.onnx"));
+  EXPECT_EQ(count_op(workload, OpKind::kFullyConnected), 2u);
+  EXPECT_EQ(count_op(workload, OpKind::kElementwise), 3u);
+  EXPECT_EQ(workload.total_macs(), 3u * 16 * 8 + 2u * 16 * 4);
+  EXPECT_EQ(workload.total_vector_ops(), 3u * 13 * 4);
+}
+
+TEST(OnnxLowering, CountsElementwiseAndReductionOperations) {
+  OnnxGraph g;
+  g.input("x", {1, 4, 8, 8});
+  g.weights("scale", {1});
+  g.node("Div", {"x", "scale"}, {"scaled"});  // not after a conv: its own layer
+  auto* reduce = g.node("ReduceMean", {"scaled"}, {"mean"});
+  OnnxGraph::ints(reduce, "axes", {2, 3});
+  auto* lrn = g.node("LRN", {"x"}, {"normalised"});
+  OnnxGraph::integer(lrn, "size", 5);
+  g.node("HardSigmoid", {"normalised"}, {"gate"});
+  g.floats("roi", {});
+  g.floats("scales", {1, 1, 2, 2});
+  g.node("Resize", {"gate", "roi", "scales"}, {"up"});
+  const Workload workload = load_onnx_workload(g.save("ergon_elementwise.onnx"));
+  const auto layers = by_name(workload);
+  EXPECT_EQ(layers.at("scaled")->op, OpKind::kElementwise);
+  EXPECT_EQ(layers.at("scaled")->vector_ops, 256u);
+  EXPECT_EQ(layers.at("mean")->op, OpKind::kGlobalAvgPool);
+  EXPECT_EQ(layers.at("normalised")->vector_ops, 256u * (5 + 3));
+  EXPECT_EQ(layers.at("gate")->op, OpKind::kActivation);
+  EXPECT_EQ(layers.at("up")->op, OpKind::kUpsample);
+  EXPECT_EQ(layers.at("up")->output_shape, (TensorShape{4, 16, 16}));
+}
+
+TEST(OnnxLowering, LeavesOutInputsNoLayerReads) {
+  OnnxGraph g;
+  g.input("x", {1, 2, 4, 4});
+  g.input("unused", {1, 1});
+  g.node("Relu", {"x"}, {"y"});
+  const OnnxImport imported = import_onnx(g.save("ergon_unused_input.onnx"));
+  ASSERT_EQ(imported.notes.size(), 1u);
+  EXPECT_EQ(imported.notes[0], "input 'unused' is read by no lowered layer; left out");
+}
+
+// The same network on a row-stationary and on a systolic array: pooling comparisons are vector_ops on
+// both, so the MAC totals agree with each other and with the workload's.
+TEST(OnnxLowering, MacsDoNotDependOnTheAccelerator) {
+  const Workload workload = load_workload(test::source_dir() + "/workloads/alexnet.yaml");
+  const EnergyTable table = load_energy_table(test::source_dir() + "/power/tables/cnnergy_65nm.yaml");
+  SimulationOptions options;
+  options.batch = 4;
+  std::vector<SimulationResult> results;
+  for (const char* config : {"eyeriss", "edge_tpu"}) {
+    const AcceleratorConfig accelerator =
+        load_accelerator_config(test::source_dir() + "/configs/" + std::string(config) + ".yaml");
+    results.push_back(Simulation(accelerator, table, workload, options).run());
+  }
+  EXPECT_EQ(results[0].total.macs, 4 * workload.total_macs());
+  EXPECT_EQ(results[1].total.macs, 4 * workload.total_macs());
+  EXPECT_EQ(results[0].total.vector_ops, 4 * workload.total_vector_ops());
+  EXPECT_EQ(results[1].total.vector_ops, 4 * workload.total_vector_ops());
+  EXPECT_GT(workload.total_vector_ops(), 0u);
+}
+
+}  // namespace
+}  // namespace ergon
