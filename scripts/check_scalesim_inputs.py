@@ -18,10 +18,15 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def ergon_run(ergon, config, topology):
+def ergon_run(ergon, config, topology, seconds):
+    """The run's error ('' when it succeeded, None when it outlasted `seconds`) and its warnings."""
     with tempfile.TemporaryDirectory() as out:
-        done = subprocess.run([ergon, "run", "--scalesim-config", config, "--scalesim-topology", topology,
-                               "--out", os.path.join(out, "run")], capture_output=True, text=True)
+        try:
+            done = subprocess.run([ergon, "run", "--scalesim-config", config, "--scalesim-topology", topology,
+                                   "--out", os.path.join(out, "run")], capture_output=True, text=True,
+                                  timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return None, []
     warnings = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
     error = "" if done.returncode == 0 else done.stderr.strip().splitlines()[-1]
     return error, warnings
@@ -31,10 +36,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ergon", default=os.path.join(ROOT, "build", "sim", "ergon"))
     parser.add_argument("--inputs", default=os.path.join(ROOT, "build", "scalesim-inputs"))
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="seconds per run; longer runs are listed as unfinished, not failed (default 60)")
     args = parser.parse_args()
     with open(os.path.join(ROOT, "tests", "data", "scalesim", "inputs.tsv")) as manifest:
         rows = list(csv.DictReader(manifest, delimiter="\t"))
-    required = failed = rejected = warned = 0
+    required = failed = rejected = warned = unfinished = 0
     for row in rows:
         base = os.path.join(args.inputs, os.path.basename(row["repo"]))
         path = os.path.join(base, row["path"])
@@ -44,17 +51,22 @@ def main():
             continue
         required += 1
         if row["kind"] == "cfg":
-            error, warnings = ergon_run(args.ergon, path, os.path.join(base, "topologies/conv_nets/test.csv"))
+            error, warnings = ergon_run(args.ergon, path, os.path.join(base, "topologies/conv_nets/test.csv"),
+                                        args.timeout)
         else:
-            error, warnings = ergon_run(args.ergon, os.path.join(base, "configs/scale.cfg"), path)
+            error, warnings = ergon_run(args.ergon, os.path.join(base, "configs/scale.cfg"), path, args.timeout)
         warned += 1 if warnings else 0
-        if error:
+        if error is None:
+            unfinished += 1
+            print(f"SLOW   {row['repo']}:{row['path']}: still running after {args.timeout:.0f} s (imported)")
+        elif error:
             failed += 1
             print(f"FAILED {row['repo']}:{row['path']}: {error}")
         for warning in warnings:
             print(f"       {row['path']}: {warning}")
-    print(f"\n{required - failed} of {required} inputs SCALE-Sim accepts run in Ergon ({warned} with warnings); "
-          f"{rejected} that both SCALE-Sim versions reject were skipped")
+    print(f"\n{required - failed - unfinished} of {required} inputs SCALE-Sim accepts ran in Ergon ({warned} with "
+          f"warnings), {unfinished} were still running after {args.timeout:.0f} s, {failed} failed; {rejected} that "
+          f"both SCALE-Sim versions reject were skipped")
     return 1 if failed else 0
 
 

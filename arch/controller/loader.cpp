@@ -1,6 +1,7 @@
 #include "arch/controller/loader.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -158,18 +159,22 @@ sc_core::sc_time Loader::dram_transfer(tlm::tlm_command command, DramStream stre
   DramStreamExtension tag;
   tag.stream = stream;
   tag.before_layer = before_layer;
+  // One payload serves every burst of the transfer: constructing one allocates its extension array, which
+  // cost as much as the DRAM model's own work per 4 KiB burst.
+  tlm::tlm_generic_payload payload;
+  payload.set_extension(&tag);
+  // The payload must not free the tag, which lives on this stack, however the transfer ends.
+  const std::unique_ptr<tlm::tlm_generic_payload, void (*)(tlm::tlm_generic_payload*)> untag(
+      &payload, [](tlm::tlm_generic_payload* p) { p->clear_extension<DramStreamExtension>(); });
+  payload.set_command(command);
+  payload.set_data_ptr(stream_window_);
+  payload.set_streaming_width(sizeof(stream_window_));
   cursor.advance(bytes, kMaxBurstBytes, [&](std::uint64_t address, std::uint64_t burst_bytes) {
-    tlm::tlm_generic_payload payload;
-    payload.set_extension(&tag);
-    payload.set_command(command);
     payload.set_address(address);
-    payload.set_data_ptr(stream_window_);
     payload.set_data_length(static_cast<unsigned int>(burst_bytes));
-    payload.set_streaming_width(sizeof(stream_window_));
     payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time burst_delay = sc_core::SC_ZERO_TIME;
     dram_socket->b_transport(payload, burst_delay);
-    payload.clear_extension(&tag);  // the payload must not free the tag
     if (payload.is_response_error()) {
       throw std::runtime_error("the DRAM refused a " + std::to_string(burst_bytes) + "-byte burst at address " +
                                std::to_string(address) + " (" + payload.get_response_string() + ")");

@@ -144,15 +144,8 @@ std::map<std::string, Entry> read_entries(const std::string& path, const std::st
 const std::map<std::string, std::string>& unmodelled_keys() {
   static const std::map<std::string, std::string> keys = {
       {"run_presets.useramulatortrace", "Ergon's own DRAM model replaces Ramulator traces (see dram.impl: banked)"},
-      {"architecture_presets.ifmapoffset", "DRAM address offsets do not change timing in Ergon"},
-      {"architecture_presets.filteroffset", "DRAM address offsets do not change timing in Ergon"},
-      {"architecture_presets.ofmapoffset", "DRAM address offsets do not change timing in Ergon"},
       {"architecture_presets.readrequestbuffer", "DRAM request buffers are not modelled"},
       {"architecture_presets.writerequestbuffer", "DRAM request buffers are not modelled"},
-      {"architecture_presets.memorybanks", "SCALE-Sim does not read it either"},
-      {"architecture_presets.onchipmemorybanks", "SCALE-Sim does not read it either"},
-      {"architecture_presets.onchipmemorybankports", "SCALE-Sim does not read it either"},
-      {"network_presets.topologycsvloc", "give the topology on the command line"},
       {"layout.ifmapcustomlayout", "SRAM bank layouts are not modelled"},
       {"layout.filtercustomlayout", "SRAM bank layouts are not modelled"},
       {"layout.ifmapsrambankbandwidth", "SRAM bank layouts are not modelled"},
@@ -182,14 +175,31 @@ const std::set<std::string>& modelled_keys() {
   return keys;
 }
 
-// A disabled feature ("False") is modelled by not modelling it; anything else Ergon ignores is named.
+// Keys that cannot change what SCALE-Sim or Ergon computes: DRAM address offsets (timing does not depend on
+// where a tensor lives) and keys SCALE-Sim ships but never reads.
+bool timing_neutral(const std::string& key) {
+  return key.find("offset") != std::string::npos || key.find("memorybank") != std::string::npos ||
+         key == "network_presets.topologycsvloc";
+}
+
+// A disabled feature ("False") is modelled by not modelling it, and so are the settings of a disabled
+// section (sparsity without SparsitySupport, bank layouts without a custom layout); anything else Ergon
+// ignores is named.
 std::vector<std::string> unmodelled_warnings(const std::string& path, const std::map<std::string, Entry>& entries) {
+  const auto disabled = [&](const std::string& key) {
+    const auto found = entries.find(key);
+    return found == entries.end() || lowered(found->second.value) == "false";
+  };
+  const bool sparsity_off = disabled("sparsity.sparsitysupport");
+  const bool layout_off = disabled("layout.ifmapcustomlayout") && disabled("layout.filtercustomlayout");
   std::vector<std::string> warnings;
   for (const auto& [key, entry] : entries) {
-    if (modelled_keys().count(key) > 0 || lowered(entry.value) == "false") continue;
+    const std::string section = key.substr(0, key.find('.'));
+    if (modelled_keys().count(key) > 0 || lowered(entry.value) == "false" || timing_neutral(key)) continue;
+    if ((section == "sparsity" && sparsity_off) || (section == "layout" && layout_off)) continue;
     const auto known = unmodelled_keys().find(key);
-    warnings.push_back(fmt::format("{}:{}: [{}] {} = {} is not modelled by Ergon ({})", path, entry.line,
-                                   key.substr(0, key.find('.')), key.substr(key.find('.') + 1), entry.value,
+    warnings.push_back(fmt::format("{}:{}: [{}] {} = {} is not modelled by Ergon ({})", path, entry.line, section,
+                                   key.substr(key.find('.') + 1), entry.value,
                                    known != unmodelled_keys().end() ? known->second : "a key SCALE-Sim does not read"));
   }
   return warnings;

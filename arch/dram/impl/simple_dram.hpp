@@ -20,6 +20,7 @@ class SimpleDram : public IDram {
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  const sc_core::sc_time& transfer_time(std::uint64_t bytes);
 
   tlm_utils::simple_target_socket<SimpleDram> socket_;
   double picoseconds_per_byte_;
@@ -27,6 +28,11 @@ class SimpleDram : public IDram {
   RequestQueue queue_;
   sc_core::sc_time bus_free_at_ = sc_core::SC_ZERO_TIME;
   DramCounters counters_;
+  // Almost every burst has the loader's full size: its bus time is computed once per bandwidth (building
+  // an sc_time from a double cost a third of the model's time).
+  std::uint64_t cached_bytes_ = 0;
+  sc_core::sc_time cached_transfer_;
+  std::uint64_t cached_transfer_ps_ = 0;
 };
 
 }  // namespace ergon
