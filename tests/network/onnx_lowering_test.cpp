@@ -3,6 +3,7 @@
 // counts worked out by hand. MACs must not depend on the accelerator the model runs on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "arch/accelerator_config.hpp"
@@ -193,6 +194,19 @@ TEST(OnnxLowering, LowersMatMulsOfAnyRank) {
   EXPECT_EQ(layers.at("scores")->params_count, 0u);
   EXPECT_EQ(layers.at("attention")->vector_ops, 3u * 25);
   EXPECT_EQ(workload.total_macs(), 5u * 16 * 32 + 5u * 32 * 5);
+  // Both array kinds run the activation x activation product as a GEMM, with every MAC.
+  const EnergyTable table = load_energy_table(test::source_dir() + "/power/tables/cnnergy_65nm.yaml");
+  for (const char* config : {"eyeriss", "edge_tpu"}) {
+    const AcceleratorConfig accelerator =
+        load_accelerator_config(test::source_dir() + "/configs/" + std::string(config) + ".yaml");
+    const SimulationResult result = Simulation(accelerator, table, workload, SimulationOptions{}).run();
+    EXPECT_EQ(result.total.macs, workload.total_macs()) << config;
+    const auto scores = std::find_if(result.layers.begin(), result.layers.end(),
+                                     [](const LayerResult& layer) { return layer.name == "scores"; });
+    ASSERT_NE(scores, result.layers.end());
+    EXPECT_TRUE(scores->executed) << config;
+    EXPECT_GT(scores->dram_read_bytes, 0u) << config;
+  }
 }
 
 // LSTM, 3 steps, 8 inputs, 4 hidden units, no initial state: one input projection for all steps, then a
