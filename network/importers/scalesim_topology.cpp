@@ -128,8 +128,10 @@ ScaleSimLayer gemm_row(const std::vector<Field>& fields, const std::string& path
   const std::int64_t m = parse_positive(fields[1], path, line, "M");
   const std::int64_t n = parse_positive(fields[2], path, line, "N");
   const std::int64_t k = parse_positive(fields[3], path, line, "K");
-  layer.ifmap_h = 1;
-  layer.ifmap_w = m;
+  // M pixels down the height: a fold of output pixels then fetches exactly its rows of K (a [K, 1, M] row
+  // would be fetched whole by every fold that touches it).
+  layer.ifmap_h = m;
+  layer.ifmap_w = 1;
   layer.filter_h = layer.filter_w = 1;
   layer.channels = k;
   layer.filters = n;

@@ -606,7 +606,8 @@ class Lowering {
     bind(node.output(0), emit(layout, shape), where);
   }
 
-  // A GEMM with constant weights: an fc per image row, or a 1x1 convolution over [K, 1, rows]; with
+  // A GEMM with constant weights: an fc per image row, or a 1x1 convolution over [K, rows, 1] (one row of
+  // K features per pixel down the height, so a fold of pixels fetches exactly its rows); with
   // activations on both sides, a matmul layer. A constant first operand is handled as (B^T A^T)^T.
   void lower_gemm(const onnx::NodeProto& node, const std::string& where) {
     if (node.input_size() < 2) fail(path_, where, "needs two operands");
@@ -648,12 +649,12 @@ class Lowering {
         fc["bias"] = bias;
         return bind_via(node.output(0), emit(fc, TensorShape{n, 1, 1}), out_shape, where);
       }
-      YAML::Node conv = new_layer(name, "conv", {need(a, TensorShape{k, 1, rows}, where)});
+      YAML::Node conv = new_layer(name, "conv", {need(a, TensorShape{k, rows, 1}, where)});
       conv["filters"] = n;
       conv["kernel"] = 1;
       conv["bias"] = bias;
       conv["comment"] = fmt::format("{} of {} rows as a 1x1 convolution", node.op_type(), rows);
-      return bind_via(node.output(0), emit(conv, TensorShape{n, 1, rows}), out_shape, where);
+      return bind_via(node.output(0), emit(conv, TensorShape{n, rows, 1}), out_shape, where);
     }
     if (is_constant(b)) {  // one weight matrix per group: a grouped 1x1 convolution
       const std::int64_t rows = a_elements / (k * groups_b);
@@ -661,14 +662,14 @@ class Lowering {
         unsupported(node, where, "batched weights that do not match the data's batch dimensions");
         throw Skip{};
       }
-      YAML::Node conv = new_layer(name, "conv", {need(a, TensorShape{groups_b * k, 1, rows}, where)});
+      YAML::Node conv = new_layer(name, "conv", {need(a, TensorShape{groups_b * k, rows, 1}, where)});
       conv["filters"] = groups_b * n;
       conv["kernel"] = 1;
       conv["groups"] = groups_b;
       conv["bias"] = bias;
       conv["comment"] =
           fmt::format("batched {} ({} groups of {} rows) as a grouped 1x1 convolution", node.op_type(), groups_b, rows);
-      return bind_via(node.output(0), emit(conv, TensorShape{groups_b * n, 1, rows}), out_shape, where);
+      return bind_via(node.output(0), emit(conv, TensorShape{groups_b * n, rows, 1}), out_shape, where);
     }
     // Two activations (attention): groups from the broadcast batch dimensions, per image.
     const std::int64_t b_elements = canonical(dims_of(b, where)).elements();
@@ -679,10 +680,10 @@ class Lowering {
     }
     const std::int64_t rows = a_elements / (groups * k);
     YAML::Node matmul =
-        new_layer(name, "matmul", {need(a, TensorShape{groups * k, 1, rows}, where), materialized(b, where).layer});
+        new_layer(name, "matmul", {need(a, TensorShape{groups * k, rows, 1}, where), materialized(b, where).layer});
     matmul["outputs"] = n;
     if (groups != 1) matmul["groups"] = groups;
-    bind_via(node.output(0), emit(matmul, TensorShape{groups * n, 1, rows}), out_shape, where);
+    bind_via(node.output(0), emit(matmul, TensorShape{groups * n, rows, 1}), out_shape, where);
   }
 
   // Binds a tensor to a layer whose output holds its elements in Ergon's GEMM arrangement.
@@ -972,11 +973,11 @@ class Lowering {
     const std::int64_t per_image = std::max<std::int64_t>(sequences / batch_, 1);
     const std::string name = node_label(node, node.output(0));
     YAML::Node projection = new_layer(name + "/input_projection", "conv",
-                                      {need(node.input(0), TensorShape{features, 1, steps * per_image}, where)});
+                                      {need(node.input(0), TensorShape{features, steps * per_image, 1}, where)});
     projection["filters"] = directions * gates * hidden;
     projection["kernel"] = 1;
     projection["comment"] = fmt::format("{}: W x_t for all {} steps", op, steps);
-    const std::string projected = emit(projection, TensorShape{directions * gates * hidden, 1, steps * per_image});
+    const std::string projected = emit(projection, TensorShape{directions * gates * hidden, steps * per_image, 1});
     const std::optional<std::string> initial =
         node.input_size() > 5 && !node.input(5).empty() && !is_constant(node.input(5))
             ? std::optional<std::string>(materialized(node.input(5), where).layer)

@@ -4,7 +4,7 @@
 // Tensors: an ONNX tensor of shape [N, d1, ..., dk] is one image's [d1, ..., dk] (N is the workload's
 // batch), held as Ergon's [C, H, W]: [d1] -> [d1, 1, 1], [d1, d2] -> [d1, 1, d2], [d1, d2, d3] as is, and
 // higher ranks -> [d1, d2 x ... x d(k-1), dk]. A layer that needs its input in another arrangement of the
-// same elements (a GEMM reads [features, 1, rows]) gets a `layout` layer in between: free data movement.
+// same elements (a GEMM reads [features, rows, 1]) gets a `layout` layer in between: free data movement.
 #include <map>
 #include <string>
 #include <vector>
