@@ -36,8 +36,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ergon", default=os.path.join(ROOT, "build", "sim", "ergon"))
     parser.add_argument("--inputs", default=os.path.join(ROOT, "build", "scalesim-inputs"))
-    parser.add_argument("--timeout", type=float, default=60.0,
-                        help="seconds per run; longer runs are listed as unfinished, not failed (default 60)")
+    parser.add_argument("--timeout", type=float, default=300.0,
+                        help="seconds per run; longer runs are listed as unfinished, not failed (default 300)")
     args = parser.parse_args()
     with open(os.path.join(ROOT, "tests", "data", "scalesim", "inputs.tsv")) as manifest:
         rows = list(csv.DictReader(manifest, delimiter="\t"))
