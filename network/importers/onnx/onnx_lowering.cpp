@@ -866,17 +866,20 @@ class Lowering {
   void lower_split(const onnx::NodeProto& node, const std::string& where) {
     const Dims& in = dims_of(node.input(0), where);
     const std::int64_t axis = integer(node, "axis", 0);
-    if (!is_channel_axis(axis, in.size()) || in.size() < 3) return lower_layout(node, "split", where);
+    // A part without a name has no shape to size its slice by.
+    const bool unnamed_part = std::any_of(node.output().begin(), node.output().end(),
+                                          [](const std::string& output) { return output.empty(); });
+    if (!is_channel_axis(axis, in.size()) || in.size() < 3 || unnamed_part) {
+      return lower_layout(node, "split", where);
+    }
     const std::string input = need(node.input(0), canonical(in), where);
     std::int64_t begin = 0;
     for (const auto& output : node.output()) {
       const Dims& part = dims_of(output, where);
       const std::int64_t end = begin + part[1];
-      if (!output.empty()) {
-        YAML::Node layer = new_layer(output, "slice", {input});
-        layer["channels"] = pair_node(begin, end);
-        bind(output, emit(layer, canonical(part)), where);
-      }
+      YAML::Node layer = new_layer(output, "slice", {input});
+      layer["channels"] = pair_node(begin, end);
+      bind(output, emit(layer, canonical(part)), where);
       begin = end;
     }
   }
