@@ -153,6 +153,7 @@ class GraphPreparation {
       collect_shapes();
       if (!fold_pass()) break;
     }
+    check_sizes();
     return std::move(result_);
   }
 
@@ -370,6 +371,19 @@ class GraphPreparation {
     }
     graph.mutable_node()->Swap(&kept);
     return folded_any;
+  }
+
+  // Every tensor's element count must fit the 64-bit counters the lowering and the workload use.
+  void check_sizes() const {
+    for (const auto& [name, dims] : result_.shapes) {
+      std::int64_t elements = 1;
+      for (const std::int64_t d : dims) {
+        if (__builtin_mul_overflow(elements, d, &elements)) {
+          fail(path_, "tensor " + name,
+               fmt::format("its shape [{}] overflows 64-bit counters; use smaller sizes", fmt::join(dims, ", ")));
+        }
+      }
+    }
   }
 
   // An If whose condition folded to a constant is replaced by the nodes of the branch it takes (Silero VAD

@@ -587,7 +587,10 @@ class Lowering {
       strides.insert(strides.begin(), 1);
     }
     const std::string input = need(node.input(0), canonical_of(node.input(0), where), where);
-    const std::int64_t filters = w[1] * groups * strides[0] * strides[1];
+    std::int64_t filters = 0;
+    if (__builtin_mul_overflow(w[1] * groups, strides[0] * strides[1], &filters)) {
+      fail(path_, where, "its sub-pixel filters (filters x stride^2) overflow 64-bit counters; use smaller strides");
+    }
     YAML::Node conv = new_layer(node_label(node, node.output(0)) + "/subpixel", "conv", {input});
     conv["filters"] = filters;
     conv["kernel"] = pair_node(phases_kernel[0], phases_kernel[1]);
