@@ -108,7 +108,7 @@ class Lowering {
     report_unsupported();
     drop_unread_inputs();
     YAML::Node root;
-    root["name"] = g.name().empty() ? std::filesystem::path(path_).stem().string() : g.name();
+    root["name"] = workload_name(g.name());
     const onnx::ModelProto& m = graph_.model;
     root["source"] =
         "imported from ONNX model " + std::filesystem::path(path_).filename().string() +
@@ -130,6 +130,15 @@ class Lowering {
     std::optional<Padding> pending_pad;
     std::string pad_node;
   };
+
+  // The graph's name, unless it is empty or an exporter's placeholder: then the file's.
+  std::string workload_name(const std::string& graph_name) const {
+    static const std::set<std::string> placeholders = {
+        "tf2onnx", "main_graph", "torch-jit-export",        "torch_jit", "torch-jit",
+        "graph",   "model",      "Model from PaddlePaddle."};
+    if (graph_name.empty() || placeholders.count(graph_name) > 0) return std::filesystem::path(path_).stem().string();
+    return graph_name;
+  }
 
   // ---- tensors ----
 
