@@ -20,4 +20,7 @@ std::size_t invalid_utf8_offset(const std::string& text);
 // "a, b or c"
 std::string join_alternatives(const std::vector<std::string>& words);
 
+// The text with ASCII letters lower-cased (keys and names compared case-insensitively).
+std::string ascii_lower(std::string text);
+
 }  // namespace ergon

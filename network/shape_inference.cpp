@@ -186,9 +186,13 @@ void infer_elementwise(Layer& layer) {
       if (shape.elements() > layer.output_shape.elements()) layer.output_shape = shape;
     }
   }
+}
+
+std::uint64_t elementwise_operations(const Layer& layer) {
+  const auto& params = std::get<ElementwiseParams>(layer.params);
   const double operations = params.operations_per_element * static_cast<double>(layer.output_shape.elements());
   if (operations > 9e18) fail(layer, "operations_per_element", "the operation count overflows 64-bit counters");
-  layer.vector_ops = static_cast<std::uint64_t>(std::llround(operations));
+  return static_cast<std::uint64_t>(std::llround(operations));
 }
 
 // Comparisons or additions of the pools, operations of the element-wise layers; activations are applied as
@@ -206,7 +210,7 @@ std::uint64_t vector_operations(const Layer& layer) {
     case OpKind::kAdd: return out * (layer.input_shapes.size() - 1);
     case OpKind::kMul:
     case OpKind::kUpsample: return out;
-    case OpKind::kElementwise: return layer.vector_ops;
+    case OpKind::kElementwise: return elementwise_operations(layer);
     default: return 0;
   }
 }

@@ -75,13 +75,9 @@ void check_wavefront(const std::string& path, const std::string& key, const Entr
 }
 
 const Entry& required(const std::map<std::string, Entry>& entries, const std::string& path, const std::string& key) {
-  std::string lookup = key;
-  for (std::size_t i = key.find('.') + 1; i < lookup.size(); ++i) {
-    lookup[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(lookup[i])));
-  }
-  const auto found = entries.find(lookup);
+  const std::size_t dot = key.find('.');
+  const auto found = entries.find(key.substr(0, dot + 1) + ascii_lower(key.substr(dot + 1)));
   if (found == entries.end()) {
-    const auto dot = key.find('.');
     throw InputError(
         {path, 0, 0, {}}, key,
         fmt::format("missing; SCALE-Sim needs '{}' in the [{}] section", key.substr(dot + 1), key.substr(0, dot)));
@@ -92,11 +88,6 @@ const Entry& required(const std::map<std::string, Entry>& entries, const std::st
 }  // namespace
 
 namespace {
-
-std::string lowered(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 // "section.key" (key lower-cased, as configparser does) -> value and line; a repeated section or key is the
 // error configparser raises (strict mode, SCALE-Sim's), not a silent override.
@@ -128,7 +119,7 @@ std::map<std::string, Entry> read_entries(const std::string& path, const std::st
     }
     const auto separator = content.find_first_of(":=");
     if (separator == std::string::npos) throw InputError({path, line, 1, {}}, "", "expected 'Key: value'");
-    const std::string key = section + "." + lowered(trim(content.substr(0, separator)));
+    const std::string key = section + "." + ascii_lower(trim(content.substr(0, separator)));
     const auto [earlier, added] = entries.emplace(key, Entry{trim(content.substr(separator + 1)), line});
     if (!added) {
       throw InputError({path, line, 1, {}}, trim(content.substr(0, separator)),
@@ -188,14 +179,14 @@ bool timing_neutral(const std::string& key) {
 std::vector<std::string> unmodelled_warnings(const std::string& path, const std::map<std::string, Entry>& entries) {
   const auto disabled = [&](const std::string& key) {
     const auto found = entries.find(key);
-    return found == entries.end() || lowered(found->second.value) == "false";
+    return found == entries.end() || ascii_lower(found->second.value) == "false";
   };
   const bool sparsity_off = disabled("sparsity.sparsitysupport");
   const bool layout_off = disabled("layout.ifmapcustomlayout") && disabled("layout.filtercustomlayout");
   std::vector<std::string> warnings;
   for (const auto& [key, entry] : entries) {
     const std::string section = key.substr(0, key.find('.'));
-    if (modelled_keys().count(key) > 0 || lowered(entry.value) == "false" || timing_neutral(key)) continue;
+    if (modelled_keys().count(key) > 0 || ascii_lower(entry.value) == "false" || timing_neutral(key)) continue;
     if ((section == "sparsity" && sparsity_off) || (section == "layout" && layout_off)) continue;
     const auto known = unmodelled_keys().find(key);
     warnings.push_back(fmt::format("{}:{}: [{}] {} = {} is not modelled by Ergon ({})", path, entry.line, section,
@@ -226,7 +217,7 @@ ScaleSimConfig read_scalesim_config(const std::string& path) {
   config.filter_sram_kib = sram_kib("FilterSramSzkB");
   config.ofmap_sram_kib = sram_kib("OfmapSramSzkB");
   const Entry& dataflow = required(entries, path, arch + ".Dataflow");
-  config.dataflow = lowered(dataflow.value);
+  config.dataflow = ascii_lower(dataflow.value);
   if (config.dataflow != "os" && config.dataflow != "ws" && config.dataflow != "is") {
     throw InputError({path, dataflow.line, 1, {}}, "Dataflow", "expected os, ws or is, got '" + dataflow.value + "'");
   }

@@ -12,22 +12,6 @@
 #include "network/importers/onnx/onnx_lowering.hpp"
 
 namespace ergon {
-namespace {
-
-struct Imported {
-  LoweredOnnx lowered;
-  std::vector<std::string> notes;
-};
-
-Imported import_model(const std::string& path, const OnnxImportOptions& options) {
-  PreparedOnnxGraph graph = prepare_onnx_graph(path, options);
-  Imported imported{lower_onnx_graph(path, graph, options), std::move(graph.notes)};
-  imported.notes.insert(imported.notes.end(), imported.lowered.notes.begin(), imported.lowered.notes.end());
-  return imported;
-}
-
-}  // namespace
-
 void add_input_shape(OnnxImportOptions& options, const std::string& text) {
   const std::size_t equals = text.rfind('=');
   const auto bad = [&](const std::string& why) {
@@ -75,15 +59,17 @@ void add_input_value(OnnxImportOptions& options, const std::string& text) {
 }
 
 OnnxImport import_onnx(const std::string& path, const OnnxImportOptions& options) {
-  Imported imported = import_model(path, options);
-  return {imported.lowered.document, imported.notes};
+  PreparedOnnxGraph graph = prepare_onnx_graph(path, options);
+  LoweredOnnx lowered = lower_onnx_graph(path, graph, options);
+  OnnxImport imported{lowered.document, std::move(graph.notes), std::move(lowered.tensor_layers)};
+  imported.notes.insert(imported.notes.end(), lowered.notes.begin(), lowered.notes.end());
+  return imported;
 }
 
-Workload load_onnx_workload(const std::string& path, const OnnxImportOptions& options) {
-  Imported imported = import_model(path, options);
-  Workload workload = parse_workload(imported.lowered.document, path);
+Workload onnx_workload(const OnnxImport& imported, const std::string& path) {
+  Workload workload = parse_workload(imported.document, path);
   // Every tensor a layer stands for must hold the elements ONNX's inference gives it.
-  for (const auto& [tensor, entry] : imported.lowered.tensor_layers) {
+  for (const auto& [tensor, entry] : imported.tensor_layers) {
     const auto& [layer_name, elements] = entry;
     const Layer* layer = workload.find_layer(layer_name);
     if (layer == nullptr || layer->output_shape.elements() == elements) continue;
@@ -93,12 +79,17 @@ Workload load_onnx_workload(const std::string& path, const OnnxImportOptions& op
                     "the import does not model this node faithfully",
                     layer->output_shape.to_string(), layer_name, layer->output_shape.elements(), elements));
   }
+  return workload;
+}
+
+Workload load_onnx_workload(const std::string& path, const OnnxImportOptions& options) {
+  const OnnxImport imported = import_onnx(path, options);
+  Workload workload = onnx_workload(imported, path);
   for (const auto& note : imported.notes) std::cerr << "note: " << path << ": " << note << "\n";
   return workload;
 }
 
-std::string onnx_workload_yaml(const std::string& path, const OnnxImportOptions& options) {
-  const OnnxImport imported = import_onnx(path, options);
+std::string onnx_workload_yaml(const OnnxImport& imported, const std::string& path) {
   YAML::Emitter out;
   out << imported.document;
   std::string header = "# Imported from " + std::filesystem::path(path).filename().string() +

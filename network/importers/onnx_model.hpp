@@ -30,16 +30,21 @@ void add_input_value(OnnxImportOptions& options, const std::string& text);
 struct OnnxImport {
   YAML::Node document;             // the workload
   std::vector<std::string> notes;  // decisions taken on the user's behalf, and operators treated as free
+  // Each ONNX tensor a layer stands for -> (layer, elements per image ONNX infers for it).
+  std::map<std::string, std::pair<std::string, std::int64_t>> tensor_layers;
 };
 
 // The workload as a YAML document. Throws InputError naming the file and the input, node or tensor.
 OnnxImport import_onnx(const std::string& path, const OnnxImportOptions& options = {});
 
-// The workload itself, every layer's output checked against ONNX's shape inference. Notes go to stderr.
+// The imported workload parsed, every layer's output checked against ONNX's shape inference.
+Workload onnx_workload(const OnnxImport& imported, const std::string& path);
+
+// import_onnx then onnx_workload; the notes go to stderr.
 Workload load_onnx_workload(const std::string& path, const OnnxImportOptions& options = {});
 
-// The same as workload YAML text, with a header naming its source and the notes as comments.
-std::string onnx_workload_yaml(const std::string& path, const OnnxImportOptions& options = {});
+// The imported workload as YAML text, with a header naming its source and the notes as comments.
+std::string onnx_workload_yaml(const OnnxImport& imported, const std::string& path);
 
 // The options every command that reads a model applies to `.onnx` workloads (set from the command line).
 OnnxImportOptions& model_import_options();

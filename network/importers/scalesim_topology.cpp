@@ -7,6 +7,7 @@
 
 #include "common/input_error.hpp"
 #include "common/input_text.hpp"
+#include "common/text.hpp"
 
 namespace ergon {
 namespace {
@@ -149,11 +150,7 @@ namespace {
 // SCALE-Sim tells the kinds apart by a command-line flag only; the header tells them apart too: a GEMM
 // file's second column is M.
 ScaleSimTopologyKind kind_of_header(const std::vector<Field>& header) {
-  if (header.size() >= 2) {
-    std::string second = header[1].text;
-    for (char& c : second) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (second == "M") return ScaleSimTopologyKind::kGemm;
-  }
+  if (header.size() >= 2 && ascii_lower(header[1].text) == "m") return ScaleSimTopologyKind::kGemm;
   return ScaleSimTopologyKind::kConv;
 }
 

@@ -94,10 +94,11 @@ void register_import_command(CLI::App& app) {
   onnx->add_option("model", *onnx_model, "ONNX model (.onnx)")->required()->check(CLI::ExistingFile);
   onnx->add_option("--out,-o", *onnx_out, "Workload YAML to write")->required();
   onnx->callback([onnx_model, onnx_out] {
-    const OnnxImportOptions& import_options = model_import_options();
-    // Every layer checked against ONNX's shapes before anything is written.
-    const Workload workload = load_onnx_workload(*onnx_model, import_options);
-    write_file_atomically(*onnx_out, onnx_workload_yaml(*onnx_model, import_options));
+    // Imported once; every layer checked against ONNX's shapes before anything is written.
+    const OnnxImport imported = import_onnx(*onnx_model, model_import_options());
+    const Workload workload = onnx_workload(imported, *onnx_model);
+    for (const auto& note : imported.notes) std::cerr << "note: " << *onnx_model << ": " << note << "\n";
+    write_file_atomically(*onnx_out, onnx_workload_yaml(imported, *onnx_model));
     std::cout << fmt::format("wrote {}: {} layers, {} MACs and {} vector operations per image\n", *onnx_out,
                              workload.layers().size(), workload.total_macs(), workload.total_vector_ops());
   });

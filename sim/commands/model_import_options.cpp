@@ -12,35 +12,32 @@ bool reads_a_model(const CLI::App& command) {
   return command.get_option_no_throw("--workload") != nullptr || command.get_name() == "onnx" || workload_show;
 }
 
+// A repeatable option whose every value goes through `add` (which throws std::invalid_argument).
+void add_repeatable(CLI::App& command, const std::string& name, void (*add)(OnnxImportOptions&, const std::string&),
+                    const std::string& help, const std::string& type_name) {
+  command
+      .add_option_function<std::vector<std::string>>(
+          name,
+          [add](const std::vector<std::string>& texts) {
+            for (const std::string& text : texts) {
+              try {
+                add(model_import_options(), text);
+              } catch (const std::invalid_argument& error) {
+                throw CLI::ValidationError(error.what());
+              }
+            }
+          },
+          help)
+      ->type_name(type_name);
+}
+
 void add_to(CLI::App& command) {
-  command
-      .add_option_function<std::vector<std::string>>(
-          "--input-shape",
-          [](const std::vector<std::string>& shapes) {
-            for (const std::string& shape : shapes) {
-              try {
-                add_input_shape(model_import_options(), shape);
-              } catch (const std::invalid_argument& error) {
-                throw CLI::ValidationError(error.what());
-              }
-            }
-          },
-          "ONNX models: pin an input's shape, NAME=1x3x224x224 (repeatable; dynamic dimensions need it)")
-      ->type_name("NAME=DIMS");
-  command
-      .add_option_function<std::vector<std::string>>(
-          "--input-value",
-          [](const std::vector<std::string>& values) {
-            for (const std::string& value : values) {
-              try {
-                add_input_value(model_import_options(), value);
-              } catch (const std::invalid_argument& error) {
-                throw CLI::ValidationError(error.what());
-              }
-            }
-          },
-          "ONNX models: make an input a constant, NAME=16000 or NAME=1,2,3 (folds the If nodes it decides)")
-      ->type_name("NAME=VALUES");
+  add_repeatable(command, "--input-shape", add_input_shape,
+                 "ONNX models: pin an input's shape, NAME=1x3x224x224 (repeatable; dynamic dimensions need it)",
+                 "NAME=DIMS");
+  add_repeatable(command, "--input-value", add_input_value,
+                 "ONNX models: make an input a constant, NAME=16000 or NAME=1,2,3 (folds the If nodes it decides)",
+                 "NAME=VALUES");
   command.add_flag("--skip-unsupported", model_import_options().skip_unsupported,
                    "ONNX models: treat operators Ergon cannot lower as free data movement (listed on stderr)");
 }

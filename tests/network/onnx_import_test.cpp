@@ -73,7 +73,7 @@ TEST(OnnxImport, ImportedModelSimulates) {
 TEST(OnnxImport, WritesWorkloadYamlThatLoadsBack) {
   const std::string onnx_path = tiny_cnn().save("ergon_tiny_cnn_yaml.onnx");
   const std::string yaml_path = (std::filesystem::temp_directory_path() / "ergon_tiny_cnn.yaml").string();
-  std::ofstream(yaml_path) << onnx_workload_yaml(onnx_path);
+  std::ofstream(yaml_path) << onnx_workload_yaml(import_onnx(onnx_path), onnx_path);
   EXPECT_EQ(load_workload(yaml_path).total_macs(), load_workload(onnx_path).total_macs());
 }
 

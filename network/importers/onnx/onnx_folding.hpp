@@ -30,7 +30,4 @@ class FoldError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The operators fold_node evaluates.
-const std::vector<std::string>& foldable_operators();
-
 }  // namespace ergon

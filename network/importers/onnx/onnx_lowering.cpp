@@ -11,6 +11,7 @@
 #include <set>
 
 #include "common/input_error.hpp"
+#include "common/text.hpp"
 #include "network/layer.hpp"
 
 namespace ergon {
@@ -86,11 +87,6 @@ const std::set<std::string>& layout_operators() {
                                             "ScatterElements",
                                             "EyeLike"};
   return ops;
-}
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
 }
 
 class Lowering {
@@ -257,15 +253,10 @@ class Lowering {
     return name;
   }
 
-  void bind(const std::string& tensor, const std::string& layer, const std::string& where) {
+  void bind(const std::string& tensor, const std::string& layer) {
     values_[tensor] = Value{layer, layer_shapes_.at(layer), std::nullopt, {}};
     const auto shape = graph_.shapes.find(tensor);
-    if (shape != graph_.shapes.end()) {
-      const Dims& dims = shape->second;
-      const std::int64_t elements = canonical(dims).elements();
-      result_.tensor_layers[tensor] = {layer, elements};
-    }
-    (void)where;
+    if (shape != graph_.shapes.end()) result_.tensor_layers[tensor] = {layer, canonical(shape->second).elements()};
   }
 
   // `tensor` as a layer whose output is `wanted` (same elements): its producer, or a free layout after it.
@@ -313,7 +304,7 @@ class Lowering {
     const TensorShape shape = canonical_of(name, where);
     YAML::Node layer = new_layer(name, "input", {});
     layer["shape"] = shape_node(shape);
-    bind(name, emit(layer, shape), where);
+    bind(name, emit(layer, shape));
   }
 
   // ---- attributes ----
@@ -429,16 +420,10 @@ class Lowering {
                                   std::max(merged.left, merged.right) <= spec.kernel[1] / 2);
       if (fits) {
         spec.padding = merged;
-        return need_unpadded(tensor, value, where);
+        return value.layer;  // a pending pad is only recorded on a [C, H, W] producer output
       }
     }
     return need(tensor, canonical_of(tensor, where), where);
-  }
-
-  std::string need_unpadded(const std::string& tensor, const Value& value, const std::string& where) {
-    (void)tensor;
-    (void)where;
-    return value.layer;  // a pending pad is only recorded on a [C, H, W] producer output
   }
 
   // ---- operators ----
@@ -467,7 +452,7 @@ class Lowering {
         layer["transform"] = "skipped " + node.op_type();
       }
       layer["shape"] = shape_node(shape);
-      bind(output, emit(layer, shape), where);
+      bind(output, emit(layer, shape));
     }
   }
 
@@ -479,7 +464,7 @@ class Lowering {
     const std::string where = fmt::format("graph.node[{}] ({} '{}')", index, node.op_type(), node.name());
     if (node.output_size() < 1) fail(path_, where, "has no output");
     const std::vector<std::string> inputs = activations(node);
-    if (inputs.empty()) return constant_only(node, where);
+    if (inputs.empty()) return constant_only(node);
     const std::size_t before = unsupported_.size();
     try {
       if (!(node.domain().empty() || node.domain() == "ai.onnx")) {
@@ -494,8 +479,7 @@ class Lowering {
 
   // A node of constants only that folding left (weights without values through an operator the folder does
   // not evaluate): its outputs are constants too.
-  void constant_only(const onnx::NodeProto& node, const std::string& where) {
-    (void)where;
+  void constant_only(const onnx::NodeProto& node) {
     for (const auto& output : node.output()) {
       if (output.empty()) continue;
       OnnxConstant c;
@@ -516,10 +500,10 @@ class Lowering {
     if (activation_functions().count(op) > 0 || op == "Clip") return lower_activation(node, where);
     if (op == "Softmax" || op == "LogSoftmax") return lower_elementwise(node, "softmax", 3.0, where);
     if (arithmetic_operators().count(op) > 0) return lower_arithmetic(node, where);
-    if (unary_operators().count(op) > 0) return lower_elementwise(node, lower(op), 1.0, where);
+    if (unary_operators().count(op) > 0) return lower_elementwise(node, ascii_lower(op), 1.0, where);
     if (op == "BatchNormalization") return lower_batchnorm(node, where);
     if (op == "InstanceNormalization" || op == "LayerNormalization" || op == "GroupNormalization") {
-      return lower_elementwise(node, lower(op), 5.0, where);  // mean, variance, normalise, scale, shift
+      return lower_elementwise(node, ascii_lower(op), 5.0, where);  // mean, variance, normalise, scale, shift
     }
     if (op == "LRN") return lower_elementwise(node, "lrn", static_cast<double>(integer(node, "size", 1)) + 3.0, where);
     if (op.rfind("Reduce", 0) == 0 || op == "ArgMax" || op == "ArgMin") return lower_reduce(node, where);
@@ -528,7 +512,7 @@ class Lowering {
     if (op == "Pad") return lower_pad(node, where);
     if (op == "Resize" || op == "Upsample") return lower_resize(node, where);
     if (op == "LSTM" || op == "GRU" || op == "RNN") return lower_recurrent(node, where);
-    if (layout_operators().count(op) > 0) return lower_layout(node, lower(op), where);
+    if (layout_operators().count(op) > 0) return lower_layout(node, ascii_lower(op), where);
     unsupported(node, where, "");
   }
 
@@ -547,7 +531,7 @@ class Lowering {
     const std::int64_t groups = integer(node, "group", 1);
     if (groups != 1) layer["groups"] = groups;
     layer["bias"] = node.input_size() > 2 && !node.input(2).empty();
-    bind(node.output(0), emit(layer, canonical_of(node.output(0), where)), where);
+    bind(node.output(0), emit(layer, canonical_of(node.output(0), where)));
   }
 
   // A transposed convolution as its sub-pixel form (Shi et al., CVPR 2016): a stride-1 convolution with
@@ -615,7 +599,7 @@ class Lowering {
     YAML::Node layout = new_layer(node_label(node, node.output(0)), "layout", {conv_name});
     layout["shape"] = shape_node(shape);
     layout["transform"] = "depth_to_space";
-    bind(node.output(0), emit(layout, shape), where);
+    bind(node.output(0), emit(layout, shape));
   }
 
   // A GEMM with constant weights: an fc per image row, or a 1x1 convolution over [K, rows, 1] (one row of
@@ -652,21 +636,21 @@ class Lowering {
     const std::int64_t groups_b = product(b_dims, 0, b_dims.size() - 2);
     const bool bias = gemm && node.input_size() > 2 && !node.input(2).empty();
     const std::string name = node_label(node, node.output(0));
-    const TensorShape out_shape = canonical_of(node.output(0), where);
+    dims_of(node.output(0), where);  // the product must have a static shape, as every lowered output
     if (is_constant(b) && groups_b == 1) {
       const std::int64_t rows = a_elements / k;
       if (rows == 1) {
         YAML::Node fc = new_layer(name, "fc", {need(a, TensorShape{k, 1, 1}, where)});
         fc["outputs"] = n;
         fc["bias"] = bias;
-        return bind_via(node.output(0), emit(fc, TensorShape{n, 1, 1}), out_shape, where);
+        return bind(node.output(0), emit(fc, TensorShape{n, 1, 1}));
       }
       YAML::Node conv = new_layer(name, "conv", {need(a, TensorShape{k, rows, 1}, where)});
       conv["filters"] = n;
       conv["kernel"] = 1;
       conv["bias"] = bias;
       conv["comment"] = fmt::format("{} of {} rows as a 1x1 convolution", node.op_type(), rows);
-      return bind_via(node.output(0), emit(conv, TensorShape{n, rows, 1}), out_shape, where);
+      return bind(node.output(0), emit(conv, TensorShape{n, rows, 1}));
     }
     if (is_constant(b)) {  // one weight matrix per group: a grouped 1x1 convolution
       const std::int64_t rows = a_elements / (k * groups_b);
@@ -681,7 +665,7 @@ class Lowering {
       conv["bias"] = bias;
       conv["comment"] =
           fmt::format("batched {} ({} groups of {} rows) as a grouped 1x1 convolution", node.op_type(), groups_b, rows);
-      return bind_via(node.output(0), emit(conv, TensorShape{groups_b * n, rows, 1}), out_shape, where);
+      return bind(node.output(0), emit(conv, TensorShape{groups_b * n, rows, 1}));
     }
     // Two activations (attention): groups from the broadcast batch dimensions, per image.
     const std::int64_t b_elements = canonical(dims_of(b, where)).elements();
@@ -695,14 +679,7 @@ class Lowering {
         new_layer(name, "matmul", {need(a, TensorShape{groups * k, rows, 1}, where), materialized(b, where).layer});
     matmul["outputs"] = n;
     if (groups != 1) matmul["groups"] = groups;
-    bind_via(node.output(0), emit(matmul, TensorShape{groups * n, rows, 1}), out_shape, where);
-  }
-
-  // Binds a tensor to a layer whose output holds its elements in Ergon's GEMM arrangement.
-  void bind_via(const std::string& tensor, const std::string& layer, const TensorShape& canonical_shape,
-                const std::string& where) {
-    (void)canonical_shape;
-    bind(tensor, layer, where);
+    bind(node.output(0), emit(matmul, TensorShape{groups * n, rows, 1}));
   }
 
   void lower_pool(const onnx::NodeProto& node, const std::string& where) {
@@ -713,7 +690,7 @@ class Lowering {
     YAML::Node layer = new_layer(node_label(node, node.output(0)), op, {input});
     write_window(layer, spec);
     if (integer(node, "ceil_mode", 0) != 0) layer["ceil_mode"] = true;
-    bind(node.output(0), emit(layer, canonical_of(node.output(0), where)), where);
+    bind(node.output(0), emit(layer, canonical_of(node.output(0), where)));
   }
 
   void lower_global_pool(const onnx::NodeProto& node, const std::string& where) {
@@ -721,7 +698,7 @@ class Lowering {
     const std::string op = node.op_type() == "GlobalMaxPool" ? "global_maxpool" : "global_avgpool";
     const TensorShape in = layer_shapes_.at(input);
     YAML::Node layer = new_layer(node_label(node, node.output(0)), op, {input});
-    bind(node.output(0), emit(layer, TensorShape{in.channels, 1, 1}), where);
+    bind(node.output(0), emit(layer, TensorShape{in.channels, 1, 1}));
   }
 
   std::string activation_function(const onnx::NodeProto& node) const {
@@ -745,7 +722,7 @@ class Lowering {
     const TensorShape shape = canonical_of(node.output(0), where);
     YAML::Node layer = new_layer(node_label(node, node.output(0)), "activation", {need(node.input(0), shape, where)});
     layer["function"] = activation_function(node);
-    bind(node.output(0), emit(layer, shape), where);
+    bind(node.output(0), emit(layer, shape));
   }
 
   // Vector-unit work on every activation input (each in its own canonical arrangement), sized by the output.
@@ -758,7 +735,7 @@ class Lowering {
     layer["function"] = function;
     if (operations != 1.0) layer["operations_per_element"] = operations;
     layer["shape"] = shape_node(shape);
-    bind(node.output(0), emit(layer, shape), where);
+    bind(node.output(0), emit(layer, shape));
   }
 
   bool folds_into_producer(const onnx::NodeProto& node, const std::string& data, const std::string& where) {
@@ -793,7 +770,7 @@ class Lowering {
       std::vector<std::string> layers;
       for (const auto& input : inputs) layers.push_back(need(input, out, where));
       YAML::Node layer = new_layer(node_label(node, node.output(0)), "add", layers);
-      return bind(node.output(0), emit(layer, out), where);
+      return bind(node.output(0), emit(layer, out));
     }
     if (!has_constant && inputs.size() == 2 && op == "Mul" && canonical_of(inputs[0], where) == out) {
       const TensorShape scale = canonical_of(inputs[1], where);
@@ -802,11 +779,11 @@ class Lowering {
         YAML::Node layer =
             new_layer(node_label(node, node.output(0)), "mul",
                       {need(inputs[0], out, where), need(inputs[1], scale == out ? out : channel_scale, where)});
-        return bind(node.output(0), emit(layer, out), where);
+        return bind(node.output(0), emit(layer, out));
       }
     }
     const double operations = std::max<double>(1.0, static_cast<double>(node.input_size() - 1));
-    lower_elementwise(node, lower(op), op == "Where" ? 1.0 : operations, where);
+    lower_elementwise(node, ascii_lower(op), op == "Where" ? 1.0 : operations, where);
   }
 
   void lower_batchnorm(const onnx::NodeProto& node, const std::string& where) {
@@ -845,12 +822,12 @@ class Lowering {
       const std::string input = need(node.input(0), canonical_of(node.input(0), where), where);
       YAML::Node layer = new_layer(node_label(node, node.output(0)),
                                    op == "ReduceMean" ? "global_avgpool" : "global_maxpool", {input});
-      return bind(node.output(0), emit(layer, TensorShape{in[1], 1, 1}), where);
+      return bind(node.output(0), emit(layer, TensorShape{in[1], 1, 1}));
     }
     const double per_output =
         static_cast<double>(canonical(in).elements()) /
         static_cast<double>(std::max<std::int64_t>(canonical_of(node.output(0), where).elements(), 1));
-    std::string function = lower(op);
+    std::string function = ascii_lower(op);
     if (function.rfind("reduce", 0) == 0) function = "reduce_" + function.substr(6);
     lower_elementwise(node, function, per_output, where);
   }
@@ -870,7 +847,7 @@ class Lowering {
       std::vector<std::string> layers;
       for (const auto& input : inputs) layers.push_back(need(input, canonical_of(input, where), where));
       YAML::Node layer = new_layer(node_label(node, node.output(0)), "concat", layers);
-      return bind(node.output(0), emit(layer, canonical(out)), where);
+      return bind(node.output(0), emit(layer, canonical(out)));
     }
     lower_layout(node, "concat", where);
   }
@@ -891,7 +868,7 @@ class Lowering {
       const std::int64_t end = begin + part[1];
       YAML::Node layer = new_layer(output, "slice", {input});
       layer["channels"] = pair_node(begin, end);
-      bind(output, emit(layer, canonical(part)), where);
+      bind(output, emit(layer, canonical(part)));
       begin = end;
     }
   }
@@ -935,7 +912,7 @@ class Lowering {
       const std::string input = need(node.input(0), canonical(in), where);
       YAML::Node layer = new_layer(node_label(node, node.output(0)), "upsample", {input});
       layer["scale"] = out[2] / in[2];
-      return bind(node.output(0), emit(layer, canonical(out)), where);
+      return bind(node.output(0), emit(layer, canonical(out)));
     }
     std::size_t resized_axes = 0;
     for (std::size_t i = 0; i < std::min(in.size(), out.size()); ++i) resized_axes += in[i] != out[i] ? 1 : 0;
@@ -955,13 +932,13 @@ class Lowering {
       if (output.empty() || (o > 0 && graph_.shapes.count(output) == 0)) continue;
       const TensorShape shape = canonical_of(output, where);
       if (inputs.size() == 1 && layer_shapes_.at(inputs[0]) == shape) {  // a view of the same arrangement
-        bind(output, inputs[0], where);
+        bind(output, inputs[0]);
         continue;
       }
       YAML::Node layer = new_layer(node.output_size() > 1 ? output : node_label(node, output), "layout", inputs);
       layer["shape"] = shape_node(shape);
       layer["transform"] = transform;
-      bind(output, emit(layer, shape), where);
+      bind(output, emit(layer, shape));
     }
   }
 
@@ -1016,7 +993,7 @@ class Lowering {
           cell_inputs.push_back(emit(recurrence, gate_shape));
         }
         YAML::Node cell = new_layer(step + "_cell", "elementwise", cell_inputs);
-        cell["function"] = lower(op) + "_cell";
+        cell["function"] = ascii_lower(op) + "_cell";
         cell["operations_per_element"] = cell_operations;
         const TensorShape state_shape{hidden * per_image, 1, 1};
         cell["shape"] = shape_node(state_shape);
@@ -1029,11 +1006,11 @@ class Lowering {
     const auto gather = [&](const std::string& tensor, const std::vector<std::string>& parts, const std::string& how) {
       if (tensor.empty() || graph_.shapes.count(tensor) == 0) return;
       const TensorShape shape = canonical_of(tensor, where);
-      if (parts.size() == 1 && layer_shapes_.at(parts[0]) == shape) return bind(tensor, parts[0], where);
+      if (parts.size() == 1 && layer_shapes_.at(parts[0]) == shape) return bind(tensor, parts[0]);
       YAML::Node layout = new_layer(tensor, "layout", parts);
       layout["shape"] = shape_node(shape);
       layout["transform"] = how;
-      bind(tensor, emit(layout, shape), where);
+      bind(tensor, emit(layout, shape));
     };
     gather(node.output(0), all_states, "stack steps");
     if (node.output_size() > 1) gather(node.output(1), last_states, "last state");
