@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 
 #include "arch/components.hpp"
@@ -298,6 +299,52 @@ DvfsConfig parse_dvfs(YamlMap map, const ClockConfig& clock, const DramConfig& d
   return dvfs;
 }
 
+std::vector<SocRail> default_soc_rails() {
+  return {SocRail{"vddcore", true, 0, true, {"cpu", "npu", "internal_ram"}}};
+}
+
+bool is_in(const std::string& name, const char* const (&names)[2]) {
+  return name == names[0] || name == names[1];
+}
+bool is_in(const std::string& name, const char* const (&names)[3]) {
+  return name == names[0] || name == names[1] || name == names[2];
+}
+
+// rails: {name: {voltage: core | voltage_v: V, measured: bool, blocks: [...]}}; every energy block on one rail.
+std::vector<SocRail> parse_soc_rails(YamlMap map) {
+  std::vector<SocRail> rails;
+  std::map<std::string, std::string> rail_of_block;
+  for (const auto& entry : map.view().node()) {
+    SocRail rail;
+    rail.name = entry.first.as<std::string>();
+    YamlMap r = map.get_map(rail.name);
+    const bool has_voltage = r.has("voltage"), has_fixed = r.has("voltage_v");
+    if (has_voltage == has_fixed) r.view().fail("give either `voltage: core` or a fixed `voltage_v`");
+    if (has_voltage && r.get_string("voltage") != "core")
+      r.at("voltage").fail("the only rail voltage by name is `core`");
+    rail.follows_core = has_voltage;
+    if (has_fixed) rail.voltage_v = r.get_number("voltage_v", NumberRule{0.0, 5.0, true});
+    rail.measured = r.get_bool("measured", rail.measured);
+    const YamlView blocks = r.at("blocks");
+    for (const YamlView& item : blocks.items()) {
+      const std::string block = item.as_string();
+      if (!is_in(block, kSocEnergyBlocks) && !is_in(block, kSocTimeOnlyBlocks))
+        item.fail("unknown block '" + block + "': give cpu, npu, internal_ram, external_flash or serial");
+      if (!rail_of_block.emplace(block, rail.name).second)
+        item.fail("block '" + block + "' is already on rail '" + rail_of_block[block] + "'");
+      if (is_in(block, kSocTimeOnlyBlocks) && rail.measured)
+        item.fail("block '" + block + "' has no energy model: it can only sit on a rail with `measured: false`");
+      rail.blocks.push_back(block);
+    }
+    r.reject_unknown_keys();
+    rails.push_back(rail);
+  }
+  for (const char* block : kSocEnergyBlocks) {
+    if (rail_of_block.count(block) == 0) map.view().fail(std::string("put block '") + block + "' on a rail");
+  }
+  return rails;
+}
+
 SocConfig parse_soc(YamlMap map) {
   SocConfig soc;
   YamlMap points = map.get_map("operating_points");
@@ -329,7 +376,15 @@ SocConfig parse_soc(YamlMap map) {
   soc.serial_baud = cpu.get_number("serial_baud", soc.serial_baud, kPositive);
   soc.serial_bytes = cpu.get_number("serial_bytes", soc.serial_bytes, kNonNegative);
   soc.cpu_power_mw = cpu.get_number("power_mw", kNonNegative);
+  soc.npu_clock_running = cpu.get_bool("npu_clock_running", soc.npu_clock_running);
   cpu.reject_unknown_keys();
+  if (map.has("static")) {
+    YamlMap leakage = map.get_map("static");
+    soc.static_power_mw = leakage.get_number("power_mw", soc.static_power_mw, kNonNegative);
+    soc.leakage_dibl_slope_mv = leakage.get_number("dibl_slope_mv", soc.leakage_dibl_slope_mv, kPositive);
+    leakage.reject_unknown_keys();
+  }
+  soc.rails = map.has("rails") ? parse_soc_rails(map.get_map("rails")) : default_soc_rails();
   YamlMap npu = map.get_map("npu");
   soc.npu_layer_overhead_cycles = npu.get_number("layer_overhead_cycles", kNonNegative);
   soc.npu_baseline_power_mw = npu.get_number("baseline_power_mw", kNonNegative);
@@ -378,6 +433,15 @@ EnergyConfig parse_energy(YamlMap map) {
 }
 
 }  // namespace
+
+const SocRail& SocConfig::rail_of(const std::string& block) const {
+  for (const SocRail& rail : rails) {
+    for (const std::string& b : rail.blocks) {
+      if (b == block) return rail;
+    }
+  }
+  throw std::invalid_argument("no supply rail feeds block '" + block + "'");
+}
 
 const SocOperatingPoint& SocConfig::point(const std::string& name) const {
   for (const SocOperatingPoint& p : operating_points) {

@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 #include <memory>
+#include <stdexcept>
 
 #include "common/yaml_view.hpp"
 
@@ -18,11 +20,19 @@ LahmerBoard parse_board(YamlMap map, const std::string& name, const std::string&
   board.a_c = map.get_number("a_c", kPositive);
   board.b_c = map.get_number("b_c", kNonNegative);
   if (map.has("a_f")) board.a_f = map.get_number("a_f", kPositive);
+  board.fitted_kclc = map.get_string("kclc", "");
+  board.fitted_kclc_padding = map.get_string("kclc_padding", "");
+  try {
+    if (!board.fitted_kclc.empty()) parse_kclc_form(board.fitted_kclc);
+    if (!board.fitted_kclc_padding.empty()) parse_kclc_padding(board.fitted_kclc_padding);
+  } catch (const std::invalid_argument& error) {
+    map.view().fail(error.what());
+  }
   map.reject_unknown_keys();
   return board;
 }
 
-LahmerLayerEstimate estimate_layer(const Layer& layer, const LahmerBoard& board, KclcForm form) {
+LahmerLayerEstimate estimate_layer(const Layer& layer, const LahmerBoard& board, const KclcOptions& kclc) {
   LahmerLayerEstimate estimate;
   estimate.name = layer.name;
   estimate.op = op_name(layer.op);
@@ -37,8 +47,10 @@ LahmerLayerEstimate estimate_layer(const Layer& layer, const LahmerBoard& board,
                         static_cast<double>((w.kernel_h - 1) * w.dilation_h + 1),
                         static_cast<double>((w.kernel_w - 1) * w.dilation_w + 1),
                         static_cast<double>(w.stride_h),
-                        static_cast<double>(w.stride_w)};
-    estimate.load = kernel_conv_load(load, form);
+                        static_cast<double>(w.stride_w),
+                        static_cast<double>(w.padding.top + w.padding.bottom),
+                        static_cast<double>(w.padding.left + w.padding.right)};
+    estimate.load = kernel_conv_load(load, kclc);
     // A dilated kernel spans more input but multiplies only its own taps.
     estimate.load *= static_cast<double>(w.kernel_h * w.kernel_w) / (load.kernel_h * load.kernel_w);
     estimate.ofm = load.ofm;
@@ -83,9 +95,54 @@ std::vector<std::string> lahmer_board_names(const std::string& path) {
   return names;
 }
 
-double kernel_conv_load(const ConvLoad& c, KclcForm form) {
-  const double rows = form == KclcForm::kExact ? (c.i_height - c.kernel_h) / c.stride_h + 1 : c.i_height / c.stride_h;
-  const double cols = form == KclcForm::kExact ? (c.i_width - c.kernel_w) / c.stride_w + 1 : c.i_width / c.stride_w;
+const char* kclc_form_name(KclcForm form) {
+  return form == KclcForm::kExact ? "exact" : "approximate";
+}
+
+const char* kclc_padding_name(KclcPadding padding) {
+  return padding == KclcPadding::kIgnore ? "ignore" : "include";
+}
+
+KclcForm parse_kclc_form(const std::string& name) {
+  if (name == "exact") return KclcForm::kExact;
+  if (name == "approximate") return KclcForm::kApproximate;
+  throw std::invalid_argument("KCLC form '" + name + "' is not exact or approximate");
+}
+
+KclcPadding parse_kclc_padding(const std::string& name) {
+  if (name == "ignore") return KclcPadding::kIgnore;
+  if (name == "include") return KclcPadding::kInclude;
+  throw std::invalid_argument("KCLC padding '" + name + "' is not ignore or include");
+}
+
+KclcOptions make_kclc_options(KclcForm form, KclcPadding padding) {
+  if (form == KclcForm::kApproximate && padding == KclcPadding::kInclude) {
+    throw std::invalid_argument(
+        "the approximate KCLC form (i_size/stride)^2 has no padding term; use --kclc exact with "
+        "--kclc-padding include");
+  }
+  return {form, padding};
+}
+
+std::string kclc_description(const KclcOptions& options) {
+  if (options.form == KclcForm::kApproximate) return "approximate KCLC (i_size/stride)^2, eq. 2";
+  return options.padding == KclcPadding::kIgnore ? "exact KCLC, padding ignored as eq. 2 prints it"
+                                                 : "exact KCLC, padding included (not the paper's form)";
+}
+
+double kernel_conv_load(const ConvLoad& c, const KclcOptions& options) {
+  double rows = 0, cols = 0;
+  if (options.form == KclcForm::kApproximate) {
+    make_kclc_options(options.form, options.padding);  // rejects padding with the approximate form
+    rows = c.i_height / c.stride_h;
+    cols = c.i_width / c.stride_w;
+  } else if (options.padding == KclcPadding::kIgnore) {  // eq. 2 as printed: no floor
+    rows = (c.i_height - c.kernel_h) / c.stride_h + 1;
+    cols = (c.i_width - c.kernel_w) / c.stride_w + 1;
+  } else {  // the output positions the padded layer computes
+    rows = std::floor((c.i_height + c.pad_h - c.kernel_h) / c.stride_h) + 1;
+    cols = std::floor((c.i_width + c.pad_w - c.kernel_w) / c.stride_w) + 1;
+  }
   return std::max(0.0, rows) * std::max(0.0, cols) * c.ifm * c.kernel_h * c.kernel_w;
 }
 
@@ -97,13 +154,14 @@ double lahmer_fc_energy_j(double a_f, double clf) {
   return clf * a_f;
 }
 
-LahmerEstimate estimate_lahmer(const Workload& workload, const LahmerBoard& board, KclcForm form) {
+LahmerEstimate estimate_lahmer(const Workload& workload, const LahmerBoard& board, const KclcOptions& kclc) {
+  make_kclc_options(kclc.form, kclc.padding);
   LahmerEstimate estimate;
   estimate.workload = workload.name();
   estimate.board = board;
-  estimate.form = form;
+  estimate.kclc = kclc;
   for (const Layer& layer : workload.layers()) {
-    LahmerLayerEstimate entry = estimate_layer(layer, board, form);
+    LahmerLayerEstimate entry = estimate_layer(layer, board, kclc);
     estimate.total_j += entry.energy_j;
     const bool compute = layer.op == OpKind::kConv || layer.op == OpKind::kFullyConnected;
     if (compute && !entry.modelled) ++estimate.unmodelled_compute_layers;

@@ -1,6 +1,7 @@
 // `ergon bench-phases`: the STM32N6 phase-resolved benchmark (docs/stm32n6.md).
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -141,7 +142,9 @@ void run_bench(const BenchOptions& o, const AcceleratorConfig& config, const Ene
                                {"outputs", b.outputs},
                                {"npu_layers", b.npu_layers},
                                {"npu_simulated_us", b.npu_simulated_us},
-                               {"npu_simulated_energy_uj", b.npu_simulated_energy_uj}};
+                               {"npu_simulated_energy_uj", b.npu_simulated_energy_uj},
+                               {"cpu_phase_power_mw", b.cpu_phase_power_mw},
+                               {"static_power_mw", b.static_power_mw}};
   }
   if (results.size() == 2) {
     const PhaseBreakdown &h = results[0], &l = results[1];
@@ -156,55 +159,226 @@ void run_bench(const BenchOptions& o, const AcceleratorConfig& config, const Ene
   std::cout << "wrote " << o.out_dir << "/phases.json and <point>/{trace.vcd,power_trace.csv,power_trace.gp}\n";
 }
 
-// Simulated against measured (Tables IV and V), per model, point and phase.
+// The four models' NPU simulations at every point (shared by calibration, LOMO and predictions).
+std::map<std::string, ModelRuns> simulate_mlperf_tiny(const AcceleratorConfig& config, const EnergyTable& table) {
+  std::map<std::string, ModelRuns> runs;
+  for (const auto& [model, path] : mlperf_tiny_workloads())
+    runs[model] = simulate_model(config, table, load_workload(path));
+  return runs;
+}
+
+struct ModelPrediction {
+  std::map<std::string, PhaseBreakdown> in_sample, lomo;  // by point
+};
+
+// In-sample: the config's fitted values (fitted on all models at the reference point). LOMO: refitted
+// without the model, then applied to it. Other points are predictions either way.
+std::map<std::string, ModelPrediction> predict_models(const AcceleratorConfig& config, const EnergyTable& table,
+                                                      const PhaseMeasurements& measured,
+                                                      const std::map<std::string, ModelRuns>& runs) {
+  std::map<std::string, ModelPrediction> out;
+  for (const auto& [model, model_runs] : runs) {
+    AcceleratorConfig lomo = config;
+    lomo.soc = calibrate_soc(config, table, measured, runs, model).fitted;
+    for (const auto& [point, npu] : model_runs.runs) {
+      out[model].in_sample[point] = phase_breakdown(config, table, model_runs.shape, npu);
+      out[model].lomo[point] = phase_breakdown(lomo, table, model_runs.shape, npu);
+    }
+  }
+  return out;
+}
+
+double error_pct(double sim, double meas) {
+  return 100 * (sim - meas) / meas;
+}
+
+struct ErrorSums {
+  double squared[2] = {};  // energy, latency
+  int count = 0;
+  void add(double e_err, double t_err) {
+    squared[0] += e_err * e_err;
+    squared[1] += t_err * t_err;
+    ++count;
+  }
+  std::string text() const {
+    return count ? fmt::format("energy {:.1f}%, latency {:.1f}% over {} phases", std::sqrt(squared[0] / count),
+                               std::sqrt(squared[1] / count), count)
+                 : "no phases";
+  }
+};
+
+using PhaseRows = std::array<std::pair<const char*, std::pair<PhaseMeasure, PhaseMeasure>>, 4>;
+PhaseRows phase_rows(const PhaseBreakdown& b, const MeasuredPhases& m) {
+  return {{{"pre-inference", {b.pre, m.pre}},
+           {"inference", {b.inference, m.inference}},
+           {"post-inference", {b.post, m.post}},
+           {"total", {b.total(), m.total}}}};
+}
+
+// Per model: L/H ratios and rEDP, simulated against measured (Tables IV and VI), for the two first points.
+std::string ratio_table(const std::map<std::string, ModelPrediction>& predictions, const PhaseMeasurements& measured,
+                        const std::string& h, const std::string& l, int* signs_right, int* signs_total) {
+  std::string md = fmt::format(
+      "| model | E {0}/{1} total sim / meas | E inference sim / meas | E pre sim / meas | rEDP pre sim / meas | "
+      "rEDP inference | rEDP post | rEDP total | E total {0} error in-sample / LOMO |\n"
+      "|---|---|---|---|---|---|---|---|---|\n",
+      l, h);
+  for (const auto& [model, p] : predictions) {
+    const auto found = measured.find(model);
+    if (found == measured.end() || !found->second.count(h) || !found->second.count(l)) continue;
+    const MeasuredPhases &mh = found->second.at(h), &ml = found->second.at(l);
+    const PhaseBreakdown &sh = p.in_sample.at(h), &sl = p.in_sample.at(l);
+    md += fmt::format("| {} | {:.3f} / {:.3f} | {:.3f} / {:.3f} | {:.3f} / {:.3f} |", model,
+                      sl.total().energy_uj / sh.total().energy_uj, ml.total.energy_uj / mh.total.energy_uj,
+                      sl.inference.energy_uj / sh.inference.energy_uj, ml.inference.energy_uj / mh.inference.energy_uj,
+                      sl.pre.energy_uj / sh.pre.energy_uj, ml.pre.energy_uj / mh.pre.energy_uj);
+    const std::pair<PhaseMeasure, PhaseMeasure> sim[] = {
+        {sh.pre, sl.pre}, {sh.inference, sl.inference}, {sh.post, sl.post}, {sh.total(), sl.total()}};
+    const std::pair<PhaseMeasure, PhaseMeasure> meas[] = {
+        {mh.pre, ml.pre}, {mh.inference, ml.inference}, {mh.post, ml.post}, {mh.total, ml.total}};
+    for (int i = 0; i < 4; ++i) {
+      const double rs = relative_edp_pct(sim[i].first, sim[i].second);
+      const double rm = relative_edp_pct(meas[i].first, meas[i].second);
+      const bool right = (rs > 0) == (rm > 0);
+      *signs_right += right ? 1 : 0;
+      ++*signs_total;
+      md += fmt::format(" {:+.1f} / {:+.1f} %{} |", rs, rm, right ? "" : " (sign wrong)");
+    }
+    md += fmt::format(" {:+.1f}% / {:+.1f}% |\n", error_pct(sl.total().energy_uj, ml.total.energy_uj),
+                      error_pct(p.lomo.at(l).total().energy_uj, ml.total.energy_uj));
+  }
+  return md;
+}
+
+// Fig. 5 and Fig. 6 of the paper, simulated beside measured: phases.csv feeds both gnuplot scripts.
+void write_figures(const std::map<std::string, ModelPrediction>& predictions, const PhaseMeasurements& measured,
+                   const std::string& h, const std::string& l, const std::string& dir) {
+  std::string csv =
+      "label,h_meas_us,h_sim_us,l_meas_us,l_sim_us,h_meas_uj,h_sim_uj,l_meas_uj,l_sim_uj,"
+      "nedp_meas,nedp_sim\n";
+  const char* short_phase[] = {"pre", "inf", "post", "total"};
+  for (const auto& [model, p] : predictions) {
+    const auto found = measured.find(model);
+    if (found == measured.end() || !found->second.count(h) || !found->second.count(l)) continue;
+    const PhaseRows rh = phase_rows(p.in_sample.at(h), found->second.at(h));
+    const PhaseRows rl = phase_rows(p.in_sample.at(l), found->second.at(l));
+    for (int i = 0; i < 4; ++i) {
+      const auto& [sh, mh] = rh[i].second;
+      const auto& [sl, ml] = rl[i].second;
+      csv +=
+          fmt::format("{} {},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}\n", model,
+                      short_phase[i], mh.latency_us, sh.latency_us, ml.latency_us, sl.latency_us, mh.energy_uj,
+                      sh.energy_uj, ml.energy_uj, sl.energy_uj, ml.edp_js() / mh.edp_js(), sl.edp_js() / sh.edp_js());
+    }
+  }
+  write_file_atomically(dir + "/phases.csv", csv);
+  const std::string common = R"(set datafile separator ','
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set xtics rotate by -45 font ',8'
+set grid ytics
+set key top left
+)";
+  write_file_atomically(dir + "/fig5_phases.gp",
+                        "# Seed 001 Fig. 5-style bars, simulated beside measured: `gnuplot fig5_phases.gp`\n" + common +
+                            fmt::format(R"(do for [out in "png svg"] {{
+  if (out eq "png") {{ set terminal pngcairo noenhanced size 1400,900 font ',10'; set output 'fig5_phases.png' }}
+  else {{ set terminal svg noenhanced size 1400,900 font ',10'; set output 'fig5_phases.svg' }}
+  set multiplot layout 2,1 title 'STM32N6 per-phase latency and energy, {0} vs {1}: measured (Bartoli et al., Tables IV-V) and simulated'
+  set ylabel 'latency (us)'
+  set title '(a) execution time per phase'
+  plot 'phases.csv' every ::1 using 2:xtic(1) title '{0} measured', '' every ::1 using 3 title '{0} simulated', \
+       '' every ::1 using 4 title '{1} measured', '' every ::1 using 5 title '{1} simulated'
+  set ylabel 'energy (uJ)'
+  set title '(b) energy per phase'
+  plot 'phases.csv' every ::1 using 6:xtic(1) title '{0} measured', '' every ::1 using 7 title '{0} simulated', \
+       '' every ::1 using 8 title '{1} measured', '' every ::1 using 9 title '{1} simulated'
+  unset multiplot
+}}
+)",
+                                        h, l));
+  write_file_atomically(dir + "/fig6_edp.gp",
+                        "# Seed 001 Fig. 6-style normalised EDP, simulated beside measured: `gnuplot fig6_edp.gp`\n" +
+                            common +
+                            fmt::format(R"(set ylabel 'EDP {1} / EDP {0} (normalised to {0})'
+set xlabel 'model and phase'
+set yrange [0:1.3]
+set title 'STM32N6 normalised EDP per phase, {1} against {0}: measured (Bartoli et al., Table VI) and simulated'
+do for [out in "png svg"] {{
+  if (out eq "png") {{ set terminal pngcairo noenhanced size 1200,600 font ',10'; set output 'fig6_edp.png' }}
+  else {{ set terminal svg noenhanced size 1200,600 font ',10'; set output 'fig6_edp.svg' }}
+  plot 'phases.csv' every ::1 using 10:xtic(1) title 'measured', '' every ::1 using 11 title 'simulated', \
+       1 with lines dt 2 lc rgb 'black' title '{0} (= 1)'
+}}
+)",
+                                        h, l));
+  run_gnuplot(dir, "fig5_phases.gp");
+  run_gnuplot(dir, "fig6_edp.gp");
+}
+
+// Simulated against measured (Tables IV-VI), per model, point and phase, in-sample and leave-one-model-out.
 void run_against_measurements(const BenchOptions& o, const AcceleratorConfig& config, const EnergyTable& table) {
   const PhaseMeasurements measured = load_phase_measurements(measurements_path());
+  const std::map<std::string, ModelPrediction> predictions =
+      predict_models(config, table, measured, simulate_mlperf_tiny(config, table));
   std::string md =
-      "| model | point | phase | energy uJ sim | measured | error | latency us sim | measured | error |\n"
-      "|---|---|---|---|---|---|---|---|---|\n";
-  std::string csv = "model,point,phase,energy_uj,measured_energy_uj,latency_us,measured_latency_us\n";
-  double squared[2][2] = {};  // [prediction?][energy/latency]
-  int count[2] = {};
-  for (const auto& [model, path] : mlperf_tiny_workloads()) {
-    for (const SocOperatingPoint& p : config.soc->operating_points) {
+      "| model | point | phase | energy uJ sim | measured | error | LOMO error | latency us sim | measured | error | "
+      "LOMO error |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+  std::string csv =
+      "model,point,phase,energy_uj,lomo_energy_uj,measured_energy_uj,latency_us,lomo_latency_us,"
+      "measured_latency_us\n";
+  ErrorSums errors[2][2];  // [prediction?][LOMO?]
+  for (const auto& [model, p] : predictions) {
+    for (const SocOperatingPoint& point : config.soc->operating_points) {
       const auto found = measured.find(model);
-      if (found == measured.end() || found->second.count(p.name) == 0) continue;
-      const MeasuredPhases& m = found->second.at(p.name);
-      const PhaseBreakdown b = run_phase_benchmark(config, table, load_workload(path), p.name);
-      const bool prediction = p.name != config.soc->reference_point;
-      const std::pair<const char*, std::pair<PhaseMeasure, PhaseMeasure>> rows[] = {
-          {"pre-inference", {b.pre, m.pre}},
-          {"inference", {b.inference, m.inference}},
-          {"post-inference", {b.post, m.post}},
-          {"total", {b.total(), m.total}}};
-      for (const auto& [phase, pair] : rows) {
-        const auto& [sim, meas] = pair;
-        const double e_err = 100 * (sim.energy_uj - meas.energy_uj) / meas.energy_uj;
-        const double t_err = 100 * (sim.latency_us - meas.latency_us) / meas.latency_us;
-        md += fmt::format("| {} | {}{} | {} | {:.1f} | {:.1f} | {:+.1f}% | {:.1f} | {:.1f} | {:+.1f}% |\n", model,
-                          p.name, prediction ? " (prediction)" : "", phase, sim.energy_uj, meas.energy_uj, e_err,
-                          sim.latency_us, meas.latency_us, t_err);
-        csv += fmt::format("{},{},{},{:.6g},{},{:.6g},{}\n", model, p.name, phase, sim.energy_uj, meas.energy_uj,
-                           sim.latency_us, meas.latency_us);
-        if (std::string(phase) != "total") {
-          squared[prediction][0] += e_err * e_err;
-          squared[prediction][1] += t_err * t_err;
-          ++count[prediction];
-        }
+      if (found == measured.end() || found->second.count(point.name) == 0) continue;
+      const bool prediction = point.name != config.soc->reference_point;
+      const PhaseRows rows = phase_rows(p.in_sample.at(point.name), found->second.at(point.name));
+      const PhaseRows lomo = phase_rows(p.lomo.at(point.name), found->second.at(point.name));
+      for (int i = 0; i < 4; ++i) {
+        const auto& [sim, meas] = rows[i].second;
+        const PhaseMeasure& out = lomo[i].second.first;
+        const double e_err = error_pct(sim.energy_uj, meas.energy_uj),
+                     t_err = error_pct(sim.latency_us, meas.latency_us);
+        const double e_lomo = error_pct(out.energy_uj, meas.energy_uj),
+                     t_lomo = error_pct(out.latency_us, meas.latency_us);
+        md += fmt::format(
+            "| {} | {}{} | {} | {:.1f} | {:.1f} | {:+.1f}% | {:+.1f}% | {:.1f} | {:.1f} | {:+.1f}% | {:+.1f}% |\n",
+            model, point.name, prediction ? " (prediction)" : "", rows[i].first, sim.energy_uj, meas.energy_uj, e_err,
+            e_lomo, sim.latency_us, meas.latency_us, t_err, t_lomo);
+        csv +=
+            fmt::format("{},{},{},{:.6g},{:.6g},{},{:.6g},{:.6g},{}\n", model, point.name, rows[i].first, sim.energy_uj,
+                        out.energy_uj, meas.energy_uj, sim.latency_us, out.latency_us, meas.latency_us);
+        if (i == 3) continue;  // RMS over phases, as before
+        errors[prediction][0].add(e_err, t_err);
+        errors[prediction][1].add(e_lomo, t_lomo);
       }
     }
   }
   std::cout << md;
   for (int prediction : {0, 1}) {
-    if (count[prediction] == 0) continue;
-    std::cout << fmt::format("{}: RMS error per phase, energy {:.1f}%, latency {:.1f}% over {} phases\n",
-                             prediction ? "predicted points" : "reference point (fitted)",
-                             std::sqrt(squared[prediction][0] / count[prediction]),
-                             std::sqrt(squared[prediction][1] / count[prediction]), count[prediction]);
+    std::cout << fmt::format("{}: RMS error per phase, in-sample {}; leave-one-model-out {}\n",
+                             prediction ? "predicted points" : "reference point (fitted)", errors[prediction][0].text(),
+                             errors[prediction][1].text());
+  }
+  const auto& points = config.soc->operating_points;
+  std::string ratios;
+  if (points.size() >= 2) {
+    const std::string& h = config.soc->reference_point;
+    const std::string& l = points[0].name == h ? points[1].name : points[0].name;
+    int right = 0, total = 0;
+    ratios = ratio_table(predictions, measured, h, l, &right, &total);
+    std::cout << "\n" << ratios << fmt::format("rEDP signs right: {} of {}\n", right, total);
+    if (!o.out_dir.empty()) {
+      std::filesystem::create_directories(o.out_dir);
+      write_figures(predictions, measured, h, l, o.out_dir);
+    }
   }
   if (!o.out_dir.empty()) {
     std::filesystem::create_directories(o.out_dir);
-    write_file_atomically(o.out_dir + "/against_measurements.md", md);
+    write_file_atomically(o.out_dir + "/against_measurements.md", md + "\n" + ratios);
     write_file_atomically(o.out_dir + "/against_measurements.csv", csv);
   }
 }
@@ -234,8 +408,8 @@ void register_bench_phases_command(CLI::App& app) {
     if (!config.soc) throw std::runtime_error(o->config_path + ": no `soc` section (see configs/stm32n6.yaml)");
     const EnergyTable table = load_energy_table(energy_table_path(config));
     if (o->calibrate) {
-      const SocCalibration c =
-          calibrate_soc(config, table, load_phase_measurements(measurements_path()), mlperf_tiny_workloads());
+      const SocCalibration c = calibrate_soc(config, table, load_phase_measurements(measurements_path()),
+                                             simulate_mlperf_tiny(config, table));
       std::cout << "# fitted on " << config.soc->reference_point << " (" << c.models.size() << " models):\n" << c.yaml;
       return;
     }

@@ -2,6 +2,7 @@
 // predicts a network's latency from them (docs/blackthorn.md).
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -24,6 +25,21 @@ struct ProfileOptions {
   std::string out_dir;
   BlackthornProfileOptions run;
 };
+
+// The measurements must not be one of the files a profile writes into its folder.
+void refuse_output_over_input(const std::string& out_dir, const std::string& input) {
+  namespace fs = std::filesystem;
+  const fs::path in = fs::weakly_canonical(input);
+  for (const char* name :
+       {"models.json", "report.json", "requests.csv", "fitter_sweeps.csv", "random_layers.csv", "network_layers.csv"}) {
+    if (fs::weakly_canonical(fs::path(out_dir) / name) == in) {
+      throw std::runtime_error(
+          fmt::format("--out {}: the profile would write {} over the measurements {}; keep "
+                      "the measurements outside the output folder or under another name",
+                      out_dir, name, input));
+    }
+  }
+}
 
 struct EstimateOptions {
   std::string models_dir;
@@ -100,7 +116,28 @@ void register_blackthorn_commands(CLI::App& app) {
       ->capture_default_str();
   blackthorn->add_option("--random-layers", options->run.random_layers, "Random conv layers to check the models on")
       ->capture_default_str();
+  blackthorn
+      ->add_option_function<std::string>(
+          "--fit-error",
+          [options](const std::string& form) { options->run.fit.innermost.relative_error = form == "relative"; },
+          "Error the fits of measured latencies minimise: relative (default) or absolute (the paper's eq. 4)")
+      ->check(CLI::IsMember({"relative", "absolute"}));
+  blackthorn
+      ->add_option("--sweeps", options->run.sweeps,
+                   "Full 1-D sweeps to check the fitter against (the paper's Fig. 7; 0: none)")
+      ->capture_default_str();
+  CLI::Option* measurements =
+      blackthorn
+          ->add_option("--measurements", options->run.measurements_csv,
+                       "Profile from this CSV of measured layer latencies instead of simulating (docs/blackthorn.md)")
+          ->check(CLI::ExistingFile);
+  measurements->excludes("--set")->excludes("--random-layers")->excludes("--config");
   blackthorn->callback([options] {
+    if (!options->run.measurements_csv.empty()) {
+      refuse_output_over_input(options->out_dir, options->run.measurements_csv);
+      std::cout << write_blackthorn_profile(run_blackthorn_measured_profile(options->run), options->out_dir);
+      return;
+    }
     const AcceleratorConfig config = load_accelerator_config(options->config_path, options->overrides);
     const EnergyTable table = load_energy_table(energy_table_path(config));
     std::cout << write_blackthorn_profile(run_blackthorn_profile(config, table, options->run), options->out_dir);

@@ -1,4 +1,5 @@
 #include <memory>
+#include <stdexcept>
 
 #include "arch/accelerator_config.hpp"
 #include "network/workload.hpp"
@@ -50,16 +51,26 @@ struct LahmerCommandOptions {
   std::string board;
   std::string parameters_path;
   std::string kclc = "exact";
+  std::string kclc_padding = "ignore";  // eq. 2 as printed
   std::string format = "table";
   std::string out_path;
 };
 
+KclcOptions lahmer_kclc_options(const LahmerCommandOptions& options) {
+  try {
+    return make_kclc_options(parse_kclc_form(options.kclc), parse_kclc_padding(options.kclc_padding));
+  } catch (const std::invalid_argument& error) {
+    throw std::runtime_error(error.what());  // a usage error, not a program fault
+  }
+}
+
 void run_lahmer(const LahmerCommandOptions& options) {
+  const KclcOptions kclc = lahmer_kclc_options(options);
   const std::string parameters = options.parameters_path.empty() ? lahmer_parameters_path() : options.parameters_path;
+  refuse_output_over_inputs(options.out_path, {parameters, options.workload_path}, "--out");
   const LahmerBoard board = load_lahmer_board(parameters, options.board);
   const Workload workload = load_workload(options.workload_path);
-  const LahmerEstimate estimate =
-      estimate_lahmer(workload, board, options.kclc == "exact" ? KclcForm::kExact : KclcForm::kApproximate);
+  const LahmerEstimate estimate = estimate_lahmer(workload, board, kclc);
   const std::string text = options.format == "json"  ? lahmer_json(estimate).dump(2) + "\n"
                            : options.format == "csv" ? lahmer_csv(estimate)
                                                      : lahmer_table(estimate);
@@ -76,8 +87,14 @@ void register_lahmer(CLI::App& estimate) {
       ->add_option("--parameters", options->parameters_path,
                    "Parameter file (default: reference/jetson/lahmer_2022_table3.yaml)")
       ->check(CLI::ExistingFile);
-  lahmer->add_option("--kclc", options->kclc, "KCLC form of eq. 2: exact (padding neglected) or approximate")
+  lahmer->add_option("--kclc", options->kclc, "KCLC form of eq. 2: exact or approximate")
       ->check(CLI::IsMember({"exact", "approximate"}))
+      ->capture_default_str();
+  lahmer
+      ->add_option("--kclc-padding", options->kclc_padding,
+                   "Padding in the exact KCLC: ignore (eq. 2 as printed) or include (the positions a padded layer "
+                   "computes)")
+      ->check(CLI::IsMember({"ignore", "include"}))
       ->capture_default_str();
   lahmer->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"table", "json", "csv"}))

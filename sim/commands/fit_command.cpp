@@ -1,6 +1,8 @@
-// `ergon fit lahmer`: Lahmer et al.'s model form fitted to simulated layer energies (docs/lahmer.md).
+// `ergon fit lahmer`: Lahmer et al.'s model form fitted to simulated layer energies, or to a user's measured
+// layer energies with --measurements (docs/lahmer.md).
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
@@ -15,9 +17,26 @@ struct FitOptions {
   std::vector<std::string> overrides;
   std::string out_dir;
   unsigned jobs = available_cores();
+  std::string measurements_path;  // fit measured energies instead of simulating
+  std::string board = "measured";
+  std::string kclc = "exact";
+  std::string kclc_padding = "ignore";
 };
 
+void run_fit_lahmer_measurements(const FitOptions& options) {
+  KclcOptions kclc;
+  try {
+    kclc = make_kclc_options(parse_kclc_form(options.kclc), parse_kclc_padding(options.kclc_padding));
+  } catch (const std::invalid_argument& error) {
+    throw std::runtime_error(error.what());
+  }
+  const auto rows = read_lahmer_measurements(options.measurements_path, kclc);
+  const LahmerMeasuredFit fit = fit_lahmer_measurements(rows, options.measurements_path, kclc);
+  std::cout << write_lahmer_measured_fit(fit, options.out_dir, options.board);
+}
+
 void run_fit_lahmer(const FitOptions& options) {
+  if (!options.measurements_path.empty()) return run_fit_lahmer_measurements(options);
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const LahmerFitRun run = run_lahmer_fit(config, table, options.jobs);
@@ -31,19 +50,39 @@ void register_profile_command(CLI::App& app) {
 }
 
 void register_fit_command(CLI::App& app) {
-  CLI::App* fit = app.add_subcommand("fit", "Fit empirical model forms to simulated layers");
+  CLI::App* fit = app.add_subcommand("fit", "Fit empirical model forms to simulated or measured layers");
   fit->require_subcommand(1);
-  CLI::App* lahmer =
-      fit->add_subcommand("lahmer", "Fit Lahmer et al.'s E_conv = KCLC (a_c + b_c ofm), E_fc = a_f CLF to simulations");
+  CLI::App* lahmer = fit->add_subcommand(
+      "lahmer", "Fit Lahmer et al.'s E_conv = KCLC (a_c + b_c ofm), E_fc = a_f CLF to simulations or measurements");
   auto options = std::make_shared<FitOptions>();
-  lahmer->add_option("--config,-c", options->config_path, "Accelerator config YAML")
-      ->capture_default_str()
-      ->check(CLI::ExistingFile);
-  lahmer->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
+  CLI::Option* config = lahmer->add_option("--config,-c", options->config_path, "Accelerator config YAML (simulated)")
+                            ->capture_default_str()
+                            ->check(CLI::ExistingFile);
+  CLI::Option* set =
+      lahmer->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   lahmer->add_option("--out,-o", options->out_dir, "Output folder")->required();
-  lahmer->add_option("--jobs,-j", options->jobs, "Worker processes")
+  CLI::Option* jobs = lahmer->add_option("--jobs,-j", options->jobs, "Worker processes (simulated)")
+                          ->capture_default_str()
+                          ->check(CLI::Range(1u, 1024u));
+  CLI::Option* measurements =
+      lahmer
+          ->add_option("--measurements,-m", options->measurements_path,
+                       "CSV of measured layer energies to fit instead of simulating (format: docs/lahmer.md)")
+          ->check(CLI::ExistingFile)
+          ->excludes(config, set, jobs);
+  lahmer->add_option("--board,-b", options->board, "Board name in the written parameters.yaml (with --measurements)")
       ->capture_default_str()
-      ->check(CLI::Range(1u, 1024u));
+      ->needs(measurements);
+  lahmer->add_option("--kclc", options->kclc, "KCLC form of eq. 2 (with --measurements): exact or approximate")
+      ->check(CLI::IsMember({"exact", "approximate"}))
+      ->capture_default_str()
+      ->needs(measurements);
+  lahmer
+      ->add_option("--kclc-padding", options->kclc_padding,
+                   "Padding in exact KCLC (with --measurements): ignore (eq. 2 as printed) or include")
+      ->check(CLI::IsMember({"ignore", "include"}))
+      ->capture_default_str()
+      ->needs(measurements);
   lahmer->callback([options] { run_fit_lahmer(*options); });
 }
 

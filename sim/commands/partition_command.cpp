@@ -8,11 +8,16 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
 #include "power/estimators/cnnergy.hpp"
 #include "power/partition/neupart.hpp"
+#include "power/partition/neupart_figures.hpp"
+#include "power/partition/paper_layer_names.hpp"
 #include "sim/commands/cnnergy_hardware.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
@@ -29,12 +34,16 @@ struct PartitionOptions {
   std::string sparsity_table;  // default: workloads/cnnergy/<workload name>.yaml when it exists
   double default_sparsity = 0;
   double bitrate_mbps = 60, tx_power_w = 0.5, input_sparsity = 0.608, cloud_tops = 92;
+  int tx_word_bits = 0;        // 0: the client's pe_array.word_bits
+  int rlc_run_bits = 0;        // 0: NeuPart's run field for the width (paper_rlc_run_bits)
+  bool table_batches = false;  // simulate each layer at its CNNergy table row's batch, as NeuPart prices it
   std::string out_dir;
 };
 
-// Per-layer client energy and latency, per image, from the simulation or the CNNergy estimate. CNNergy
-// prices a layer from its table row when a CNNergy layer table is given (its measured sparsities and
-// batching, as NeuPart uses them), else from the graph.
+// Per-layer client energy and latency, per image, from the simulation or the CNNergy estimate of `workload`,
+// which carries the tensor sparsities the transmission uses (with_tensor_sparsity). CNNergy prices a layer
+// from its table row when a CNNergy layer table is given (its measured sparsities and batching, as NeuPart
+// uses them), else from the graph.
 void client_costs(const PartitionOptions& o, const AcceleratorConfig& config, const Workload& workload,
                   const Workload* table_workload, PartitionInputs& in) {
   const std::size_t n = workload.layers().size();
@@ -68,10 +77,14 @@ void client_costs(const PartitionOptions& o, const AcceleratorConfig& config, co
   }
 }
 
-std::string cut_label(const CutResult& cut, const PartitionResult& result) {
+std::string cut_label(const Workload& workload, const CutResult& cut, const PartitionResult& result) {
   if (&cut == &result.cuts.front()) return "fully cloud (send the input)";
   if (&cut == &result.cuts.back()) return "fully on the client";
-  return "after " + cut.last_client_layer;
+  return cut_name_both_ways(workload, cut);
+}
+
+std::string sent(const CutResult& cut) {
+  return cut.crossing.empty() ? "nothing" : fmt::format("{}", fmt::join(cut.crossing, ", "));
 }
 
 std::string result_table(const Workload& workload, const PartitionResult& r, const PartitionInputs& in,
@@ -79,19 +92,43 @@ std::string result_table(const Workload& workload, const PartitionResult& r, con
   std::string out = fmt::format(
       "NeuPart partitioning of {} ({}-bit, client energy from {}): {:.0f} Mbps, {:.2f} W Tx, Sparsity-In {:.1f}%\n",
       workload.name(), in.word_bits, source, in.bitrate_bps / 1e6, in.tx_power_w, 100 * in.input_sparsity);
-  out += fmt::format("{:<34} {:>12} {:>12} {:>12} {:>12} {:>10}\n", "cut", "sent kbit", "client mJ", "Tx mJ",
+  out += fmt::format("{:<44} {:>12} {:>12} {:>12} {:>12} {:>10}\n", "cut", "sent kbit", "client mJ", "Tx mJ",
                      "total mJ", "delay ms");
   for (const CutResult& cut : r.cuts) {
-    out += fmt::format("{:<34} {:>12.1f} {:>12.4f} {:>12.4f} {:>12.4f} {:>10.3f}{}\n", cut_label(cut, r),
+    out += fmt::format("{:<44} {:>12.1f} {:>12.4f} {:>12.4f} {:>12.4f} {:>10.3f}{}\n", cut_label(workload, cut, r),
                        cut.bits / 1e3, cut.client_energy_j * 1e3, cut.transmit_energy_j * 1e3, cut.total_energy_j * 1e3,
                        cut.delay_s * 1e3, &cut == &r.cuts[r.best] ? "  <- least" : "");
   }
-  const CutResult& best = r.cuts[r.best];
-  out += fmt::format("optimal: {} (sends {}); saves {:.1f}% against fully cloud, {:.1f}% against fully on the client\n",
-                     cut_label(best, r),
-                     best.crossing.empty() ? "nothing" : fmt::format("{}", fmt::join(best.crossing, ", ")),
-                     r.saving_vs_cloud_pct, r.saving_vs_client_pct);
+  const CutResult &best = r.cuts[r.best], &local = r.cuts[r.best_on_client];
+  out += fmt::format("optimal: {} (sends {}); saves {:.1f}% against fully cloud (FCC)\n", cut_label(workload, best, r),
+                     sent(best), r.saving_vs_cloud_pct);
+  out +=
+      fmt::format("optimal computing on the client: {} (sends {}); saves {:.1f}% against fully on the client (FISC)\n",
+                  cut_label(workload, local, r), sent(local), r.saving_vs_client_pct);
   return out;
+}
+
+// Table IV's quantities at NeuPart's Sparsity-In quartile boundaries (Fig. 12 caption): the saving against
+// FCC at each, and against FISC once (it does not depend on Sparsity-In).
+nlohmann::ordered_json quartile_savings(const Workload& workload, PartitionInputs in, std::string& text) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  text = "at NeuPart's Sparsity-In quartile boundaries (Fig. 12; Table IV's quantities at this bit rate and power):\n";
+  PartitionResult r;
+  for (double sparsity_in : kSparsityInQuartiles) {
+    in.input_sparsity = sparsity_in;
+    r = partition_network(workload, in);
+    const std::string cut = r.best == 0 ? "fully cloud (send the input)" : cut_label(workload, r.cuts[r.best], r);
+    text += fmt::format("  Sparsity-In {:.2f}%: {:.1f}% against FCC, optimal {}\n", 100 * sparsity_in,
+                        r.saving_vs_cloud_pct, cut);
+    rows.push_back({{"input_sparsity", sparsity_in},
+                    {"saving_vs_cloud_pct", r.saving_vs_cloud_pct},
+                    {"best_cut", r.best},
+                    {"best_cut_paper_name", paper_cut_name(workload, r.cuts[r.best])},
+                    {"saving_vs_client_pct", r.saving_vs_client_pct}});
+  }
+  text += fmt::format("  any Sparsity-In: {:.1f}% against FISC, optimal {}\n", r.saving_vs_client_pct,
+                      cut_label(workload, r.cuts[r.best_on_client], r));
+  return rows;
 }
 
 // NeuPart's Fig. 12-style map: the saving of the best cut over the better of the two extremes.
@@ -132,19 +169,91 @@ do for [out in "png svg"] {{
                      workload);
 }
 
+// The transmission's word width and RLC run field, checked before anything is simulated.
+void set_transmission_code(const PartitionOptions& o, const AcceleratorConfig& config, PartitionInputs& in) {
+  in.word_bits = o.tx_word_bits > 0 ? o.tx_word_bits : config.pe_array.word_bits;
+  in.rlc_run_bits = o.rlc_run_bits > 0 ? o.rlc_run_bits : paper_rlc_run_bits(in.word_bits);
+  try {
+    rlc_pairs_per_word(in.word_bits, in.rlc_run_bits);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(
+        fmt::format("--tx-word-bits {} with --rlc-run-bits {}: {}", in.word_bits, in.rlc_run_bits, error.what()));
+  }
+}
+
+void write_outputs(const PartitionOptions& o, const Workload& workload, const PartitionInputs& in,
+                   const PartitionResult& result, nlohmann::ordered_json quartiles) {
+  std::filesystem::create_directories(o.out_dir);
+  nlohmann::ordered_json cuts = nlohmann::ordered_json::array();
+  std::string csv =
+      "client_layers,last_client_layer,crossing,bits,client_energy_mj,transmit_energy_mj,total_energy_mj,delay_ms,"
+      "paper_name\n";
+  for (const CutResult& c : result.cuts) {
+    const std::string paper = paper_cut_name(workload, c);
+    cuts.push_back({{"client_layers", c.client_layers},
+                    {"last_client_layer", c.last_client_layer},
+                    {"paper_name", paper},
+                    {"crossing", c.crossing},
+                    {"bits", c.bits},
+                    {"client_energy_mj", c.client_energy_j * 1e3},
+                    {"transmit_energy_mj", c.transmit_energy_j * 1e3},
+                    {"total_energy_mj", c.total_energy_j * 1e3},
+                    {"delay_ms", c.delay_s * 1e3}});
+    csv += fmt::format("{},{},\"{}\",{:.0f},{:.6g},{:.6g},{:.6g},{:.6g},{}\n", c.client_layers, c.last_client_layer,
+                       fmt::join(c.crossing, " "), c.bits, c.client_energy_j * 1e3, c.transmit_energy_j * 1e3,
+                       c.total_energy_j * 1e3, c.delay_s * 1e3, paper);
+  }
+  const nlohmann::ordered_json json = {{"schema_version", 2},
+                                       {"workload", workload.name()},
+                                       {"energy_source", o.energy},
+                                       {"bitrate_mbps", o.bitrate_mbps},
+                                       {"tx_power_w", o.tx_power_w},
+                                       {"input_sparsity", o.input_sparsity},
+                                       {"word_bits", in.word_bits},
+                                       {"rlc_run_bits", in.rlc_run_bits},
+                                       {"rlc_overhead_alpha", rlc_overhead(in.word_bits, in.rlc_run_bits)},
+                                       {"best_cut", result.best},
+                                       {"best_cut_on_client", result.best_on_client},
+                                       {"saving_vs_cloud_pct", result.saving_vs_cloud_pct},
+                                       {"saving_vs_client_pct", result.saving_vs_client_pct},
+                                       {"sparsity_in_quartiles", std::move(quartiles)},
+                                       {"cuts", cuts}};
+  write_file_atomically(o.out_dir + "/partition.json", json.dump(2) + "\n");
+  write_file_atomically(o.out_dir + "/cuts.csv", csv);
+  write_file_atomically(o.out_dir + "/savings_map.csv", savings_map(workload, in));
+  write_file_atomically(o.out_dir + "/savings_map.gp", map_gnuplot(workload.name()));
+  std::vector<std::string> scripts = {"savings_map.gp"};
+  const std::vector<FigureFile> figures = neupart_figures(workload, in, result);
+  for (const FigureFile& file : figures) write_file_atomically(o.out_dir + "/" + file.name, file.text);
+  for (const std::string& script : figure_scripts(figures)) scripts.push_back(script);
+  bool plotted = true;
+  for (const std::string& script : scripts) plotted = run_gnuplot(o.out_dir, script) && plotted;
+  std::cout << "wrote " << o.out_dir << "/{partition.json,cuts.csv,savings_map.csv,savings_map.gp";
+  for (const FigureFile& file : figures) std::cout << "," << file.name;
+  std::cout << "}" << (plotted ? " and a .png and .svg per .gp script" : " (no plots: gnuplot missing or failed)")
+            << "\n";
+}
+
 void run_partition(const PartitionOptions& o) {
   const AcceleratorConfig config = load_accelerator_config(o.config_path, o.overrides);
-  const Workload workload = load_workload(o.workload_path);
+  const Workload loaded = load_workload(o.workload_path);
   std::string table_path = o.sparsity_table;
-  const std::string shipped = shipped_data_dir() + "/workloads/cnnergy/" + workload.name() + ".yaml";
+  const std::string shipped = shipped_data_dir() + "/workloads/cnnergy/" + loaded.name() + ".yaml";
   if (table_path.empty() && std::filesystem::exists(shipped)) table_path = shipped;
   std::optional<Workload> table;
   if (!table_path.empty()) table.emplace(load_workload(table_path));
   PartitionInputs in;
+  set_transmission_code(o, config, in);
+  in.ofmap_sparsity = tensor_sparsity(loaded, table ? &*table : nullptr, o.default_sparsity);
+  // The client computes the tensors the transmission sizes: the same zero fractions gate its MACs and
+  // compress its DRAM traffic (docs/neupart.md).
+  Workload workload = with_tensor_sparsity(loaded, in.ofmap_sparsity);
+  if (o.table_batches) {
+    if (!table) throw std::invalid_argument("--table-batches needs a CNNergy layer table (--sparsity-table)");
+    workload = with_table_batches(workload, *table);
+  }
   client_costs(o, config, workload, table ? &*table : nullptr, in);
-  in.ofmap_sparsity = tensor_sparsity(workload, table ? &*table : nullptr, o.default_sparsity);
   in.input_sparsity = o.input_sparsity;
-  in.word_bits = config.pe_array.word_bits;
   in.bitrate_bps = o.bitrate_mbps * 1e6;
   in.tx_power_w = o.tx_power_w;
   in.cloud_ops_per_s = o.cloud_tops * 1e12;
@@ -152,45 +261,15 @@ void run_partition(const PartitionOptions& o) {
   const std::string source = o.energy == "sim" ? "the simulation of " + config.name
                              : table           ? "CNNergy on the layer table"
                                                : "CNNergy";
-  std::cout << result_table(workload, result, in, source)
+  std::string quartile_text;
+  nlohmann::ordered_json quartiles = quartile_savings(workload, in, quartile_text);
+  std::cout << result_table(workload, result, in, source) << quartile_text
             << (table_path.empty() ? "tensor sparsity: none known (every tensor sent at full size)\n"
-                                   : "tensor sparsity from " + table_path + "\n");
-  if (o.out_dir.empty()) return;
-  std::filesystem::create_directories(o.out_dir);
-  nlohmann::ordered_json cuts = nlohmann::ordered_json::array();
-  std::string csv =
-      "client_layers,last_client_layer,crossing,bits,client_energy_mj,transmit_energy_mj,total_energy_mj,delay_ms\n";
-  for (const CutResult& c : result.cuts) {
-    cuts.push_back({{"client_layers", c.client_layers},
-                    {"last_client_layer", c.last_client_layer},
-                    {"crossing", c.crossing},
-                    {"bits", c.bits},
-                    {"client_energy_mj", c.client_energy_j * 1e3},
-                    {"transmit_energy_mj", c.transmit_energy_j * 1e3},
-                    {"total_energy_mj", c.total_energy_j * 1e3},
-                    {"delay_ms", c.delay_s * 1e3}});
-    csv += fmt::format("{},{},\"{}\",{:.0f},{:.6g},{:.6g},{:.6g},{:.6g}\n", c.client_layers, c.last_client_layer,
-                       fmt::join(c.crossing, " "), c.bits, c.client_energy_j * 1e3, c.transmit_energy_j * 1e3,
-                       c.total_energy_j * 1e3, c.delay_s * 1e3);
-  }
-  const nlohmann::ordered_json json = {{"schema_version", 1},
-                                       {"workload", workload.name()},
-                                       {"energy_source", o.energy},
-                                       {"bitrate_mbps", o.bitrate_mbps},
-                                       {"tx_power_w", o.tx_power_w},
-                                       {"input_sparsity", o.input_sparsity},
-                                       {"word_bits", in.word_bits},
-                                       {"best_cut", result.best},
-                                       {"saving_vs_cloud_pct", result.saving_vs_cloud_pct},
-                                       {"saving_vs_client_pct", result.saving_vs_client_pct},
-                                       {"cuts", cuts}};
-  write_file_atomically(o.out_dir + "/partition.json", json.dump(2) + "\n");
-  write_file_atomically(o.out_dir + "/cuts.csv", csv);
-  write_file_atomically(o.out_dir + "/savings_map.csv", savings_map(workload, in));
-  write_file_atomically(o.out_dir + "/savings_map.gp", map_gnuplot(workload.name()));
-  const bool plotted = run_gnuplot(o.out_dir, "savings_map.gp");
-  std::cout << "wrote " << o.out_dir << "/{partition.json,cuts.csv,savings_map.csv,savings_map.gp"
-            << (plotted ? ",savings_map.png,savings_map.svg}" : "}") << "\n";
+                                   : "tensor sparsity from " + table_path + "\n")
+            << fmt::format("RLC: {}-bit values, {}-bit runs, {} pairs per 64-bit word, alpha = {:.4f} (eq. 25)\n",
+                           in.word_bits, in.rlc_run_bits, rlc_pairs_per_word(in.word_bits, in.rlc_run_bits),
+                           rlc_overhead(in.word_bits, in.rlc_run_bits));
+  if (!o.out_dir.empty()) write_outputs(o, workload, in, result, std::move(quartiles));
 }
 
 }  // namespace
@@ -227,7 +306,18 @@ void register_partition_command(CLI::App& app) {
   command->add_option("--cloud-tops", o->cloud_tops, "Cloud throughput in tera-ops/s (2 ops per MAC)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  command->add_option("--out,-o", o->out_dir, "Write partition.json, cuts.csv and the bit-rate x power savings map");
+  command->add_flag("--table-batches", o->table_batches,
+                    "Run each layer at its CNNergy table row's batch (n2), as NeuPart's client energies do");
+  command
+      ->add_option("--tx-word-bits", o->tx_word_bits,
+                   "Width of a transmitted value in bits (default: the client's pe_array.word_bits)")
+      ->check(CLI::PositiveNumber);
+  command
+      ->add_option("--rlc-run-bits", o->rlc_run_bits,
+                   "Zero-run field of the transmission's RLC in bits (default: NeuPart's, 4 at 8-bit data, else 5)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--out,-o", o->out_dir,
+                      "Write partition.json, cuts.csv, the bit-rate x power savings map and NeuPart Figs. 10, 12, 13");
   command->callback([o] { run_partition(*o); });
 }
 

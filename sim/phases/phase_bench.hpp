@@ -5,7 +5,8 @@
 //   inference      (T1=1, T2=1): the NPU runs the network (the Ergon simulation, at the point's clocks);
 //   post-inference (T1=0, T2=1): the CPU post-processes and sends the prediction over the serial link;
 //   idle           (T1=0, T2=0): between iterations.
-// CPU phases follow the documented cost model in the config's `soc` section.
+// CPU phases follow the documented cost model in the config's `soc` section; energies are what the shunt
+// sees: only blocks on a measured supply rail, each at its rail's voltage.
 #include <string>
 #include <vector>
 
@@ -24,6 +25,21 @@ struct PhaseMeasure {
   double edp_js() const { return energy_uj * 1e-6 * latency_us * 1e-6; }  // J x s, as the paper's Table VI
 };
 
+// The NPU simulation at one point, split by supply rail block (the SoC terms come later).
+struct NpuRun {
+  std::string point;
+  std::size_t layers = 0;  // executed layers
+  double time_us = 0;
+  double compute_energy_uj = 0;  // the `npu` block: MACs, RF, NoC, GLB, clock tree, control, leakage
+  double ram_energy_uj = 0;      // the `internal_ram` block (the DRAM role of the simulation)
+};
+
+// What the CPU model needs of a workload.
+struct WorkloadShape {
+  double input_bytes = 0, outputs = 0;
+};
+WorkloadShape workload_shape(const AcceleratorConfig& config, const Workload& workload);
+
 struct PhaseBreakdown {
   std::string point;
   PhaseMeasure pre, inference, post;
@@ -31,11 +47,29 @@ struct PhaseBreakdown {
   // Inputs the CPU model used.
   double input_bytes = 0, outputs = 0;
   std::size_t npu_layers = 0;
-  double npu_simulated_us = 0, npu_simulated_energy_uj = 0;  // the simulation alone, before the SoC terms
+  double npu_simulated_us = 0, npu_simulated_energy_uj = 0;  // the simulation alone (measured rails), unscaled
+  double cpu_phase_power_mw = 0;                             // core-domain power in the CPU phases
+  double static_power_mw = 0;                                // its leakage part (also drawn in the inference)
 };
 
-// The accelerator config as the NPU runs at `point`: its clock, core voltage and RAM bandwidth.
+// The accelerator config as the NPU runs at `point`: its clock, its rail's voltage and the RAM bandwidth.
 AcceleratorConfig config_at_point(const AcceleratorConfig& config, const SocOperatingPoint& point);
+
+NpuRun simulate_npu(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
+                    const std::string& point);
+
+// The SoC cost model around a simulated inference (no simulation here).
+PhaseBreakdown phase_breakdown(const AcceleratorConfig& config, const EnergyTable& table, const WorkloadShape& shape,
+                               const NpuRun& npu);
+
+// Core-domain power (mW) at `point` while the CPU works, by term (docs/stm32n6.md, "CPU phases").
+struct CpuPhasePower {
+  double static_mw = 0, npu_clock_mw = 0, cpu_dynamic_mw = 0;
+  double total_mw() const { return static_mw + npu_clock_mw + cpu_dynamic_mw; }
+};
+// Leakage of the core domain at `point` (mW), V x I_leak(V), if the CPU's rail is measured.
+double soc_static_power_mw(const SocConfig& soc, const std::string& point);
+CpuPhasePower cpu_phase_power(const SocConfig& soc, const EnergyTable& table, const std::string& point);
 
 PhaseBreakdown run_phase_benchmark(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
                                    const std::string& point);

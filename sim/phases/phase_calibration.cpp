@@ -6,6 +6,7 @@
 
 #include "common/least_squares.hpp"
 #include "common/yaml_view.hpp"
+#include "network/workload.hpp"
 
 namespace ergon {
 namespace {
@@ -46,34 +47,50 @@ PhaseMeasurements load_phase_measurements(const std::string& path) {
   return measured;
 }
 
+ModelRuns simulate_model(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload) {
+  ModelRuns model;
+  model.shape = workload_shape(config, workload);
+  for (const SocOperatingPoint& p : config.soc->operating_points) {
+    model.runs[p.name] = simulate_npu(config, table, workload, p.name);
+  }
+  return model;
+}
+
 SocCalibration calibrate_soc(const AcceleratorConfig& config, const EnergyTable& table,
-                             const PhaseMeasurements& measured, const std::map<std::string, std::string>& workloads) {
+                             const PhaseMeasurements& measured, const std::map<std::string, ModelRuns>& runs,
+                             const std::string& held_out) {
   if (!config.soc) throw std::invalid_argument(config.file + ": no `soc` section to calibrate");
-  const std::string& point_name = config.soc->reference_point;
-  const SocOperatingPoint& point = config.soc->point(point_name);
+  const SocConfig& soc = *config.soc;
+  const std::string& point_name = soc.reference_point;
+  const SocOperatingPoint& point = soc.point(point_name);
+  // Leakage is an input (not fitted): it is taken out of the inference energy before the NPU fit.
+  const double static_mw = soc_static_power_mw(soc, point_name);
   std::vector<std::vector<double>> pre_rows, post_rows, power_rows, overhead_rows, energy_rows;
   std::vector<double> pre_y, post_y, power_y, overhead_y, energy_y;
   SocCalibration calibration;
-  for (const auto& [model, path] : workloads) {
+  for (const auto& [model, model_runs] : runs) {
     const auto found = measured.find(model);
-    if (found == measured.end() || found->second.count(point_name) == 0) continue;
+    if (model == held_out || found == measured.end() || found->second.count(point_name) == 0) continue;
+    if (model_runs.runs.count(point_name) == 0) throw std::invalid_argument(model + ": no run at " + point_name);
     const MeasuredPhases& m = found->second.at(point_name);
-    const PhaseBreakdown b = run_phase_benchmark(config, table, load_workload(path), point_name);
-    const double serial_us = config.soc->serial_bytes * 10 / config.soc->serial_baud * 1e6;
-    pre_rows.push_back({1, b.input_bytes});
+    const NpuRun& npu = model_runs.runs.at(point_name);
+    const double npu_energy_uj = (soc.rail_of("npu").measured ? npu.compute_energy_uj : 0) +
+                                 (soc.rail_of("internal_ram").measured ? npu.ram_energy_uj : 0);
+    const double serial_us = soc.serial_bytes * 10 / soc.serial_baud * 1e6;
+    pre_rows.push_back({1, model_runs.shape.input_bytes});
     pre_y.push_back(m.pre.latency_us);
-    post_rows.push_back({1, b.outputs});
+    post_rows.push_back({1, model_runs.shape.outputs});
     post_y.push_back(m.post.latency_us - serial_us);
     power_rows.push_back({m.pre.latency_us + m.post.latency_us});
     power_y.push_back(m.pre.energy_uj + m.post.energy_uj);
-    overhead_rows.push_back({static_cast<double>(b.npu_layers) / point.npu_mhz});
-    overhead_y.push_back(m.inference.latency_us - b.npu_simulated_us);
-    energy_rows.push_back({b.npu_simulated_energy_uj, m.inference.latency_us * 1e-3});
-    energy_y.push_back(m.inference.energy_uj);
+    overhead_rows.push_back({static_cast<double>(npu.layers) / point.npu_mhz});
+    overhead_y.push_back(m.inference.latency_us - npu.time_us);
+    energy_rows.push_back({npu_energy_uj, m.inference.latency_us * 1e-3});
+    energy_y.push_back(m.inference.energy_uj - static_mw * m.inference.latency_us * 1e-3);
     calibration.models.push_back(model);
   }
   if (calibration.models.size() < 3) throw std::invalid_argument("calibration needs three measured models or more");
-  SocConfig fitted = *config.soc;
+  SocConfig fitted = soc;
   const LeastSquaresFit pre = fit_least_squares(pre_rows, pre_y);
   fitted.pre_inference_cycles = std::max(0.0, pre.coefficients[0]) * point.cpu_mhz;
   fitted.flash_bytes_per_us = 1 / pre.coefficients[1];
@@ -103,13 +120,15 @@ SocCalibration calibrate_soc(const AcceleratorConfig& config, const EnergyTable&
         fitted.flash_bytes_per_us, fitted.npu_energy_scale, fitted.npu_baseline_power_mw));
   }
   calibration.fitted = fitted;
+  cpu_phase_power(fitted, table, point_name);  // the fitted core power must hold its static and NPU-clock parts
   calibration.yaml = fmt::format(
       "  cpu:\n    pre_inference_cycles: {:.6g}\n    flash_bytes_per_us: {:.6g}\n    post_inference_cycles: {:.6g}\n"
       "    cycles_per_output: {:.6g}\n    serial_baud: {:.6g}\n    serial_bytes: {:.6g}\n    power_mw: {:.6g}\n"
+      "    npu_clock_running: {}\n"
       "  npu:\n    layer_overhead_cycles: {:.6g}\n    baseline_power_mw: {:.6g}\n    energy_scale: {:.6g}\n",
       fitted.pre_inference_cycles, fitted.flash_bytes_per_us, fitted.post_inference_cycles, fitted.cycles_per_output,
-      fitted.serial_baud, fitted.serial_bytes, fitted.cpu_power_mw, fitted.npu_layer_overhead_cycles,
-      fitted.npu_baseline_power_mw, fitted.npu_energy_scale);
+      fitted.serial_baud, fitted.serial_bytes, fitted.cpu_power_mw, fitted.npu_clock_running,
+      fitted.npu_layer_overhead_cycles, fitted.npu_baseline_power_mw, fitted.npu_energy_scale);
   return calibration;
 }
 

@@ -18,14 +18,24 @@ struct MeasuredPhases {
 using PhaseMeasurements = std::map<std::string, std::map<std::string, MeasuredPhases>>;
 PhaseMeasurements load_phase_measurements(const std::string& path);
 
+// A measured model's simulations, one per operating point (the NPU simulation does not depend on the fitted
+// SoC values, so calibration, leave-one-model-out and predictions share these runs).
+struct ModelRuns {
+  WorkloadShape shape;
+  std::map<std::string, NpuRun> runs;  // by operating point
+};
+ModelRuns simulate_model(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload);
+
 struct SocCalibration {
-  SocConfig fitted;  // the config's soc section with the fitted values
-  std::string yaml;  // those values as the config's `cpu:` and `npu:` keys
-  std::vector<std::string> models;
+  SocConfig fitted;                 // the config's soc section with the fitted values
+  std::string yaml;                 // those values as the config's `cpu:` and `npu:` keys
+  std::vector<std::string> models;  // the models fitted on
 };
 
-// Fits on `config.soc->reference_point`; `workloads` are the measured models' workload files.
+// Fits on `config.soc->reference_point` over every model in `runs` with measurements there, except
+// `held_out` (leave-one-model-out: the held-out model's measurements never enter the fit).
 SocCalibration calibrate_soc(const AcceleratorConfig& config, const EnergyTable& table,
-                             const PhaseMeasurements& measured, const std::map<std::string, std::string>& workloads);
+                             const PhaseMeasurements& measured, const std::map<std::string, ModelRuns>& runs,
+                             const std::string& held_out = "");
 
 }  // namespace ergon

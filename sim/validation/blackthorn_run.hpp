@@ -8,6 +8,7 @@
 #include "arch/accelerator_config.hpp"
 #include "power/energy_table.hpp"
 #include "power/estimators/blackthorn/layer_models.hpp"
+#include "power/estimators/blackthorn/sweep_check.hpp"
 
 namespace ergon {
 
@@ -17,12 +18,25 @@ struct BlackthornProfileOptions {
   std::size_t random_layers = 1000;
   std::vector<std::string> networks = {"alexnet", "vgg16", "resnet50", "mobilenet_v2"};
   std::uint64_t seed = 2021;
+  blackthorn::ProfileSettings fit;
+  std::size_t sweeps = 0;  // 1-D ground-truth sweeps of the fitter (the paper's Fig. 7 check)
+  // Profile from this CSV of measured latencies instead of simulating (docs/blackthorn.md).
+  std::string measurements_csv;
 };
 
 struct RandomLayerCheck {
   std::size_t layers = 0;
+  std::size_t uncovered = 0;  // predicted <= 0: left out of the errors below, counted here
   double rmspe_pct = 0, mape_pct = 0, max_pe_pct = 0, rmse_ms = 0;
   std::vector<std::pair<std::string, double>> rmspe_by_model;  // "k3s1" -> RMSPE %
+  std::vector<blackthorn::LayerSpec> specs;                    // every layer, for the plots
+  std::vector<double> simulated_ms, predicted_ms;
+};
+
+struct NetworkLayer {
+  std::string name, op;
+  bool modelled = false;
+  double simulated_ms = 0, estimated_ms = 0;
 };
 
 struct NetworkCheck {
@@ -31,9 +45,10 @@ struct NetworkCheck {
   // The simulated time of the layers that have a model, and the estimate's error against it alone.
   double simulated_modelled_ms = 0, modelled_error_pct = 0;
   std::size_t unmodelled_layers = 0;
+  std::vector<NetworkLayer> layers;
 };
 
-// The fitted step along the innermost dimension of each conv model, at the middle of the other ranges.
+// The template and step width each conv model found along the filters (the same at every coordinate).
 struct StepWidthCheck {
   int kernel = 0, stride = 0;
   std::string kind;  // template along filters
@@ -46,12 +61,22 @@ struct BlackthornProfileReport {
   std::vector<NetworkCheck> networks;
   std::vector<StepWidthCheck> step_widths;
   std::int64_t array_rows = 0, array_cols = 0;
+  std::string fit_error;  // "relative" or "absolute" (the innermost fits)
+  std::vector<blackthorn::SweepCheck> sweeps;
+  // From measurements: sub-models that stopped at a layer the file lacks, and those layers.
+  std::vector<std::string> incomplete;
+  std::vector<blackthorn::LayerSpec> requests;
 };
 
 BlackthornProfileReport run_blackthorn_profile(const AcceleratorConfig& config, const EnergyTable& table,
                                                const BlackthornProfileOptions& options);
 
-// models.json (for `ergon estimate blackthorn`) and report.json; returns the terminal summary.
+// The same from a CSV of measured latencies (options.measurements_csv): no simulation, so no random-layer
+// or network checks; sub-models the file cannot finish yet are listed with the layers to measure next.
+BlackthornProfileReport run_blackthorn_measured_profile(const BlackthornProfileOptions& options);
+
+// models.json (for `ergon estimate blackthorn`), report.json, the plots' data and scripts (and, with
+// gnuplot, the plots), and requests.csv when measurements are missing; returns the terminal summary.
 std::string write_blackthorn_profile(const BlackthornProfileReport& report, const std::string& out_dir);
 
 }  // namespace ergon

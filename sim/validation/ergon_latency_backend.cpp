@@ -25,7 +25,7 @@ YAML::Node single_layer_yaml(const blackthorn::LayerSpec& l, bool network_input)
     layer["op"] = "fc";
     layer["outputs"] = l.outputs;
   } else {
-    for (int d : {l.channels, l.size, l.size}) input["shape"].push_back(d);
+    for (int d : {l.channels, l.height, l.width}) input["shape"].push_back(d);
     layer["kernel"] = l.kernel;
     layer["stride"] = l.stride;
     layer["padding"] = l.padding;

@@ -9,6 +9,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
+#include "power/estimators/lahmer_report.hpp"
 #include "sim/parallel/process_pool.hpp"
 #include "sim/simulation.hpp"
 #include "sim/validation/ergon_latency_backend.hpp"
@@ -42,7 +43,7 @@ blackthorn::LayerSpec layer_of(const LahmerSweepPoint& p) {
   } else {
     layer.kind = blackthorn::LayerKind::kConv;
     layer.channels = p.ifm;
-    layer.size = p.i_size;
+    layer.height = layer.width = p.i_size;
     layer.filters = p.ofm;
     layer.kernel = p.ksize;
     layer.stride = p.stride;
@@ -202,6 +203,66 @@ std::string write_lahmer_fit(const LahmerFitRun& run, const std::string& out_dir
       run.points.size(), config_name, f.a_c, f.b_c, f.conv_fit.r_squared, f.conv_fit.mape_pct, f.conv_fit.samples,
       f.slopes.size(), f.slope_fit.r_squared, f.a_f, f.fc_fit.r_squared, f.fc_fit.mape_pct, f.fc_fit.samples, out_dir,
       plotted ? ",energy_vs_clc.png,slope_vs_ofm.png,fc_energy.png (and .svg)" : "");
+}
+
+namespace {
+
+// Why the fitted parameters cannot be used, or "" when they can.
+std::string unusable_parameters(const LahmerMeasuredFit& f) {
+  std::string why;
+  if (!(f.fit.a_c > 0)) why += fmt::format(" a_c = {:.4g} is not positive;", f.fit.a_c);
+  if (!(f.fit.b_c >= 0)) why += fmt::format(" b_c = {:.4g} is negative;", f.fit.b_c);
+  if (f.has_fc && !(f.fit.a_f > 0)) why += fmt::format(" a_f = {:.4g} is not positive;", f.fit.a_f);
+  return why;
+}
+
+void refuse_replacing_input(const std::string& out_dir, const std::vector<std::string>& outputs,
+                            const std::string& input) {
+  std::error_code error;
+  const auto in = std::filesystem::weakly_canonical(input, error);
+  for (const std::string& out : outputs) {
+    const auto target = std::filesystem::weakly_canonical(out, error);
+    if (!error && target == in) {
+      throw std::runtime_error(
+          fmt::format("--out {}: the output {} would replace the measurement file {}; choose "
+                      "another output folder",
+                      out_dir, out, input));
+    }
+  }
+}
+
+}  // namespace
+
+std::string write_lahmer_measured_fit(const LahmerMeasuredFit& fit, const std::string& out_dir,
+                                      const std::string& board) {
+  const std::string parameters = out_dir + "/parameters.yaml", json = out_dir + "/fit.json",
+                    residuals = out_dir + "/residuals.csv";
+  refuse_replacing_input(out_dir, {out_dir, parameters, json, residuals}, fit.measurements_path);
+  std::filesystem::create_directories(out_dir);
+  write_file_atomically(json, lahmer_measured_fit_json(fit, board).dump(2) + "\n");
+  write_file_atomically(residuals, lahmer_residuals_csv(fit));
+  const std::string unusable = unusable_parameters(fit);
+  if (!unusable.empty()) {
+    throw std::runtime_error(
+        fmt::format("{}: the measurements do not follow Lahmer et al.'s model:{} no {} written "
+                    "(see {} and {})",
+                    fit.measurements_path, unusable, parameters, json, residuals));
+  }
+  write_file_atomically(parameters, lahmer_parameters_yaml(fit, board));
+  const LahmerFit& f = fit.fit;
+  std::string summary = fmt::format(
+      "Lahmer et al.'s model fitted to {} measured layers in {} ({}):\n"
+      "  conv: a_c = {:.6g} J per KCLC MAC, b_c = {:.6g} J per MAC; R^2 {:.4f}, RMSPE {:.2f}% over {} rows\n"
+      "        (eq. 6 on the {} per-ofm slopes: R^2 {:.4f})\n",
+      fit.residuals.size(), fit.measurements_path, kclc_description(fit.kclc), f.a_c, f.b_c, f.conv_fit.r_squared,
+      fit.conv_rmspe_pct, fit.conv_rows, f.slopes.size(), f.slope_fit.r_squared);
+  summary += fit.has_fc ? fmt::format("  fc:   a_f = {:.6g} J/MAC; R^2 {:.4f}, RMSPE {:.2f}% over {} rows\n", f.a_f,
+                                      f.fc_fit.r_squared, fit.fc_rmspe_pct, fit.fc_rows)
+                        : "  fc:   no fc rows, so no a_f (FC layers will not be modelled)\n";
+  return summary + fmt::format(
+                       "wrote {}/{{parameters.yaml,fit.json,residuals.csv}}; use: ergon estimate lahmer "
+                       "--parameters {} --board {} --kclc {} --kclc-padding {}\n",
+                       out_dir, parameters, board, kclc_form_name(fit.kclc.form), kclc_padding_name(fit.kclc.padding));
 }
 
 }  // namespace ergon

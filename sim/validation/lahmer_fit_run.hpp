@@ -9,6 +9,7 @@
 #include "arch/accelerator_config.hpp"
 #include "power/energy_table.hpp"
 #include "power/estimators/lahmer.hpp"
+#include "power/estimators/lahmer_measurements.hpp"
 
 namespace ergon {
 
@@ -34,5 +35,12 @@ LahmerFitRun run_lahmer_fit(const AcceleratorConfig& config, const EnergyTable& 
 // samples.csv, fit.json, and the Fig. 3 and Fig. 5 style plots (gnuplot scripts; PNG/SVG when installed).
 // Returns the summary printed on the terminal.
 std::string write_lahmer_fit(const LahmerFitRun& run, const std::string& out_dir, const std::string& config_name);
+
+// `ergon fit lahmer --measurements F.csv`: parameters.yaml (the form of reference/jetson/lahmer_2022_table3.yaml),
+// fit.json and residuals.csv in out_dir. Refuses (before writing) an output that would replace the CSV, and
+// parameters the model's loader rejects (a_c <= 0, b_c < 0, a_f <= 0: the data do not follow eq. 7 or 8; the
+// fit and residuals are still written). Returns the summary printed on the terminal.
+std::string write_lahmer_measured_fit(const LahmerMeasuredFit& fit, const std::string& out_dir,
+                                      const std::string& board);
 
 }  // namespace ergon

@@ -30,6 +30,14 @@ assert energies == sorted(energies)
 PY
 grep -q 'trigger1' "$out/bench/h-perf/trace.vcd"
 "$ergon" bench-phases --config "$config" --against-measurements --out "$out/meas" > "$out/meas.txt"
-[ "$(grep -c '^| ' "$out/meas/against_measurements.md")" -eq 33 ]  # header + 32 rows
-grep -q "predicted points: RMS error" "$out/meas.txt"
+# 32 phase rows and their header, then the per-model ratio table (header + 4 models).
+[ "$(grep -c '^| ' "$out/meas/against_measurements.md")" -eq 38 ]
+grep -q "predicted points: RMS error per phase, in-sample .*; leave-one-model-out" "$out/meas.txt"
+grep -q "rEDP signs right: [0-9]* of 16" "$out/meas.txt"
+# Fig. 5 and Fig. 6 data and scripts (the images when gnuplot is installed).
+[ "$(wc -l < "$out/meas/phases.csv")" -eq 17 ]  # header + 4 models x 4 phases
+for fig in fig5_phases fig6_edp; do
+  [ -s "$out/meas/$fig.gp" ]
+  if command -v gnuplot > /dev/null; then [ -s "$out/meas/$fig.png" ] && [ -s "$out/meas/$fig.svg" ]; fi
+done
 echo "bench-phases checks passed"

@@ -7,12 +7,15 @@ source_dir="$(realpath "$2")"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$ergon" profile blackthorn --config "$source_dir/configs/edge_tpu.yaml" --scale 0.1 --random-layers 50 --jobs 2 \
-  --out "$out/models" > "$out/summary.txt"
+  --sweeps 2 --out "$out/models" > "$out/summary.txt"
 grep -q "random conv layers: RMSPE" "$out/summary.txt"
-# One worker or two: the same models and report, byte for byte.
+grep -q "2 full 1-D sweeps" "$out/summary.txt"
+# One worker or two: the same models, report and plot data, byte for byte.
 "$ergon" profile blackthorn --config "$source_dir/configs/edge_tpu.yaml" --scale 0.1 --random-layers 50 --jobs 1 \
-  --out "$out/serial" > /dev/null
-for file in models.json report.json; do cmp "$out/models/$file" "$out/serial/$file"; done
+  --sweeps 2 --out "$out/serial" > /dev/null
+for file in models.json report.json fitter_sweeps.csv random_layers.csv network_layers.csv; do
+  cmp "$out/models/$file" "$out/serial/$file"
+done
 python3 - "$out/models/report.json" "$out/models/models.json" <<'PY'
 import json, sys
 report, models = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
@@ -36,4 +39,34 @@ if "$ergon" estimate blackthorn --models "$out" --workload "$source_dir/workload
   exit 1
 fi
 grep -q "run .ergon profile blackthorn" "$out/err.txt"
+
+# From measurements: an empty file asks for each sub-model's first layer; the file must stay untouched.
+mkdir "$out/board"
+echo "kind,kernel,stride,filters,channels,width,height,inputs,outputs,padding,latency_ms" > "$out/board/measured.csv"
+cp "$out/board/measured.csv" "$out/measured.orig"
+"$ergon" profile blackthorn --measurements "$out/board/measured.csv" --scale 0.1 --out "$out/board" > "$out/board.txt"
+grep -q "16 sub-models need more measurements" "$out/board.txt"
+test "$(wc -l < "$out/board/requests.csv")" -eq 17
+cmp "$out/board/measured.csv" "$out/measured.orig"
+# Measured latencies for the requests: the next round asks for the next layers, not the same ones.
+python3 - "$out/board/requests.csv" >> "$out/board/measured.csv" <<'PY'
+import csv, sys
+for row in csv.DictReader(open(sys.argv[1])):
+    row["latency_ms"] = "1.5"
+    print(",".join(row.values()))
+PY
+cp "$out/board/requests.csv" "$out/requests.first"
+"$ergon" profile blackthorn --measurements "$out/board/measured.csv" --scale 0.1 --out "$out/board" > /dev/null
+if cmp -s "$out/board/requests.csv" "$out/requests.first"; then exit 1; fi
+# The measurements may not sit where the profile writes, nor come with a config.
+cp "$out/board/measured.csv" "$out/board/requests.csv"
+if "$ergon" profile blackthorn --measurements "$out/board/requests.csv" --out "$out/board" 2> "$out/err.txt"; then
+  exit 1
+fi
+grep -q "would write requests.csv over the measurements" "$out/err.txt"
+if "$ergon" profile blackthorn --measurements "$out/measured.orig" --config "$source_dir/configs/edge_tpu.yaml" \
+  --out "$out/x" 2> "$out/err.txt"; then
+  exit 1
+fi
+grep -q "excludes" "$out/err.txt"
 echo "blackthorn checks passed"

@@ -30,6 +30,51 @@ TEST(BlackthornFitter, FindsAStepFunctionAndItsWidth) {
   EXPECT_LE(calls, 16u);  // the paper: typically 8-14 per dimension
 }
 
+TEST(BlackthornFitter, FindsACeilingStepWhereAnArrayStepsAfterItsWidth) {
+  // 64 filters fit a 64-column array in one pass, 65 need two: ceil, not eq. 1's floor.
+  const FitResult fit = fit_curves(
+      integer_grid(1, 512), 1, [](double x) { return std::vector<double>{0.2 + std::ceil(x / 64) * 0.5}; },
+      FitterSettings{});
+  EXPECT_EQ(fit.outputs[0].kind, TemplateKind::kCeilStep);
+  EXPECT_DOUBLE_EQ(fit.outputs[0].width, 64);
+  for (double x : {1.0, 64.0, 65.0, 128.0, 129.0, 512.0})
+    EXPECT_NEAR(template_value(fit.outputs[0].kind, fit.outputs[0].first, fit.outputs[0].second, 64, x),
+                0.2 + std::ceil(x / 64) * 0.5, 1e-9)
+        << x;
+}
+
+TEST(BlackthornFitter, RelativeErrorsWeighSmallLatenciesAsMuchAsLargeOnes) {
+  // A line through small values with one large, disturbed point: absolute least squares bends the line
+  // towards the large point (large relative errors on the small ones); relative least squares does not.
+  const std::vector<double> grid = {1, 2, 3, 4, 100};
+  const auto measure = [](double x) { return std::vector<double>{x == 100 ? 150.0 : x}; };
+  FitterSettings settings;
+  settings.step_widths = {};  // the line only
+  settings.max_measurements = 5;
+  settings.min_measurements = 5;
+  settings.outlier_threshold = 1e9;  // keep the disturbed point in the fit
+  const FitResult absolute = fit_curves(grid, 1, measure, settings);
+  settings.relative_error = true;
+  const FitResult relative = fit_curves(grid, 1, measure, settings);
+  const auto error_at_1 = [](const FitResult& f) { return std::abs(f.outputs[0].first + f.outputs[0].second - 1); };
+  EXPECT_GT(error_at_1(absolute), 0.3);  // over 30 % off at x = 1
+  EXPECT_LT(error_at_1(relative), 0.1);  // under 10 %
+}
+
+TEST(BlackthornFitter, ForcedTemplateStillMeasuresItsMinimum) {
+  std::size_t calls = 0;
+  const FitResult fit = fit_curves(integer_grid(1, 512), 1,
+                                   [&](double x) {
+                                     ++calls;
+                                     return std::vector<double>{1 + std::ceil(x / 32)};
+                                   },
+                                   FitterSettings{}, {TemplateChoice{TemplateKind::kCeilStep, 32}});
+  EXPECT_EQ(calls, FitterSettings{}.min_measurements);
+  EXPECT_EQ(fit.outputs[0].kind, TemplateKind::kCeilStep);
+  EXPECT_DOUBLE_EQ(fit.outputs[0].width, 32);
+  EXPECT_NEAR(fit.outputs[0].second, 1, 1e-9);
+}
+
 TEST(BlackthornFitter, FindsALine) {
   const FitResult fit = fit_curves(
       integer_grid(1, 1024), 1, [](double x) { return std::vector<double>{0.01 * x + 2}; }, FitterSettings{});
@@ -55,6 +100,7 @@ TEST(BlackthornProfiler, NestedModelReproducesATwoDimensionalFunction) {
       {{"filters", integer_grid(1, 512)}, {"channels", integer_grid(1, 512)}},
       [&](const std::vector<double>& x) { return f(x[0], x[1]); }, ProfileSettings{});
   EXPECT_EQ(result.model.kind, TemplateKind::kStep);
+  EXPECT_DOUBLE_EQ(result.model.width, 32);  // the first fit's width, kept along the channels
   for (double k : {5.0, 100.0, 333.0, 511.0}) {
     for (double c : {3.0, 77.0, 400.0})
       EXPECT_NEAR(evaluate(result.model, {k, c}), f(k, c), 1e-6 * f(k, c)) << k << " " << c;
@@ -62,7 +108,22 @@ TEST(BlackthornProfiler, NestedModelReproducesATwoDimensionalFunction) {
   EXPECT_LT(result.measurements, 400u);  // far fewer than the 512 x 512 grid
 }
 
-TEST(BlackthornModels, SurviveAJsonRoundTrip) {
+TEST(BlackthornProfiler, CarriesTheStepWidthWhereAnInnerFitAloneCouldNotFindIt) {
+  // At few channels the steps along the filters drown in a large offset: a fit there alone would pick
+  // its own width. The first fit (at many channels) fixes 64, and every inner curve keeps it.
+  const auto f = [](double k, double c) { return 5.0 + std::ceil(k / 64) * 0.002 * c; };
+  const ProfileResult result = profile_dimensions(
+      {{"filters", integer_grid(1, 512)}, {"channels", integer_grid(1, 512)}},
+      [&](const std::vector<double>& x) { return f(x[0], x[1]); }, ProfileSettings{});
+  EXPECT_EQ(result.model.kind, TemplateKind::kCeilStep);
+  EXPECT_DOUBLE_EQ(result.model.width, 64);
+  for (double k : {1.0, 64.0, 65.0, 300.0}) {
+    for (double c : {2.0, 50.0, 512.0})
+      EXPECT_NEAR(evaluate(result.model, {k, c}), f(k, c), 1e-3 * f(k, c)) << k << " " << c;
+  }
+}
+
+Curve two_level_curve() {
   Curve inner;
   inner.kind = TemplateKind::kLinear;
   inner.dimension = 1;
@@ -72,16 +133,57 @@ TEST(BlackthornModels, SurviveAJsonRoundTrip) {
   curve.kind = TemplateKind::kStep;
   curve.first.constant = 1;
   curve.second.curve = std::make_shared<const Curve>(inner);
-  curve.width.constant = 16;
+  curve.width = 16;
+  return curve;
+}
+
+TEST(BlackthornModels, SurviveAJsonRoundTrip) {
   BlackthornModels models;
   models.backend = "test";
-  models.models.push_back({LayerKind::kConv, 3, 1, {"filters", "channels"}, {1, 1}, {512, 512}, curve, 42, true});
+  models.models.push_back(
+      {LayerKind::kConv, 3, 1, {"filters", "channels"}, {1, 1}, {512, 512}, two_level_curve(), 42, true});
   const BlackthornModels back = models_from_json(nlohmann::json::parse(models_json(models).dump()));
   ASSERT_EQ(back.models.size(), 1u);
-  const LayerSpec layer{LayerKind::kConv, 10, 0, 40, 3, 1};
+  LayerSpec layer{LayerKind::kConv, 10, 8, 8, 40, 3, 1};
   EXPECT_DOUBLE_EQ(predict_ms(back, layer), 1 + std::floor(40 / 16.0) * (0.5 * 10 + 2));
-  EXPECT_THROW(predict_ms(back, LayerSpec{LayerKind::kConv, 10, 0, 40, 5, 1}), std::invalid_argument);
+  layer.kernel = 5;
+  EXPECT_THROW(predict_ms(back, layer), std::invalid_argument);
   EXPECT_THROW(models_from_json(nlohmann::json::parse(R"({"schema_version": 1})")), std::invalid_argument);
+  nlohmann::json broken = models_json(models);
+  broken["models"][0]["model"]["width"] = 12.5;  // widths are whole numbers
+  EXPECT_THROW(models_from_json(broken), std::invalid_argument);
+}
+
+TEST(BlackthornModels, ALayerTheModelGivesNoPositiveLatencyIsNotCovered) {
+  Curve line;  // -1 ms + 0.01 ms per filter: below zero under 100 filters
+  line.first.constant = 0.01;
+  line.second.constant = -1;
+  BlackthornModels models;
+  models.backend = "test";
+  models.models.push_back({LayerKind::kConv,
+                           1,
+                           1,
+                           {"filters", "channels", "width", "height"},
+                           {1, 1, 1, 1},
+                           {512, 512, 112, 112},
+                           line,
+                           4,
+                           true});
+  const Workload workload = parse_workload(YAML::Load(R"(
+name: two 1x1 layers
+source: hand-written test
+layers:
+  - {name: input, op: input, shape: [8, 7, 7]}
+  - {name: small, op: conv, inputs: [input], filters: 50, kernel: 1}
+  - {name: large, op: conv, inputs: [small], filters: 300, kernel: 1}
+)"),
+                                           "test");
+  const BlackthornEstimate estimate = estimate_blackthorn(workload, models);
+  EXPECT_FALSE(estimate.layers[1].modelled);
+  EXPECT_NE(estimate.layers[1].note.find("not covered"), std::string::npos) << estimate.layers[1].note;
+  EXPECT_TRUE(estimate.layers[2].modelled);
+  EXPECT_DOUBLE_EQ(estimate.total_ms, 2.0);
+  EXPECT_EQ(estimate.uncovered, 1u);
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 namespace ergon::blackthorn {
 namespace {
 
+constexpr TemplateKind kTemplates[] = {TemplateKind::kLinear, TemplateKind::kStep, TemplateKind::kCeilStep};
+
 struct Hypothesis {
   TemplateKind kind = TemplateKind::kLinear;
   double width = 0;  // step
@@ -20,26 +22,41 @@ struct Hypothesis {
   double predict(double x) const { return template_value(kind, first, second, width, x); }
 };
 
-// Least squares of one hypothesis on the points in use; a step set whose points all share one step is
-// fitted by its mean (its height is not yet determined).
-void fit_hypothesis(Hypothesis& h, const std::vector<double>& x, const std::vector<double>& y) {
+// The weight of a point's error: 1 for eq. 4's absolute errors, 1/|y| for relative ones.
+double error_weight(double y, bool relative) {
+  return relative ? 1.0 / std::max(std::abs(y), 1e-300) : 1.0;
+}
+
+// Weighted least squares of one hypothesis on the points in use; a step set whose points all share one
+// step is fitted by its mean (its height is not yet determined).
+void fit_hypothesis(Hypothesis& h, const std::vector<double>& x, const std::vector<double>& y, bool relative) {
   std::vector<std::vector<double>> rows;
-  for (double value : x) {
-    rows.push_back({h.kind == TemplateKind::kLinear ? value : 1.0,
-                    h.kind == TemplateKind::kLinear ? 1.0 : std::floor(value / h.width)});
+  std::vector<double> targets;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double weight = error_weight(y[i], relative);
+    const double steps = template_value(h.kind, 0, 1, h.width, x[i]);  // floor or ceil of x / w
+    rows.push_back({weight * (h.kind == TemplateKind::kLinear ? x[i] : 1.0),
+                    weight * (h.kind == TemplateKind::kLinear ? 1.0 : steps)});
+    targets.push_back(weight * y[i]);
   }
   try {
-    const LeastSquaresFit fit = fit_least_squares(rows, y);
+    const LeastSquaresFit fit = fit_least_squares(rows, targets);
     h.first = fit.coefficients[0];
     h.second = fit.coefficients[1];
   } catch (const std::invalid_argument&) {
-    double mean = 0;
-    for (double value : y) mean += value / static_cast<double>(y.size());
+    double weighted = 0, weights = 0;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      const double weight = std::pow(error_weight(y[i], relative), 2);
+      weighted += weight * y[i];
+      weights += weight;
+    }
+    const double mean = weighted / weights;
     h.first = h.kind == TemplateKind::kLinear ? 0 : mean;
     h.second = h.kind == TemplateKind::kLinear ? mean : 0;
   }
   h.sse = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) h.sse += std::pow(y[i] - h.predict(x[i]), 2);  // eq. 4
+  for (std::size_t i = 0; i < x.size(); ++i)
+    h.sse += std::pow(error_weight(y[i], relative) * (y[i] - h.predict(x[i])), 2);  // eq. 4
 }
 
 double median(std::vector<double> values) {
@@ -51,10 +68,14 @@ double median(std::vector<double> values) {
 // One output's hypotheses and its view of the measured points.
 class OutputFit {
  public:
-  OutputFit(const FitterSettings& settings, std::optional<TemplateKind> forced) : settings_(settings) {
-    if (!forced || *forced == TemplateKind::kLinear) hypotheses_.push_back({TemplateKind::kLinear, 0});
-    if (!forced || *forced == TemplateKind::kStep) {
-      for (double width : settings.step_widths) hypotheses_.push_back({TemplateKind::kStep, width});
+  OutputFit(const FitterSettings& settings, const std::optional<TemplateChoice>& forced) : settings_(settings) {
+    if (forced) {
+      hypotheses_.push_back({forced->kind, forced->width});
+      return;
+    }
+    hypotheses_.push_back({TemplateKind::kLinear, 0});
+    for (TemplateKind kind : {TemplateKind::kStep, TemplateKind::kCeilStep}) {
+      for (double width : settings.step_widths) hypotheses_.push_back({kind, width});
     }
   }
 
@@ -74,11 +95,33 @@ class OutputFit {
     prune_templates();
   }
 
-  bool converged() const { return alive_count() == 1; }
+  // One hypothesis left (Algorithm 1), or all survivors predict the same curve: no measurement could
+  // tell them apart by more than T_e's tolerance anywhere on the grid.
+  bool converged() const { return alive_count() == 1 || agreed_; }
+
+  void judge_agreement(const std::vector<double>& grid) {
+    agreed_ = false;
+    if (x_.size() < settings_.min_points_for_outliers) return;
+    const FittedCurve chosen = best();
+    const double allowed = settings_.tolerance * scale();
+    for (const Hypothesis& h : hypotheses_) {
+      if (!h.alive) continue;
+      for (double x : grid) {
+        const double reference = template_value(chosen.kind, chosen.first, chosen.second, chosen.width, x);
+        const double size = settings_.relative_error ? std::max(std::abs(reference), 1e-300) : 1.0;
+        if (std::abs(h.predict(x) - reference) / size > allowed) return;
+      }
+    }
+    agreed_ = true;
+  }
   std::size_t outliers() const { return static_cast<std::size_t>(std::count(outlier_.begin(), outlier_.end(), true)); }
-  bool template_alive(TemplateKind kind) const {
+  bool line_alive() const {
     return std::any_of(hypotheses_.begin(), hypotheses_.end(),
-                       [&](const Hypothesis& h) { return h.alive && h.kind == kind; });
+                       [&](const Hypothesis& h) { return h.alive && h.kind == TemplateKind::kLinear; });
+  }
+  bool step_alive() const {
+    return std::any_of(hypotheses_.begin(), hypotheses_.end(),
+                       [&](const Hypothesis& h) { return h.alive && is_step(h.kind); });
   }
 
   // The surviving hypothesis with the least error. When both templates survive, the step one must beat
@@ -92,8 +135,7 @@ class OutputFit {
       if (h.kind == TemplateKind::kLinear) line = &h;
       if (chosen == nullptr || h.sse < chosen->sse * (1 - 1e-9) - 1e-300) chosen = &h;
     }
-    if (line != nullptr && chosen->kind == TemplateKind::kStep &&
-        chosen->sse * settings_.template_ratio >= line->sse) {
+    if (line != nullptr && is_step(chosen->kind) && chosen->sse * settings_.template_ratio >= line->sse) {
       chosen = line;
     }
     return {chosen->kind, chosen->first, chosen->second, chosen->width, chosen->sse};
@@ -104,7 +146,7 @@ class OutputFit {
     std::set<long long> values;
     double low = std::numeric_limits<double>::infinity(), high = -low;
     for (const Hypothesis& h : hypotheses_) {
-      if (!h.alive || h.kind != TemplateKind::kStep) continue;
+      if (!h.alive || !is_step(h.kind)) continue;
       const double value = h.predict(x);
       values.insert(std::llround(value / (scale() * 1e-6)));
       low = std::min(low, value);
@@ -120,7 +162,9 @@ class OutputFit {
         std::count_if(hypotheses_.begin(), hypotheses_.end(), [](const Hypothesis& h) { return h.alive; }));
   }
 
+  // The size of the values the errors are measured against: 1 for relative errors, else the points' RMS.
   double scale() const {
+    if (settings_.relative_error) return 1;
     double sum = 0;
     for (double y : y_) sum += y * y;
     return std::max(std::sqrt(sum / static_cast<double>(std::max<std::size_t>(1, y_.size()))), 1e-300);
@@ -140,7 +184,7 @@ class OutputFit {
       }
     }
     for (Hypothesis& h : hypotheses_) {
-      if (h.alive) fit_hypothesis(h, x, y);
+      if (h.alive) fit_hypothesis(h, x, y, settings_.relative_error);
     }
   }
 
@@ -152,7 +196,8 @@ class OutputFit {
       if (!h.alive) continue;
       ++voters;
       std::vector<double> errors;
-      for (std::size_t n = 0; n < x_.size(); ++n) errors.push_back(std::pow(y_[n] - h.predict(x_[n]), 2));
+      for (std::size_t n = 0; n < x_.size(); ++n)
+        errors.push_back(std::pow(error_weight(y_[n], settings_.relative_error) * (y_[n] - h.predict(x_[n])), 2));
       const double center = median(errors);
       std::vector<double> deviations;
       for (double e : errors) deviations.push_back(std::abs(e - center));
@@ -169,7 +214,7 @@ class OutputFit {
   void prune_sets(std::size_t iteration) {
     const double ratio =
         std::max(settings_.ratio_floor, settings_.ratio_start - settings_.ratio_decay * static_cast<double>(iteration));
-    for (TemplateKind kind : {TemplateKind::kLinear, TemplateKind::kStep}) {
+    for (TemplateKind kind : kTemplates) {
       double least = std::numeric_limits<double>::infinity();
       for (const Hypothesis& h : hypotheses_) {
         if (h.alive && h.kind == kind) least = std::min(least, h.sse);
@@ -180,12 +225,12 @@ class OutputFit {
     }
   }
 
-  // eq. 9 between templates (with T_e as a floor, so two templates that both fit are both kept).
+  // eq. 9 between templates (with T_e as a floor, so templates that all fit are all kept).
   void prune_templates() {
-    const double linear = least_error(TemplateKind::kLinear), step = least_error(TemplateKind::kStep);
-    const double least = std::min(linear, step);
-    for (TemplateKind kind : {TemplateKind::kLinear, TemplateKind::kStep}) {
-      const double error = kind == TemplateKind::kLinear ? linear : step;
+    double least = std::numeric_limits<double>::infinity();
+    for (TemplateKind kind : kTemplates) least = std::min(least, least_error(kind));
+    for (TemplateKind kind : kTemplates) {
+      const double error = least_error(kind);
       if (std::isfinite(error) && error > error_threshold() && error > settings_.template_ratio * least) {
         for (Hypothesis& h : hypotheses_) {
           if (h.kind == kind) h.alive = false;
@@ -206,6 +251,7 @@ class OutputFit {
   std::vector<Hypothesis> hypotheses_;
   std::vector<double> x_, y_;
   std::vector<bool> outlier_;
+  bool agreed_ = false;
 };
 
 void normalise(std::vector<double>& values) {
@@ -233,11 +279,14 @@ std::size_t next_point(const std::vector<double>& grid, const std::vector<bool>&
   normalise(d_score);
   std::vector<double> best(candidates.size(), 0);
   for (const OutputFit& fit : fits) {
-    if (fit.converged()) continue;
-    if (fit.template_alive(TemplateKind::kLinear)) {
+    if (fit.converged()) {  // one hypothesis left, short of min_measurements: spread the points out
+      for (std::size_t c = 0; c < candidates.size(); ++c) best[c] = std::max(best[c], d_score[c] * s.c_lin);
+      continue;
+    }
+    if (fit.line_alive()) {
       for (std::size_t c = 0; c < candidates.size(); ++c) best[c] = std::max(best[c], d_score[c] * s.c_lin);
     }
-    if (!fit.template_alive(TemplateKind::kStep)) continue;
+    if (!fit.step_alive()) continue;
     std::vector<double> u(candidates.size()), r(candidates.size());
     for (std::size_t c = 0; c < candidates.size(); ++c) fit.step_spread(grid[candidates[c]], u[c], r[c]);
     normalise(u);
@@ -260,7 +309,7 @@ std::vector<double> FitterSettings::default_step_widths() {
 }
 
 FitResult fit_curves(const std::vector<double>& grid, std::size_t outputs, const MeasureFunction& measure,
-                     const FitterSettings& settings, const std::vector<std::optional<TemplateKind>>& forced) {
+                     const FitterSettings& settings, const std::vector<std::optional<TemplateChoice>>& forced) {
   if (grid.size() < 2) throw std::invalid_argument("a dimension needs at least two candidate values");
   if (!forced.empty() && forced.size() != outputs) throw std::invalid_argument("one forced template per output");
   std::vector<OutputFit> fits;
@@ -274,14 +323,21 @@ FitResult fit_curves(const std::vector<double>& grid, std::size_t outputs, const
     measured[index] = true;
     result.measured.push_back(grid[index]);
   };
-  // Algorithm 1 starts at x = 64 and 960 of 1024: the same fractions of this grid.
+  // Algorithm 1 starts at x = 64 and 960 of 1024: the same fractions of this grid. The high one first:
+  // a nested model's structure is fixed by the first inner fit, made where layers are largest, so the
+  // array's steps show rather than fixed overheads.
   const std::size_t low = (grid.size() - 1) / 16, high = (grid.size() - 1) * 15 / 16;
-  take(low);
   take(high > low ? high : grid.size() - 1);
+  take(low);
   for (std::size_t iteration = 0;; ++iteration) {
-    for (OutputFit& fit : fits) fit.update(iteration);
+    for (OutputFit& fit : fits) {
+      fit.update(iteration);
+      fit.judge_agreement(grid);
+    }
     result.converged = std::all_of(fits.begin(), fits.end(), [](const OutputFit& f) { return f.converged(); });
-    if (result.converged || result.measured.size() >= std::min(settings.max_measurements, grid.size())) break;
+    const std::size_t taken = result.measured.size();
+    if (result.converged && taken >= std::min(settings.min_measurements, grid.size())) break;
+    if (taken >= std::min(settings.max_measurements, grid.size())) break;
     take(next_point(grid, measured, fits, settings));
   }
   for (const OutputFit& fit : fits) {

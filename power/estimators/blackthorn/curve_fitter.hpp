@@ -24,7 +24,15 @@ struct FitterSettings {
   double template_ratio = 4;                                    // R_t (eq. 9)
   double outlier_threshold = 10;                                // thres (eq. 7)
   std::size_t min_points_for_outliers = 5;
+  // A fit whose template is forced (one hypothesis from the start) still measures this many points, so
+  // two unlucky points cannot set its parameters alone and outliers can be judged.
+  std::size_t min_measurements = 5;
   std::size_t max_measurements = 14;
+  // Fit and prune on errors relative to the measured value (sum of ((y - f) / y)^2) instead of eq. 4's
+  // absolute ones: latencies span orders of magnitude across a dimension, and RMSPE is the measure the
+  // paper reports. Only for measured latencies (the innermost fits); a parameter of an inner curve can
+  // be zero or change sign, so outer fits stay absolute.
+  bool relative_error = false;
 
   static std::vector<double> default_step_widths();  // 8, 12, ..., 512 (Sec. IV-B1)
 };
@@ -32,7 +40,7 @@ struct FitterSettings {
 struct FittedCurve {
   TemplateKind kind = TemplateKind::kLinear;
   double first = 0, second = 0, width = 0;
-  double sse = 0;
+  double sse = 0;  // relative when FitterSettings::relative_error
 };
 
 struct FitResult {
@@ -44,9 +52,9 @@ struct FitResult {
 
 using MeasureFunction = std::function<std::vector<double>(double x)>;
 
-// `grid`: the candidate values of the dimension, ascending. `forced`: per output, a template the fit must
-// use (an inner model's structure), or nullopt to choose.
+// `grid`: the candidate values of the dimension, ascending. `forced`: per output, the template and step
+// width the fit must use (an inner model's structure), or nullopt to choose among all.
 FitResult fit_curves(const std::vector<double>& grid, std::size_t outputs, const MeasureFunction& measure,
-                     const FitterSettings& settings, const std::vector<std::optional<TemplateKind>>& forced = {});
+                     const FitterSettings& settings, const std::vector<std::optional<TemplateChoice>>& forced = {});
 
 }  // namespace ergon::blackthorn

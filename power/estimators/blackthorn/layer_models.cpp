@@ -6,8 +6,13 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "power/estimators/blackthorn/measured_latencies.hpp"
+
 namespace ergon::blackthorn {
 namespace {
+
+// 2: step widths are constants of each curve, width and height are separate dimensions, ceil steps.
+constexpr int kModelsSchema = 2;
 
 int scaled(int value, double scale) {
   return std::max(2, static_cast<int>(std::lround(value * scale)));
@@ -18,10 +23,9 @@ SubModelSpec conv_model(LayerKind kind, int kernel, int stride, double scale) {
   SubModelSpec spec{kind, kernel, stride, {}};
   if (kind == LayerKind::kConv) spec.dimensions.push_back({"filters", integer_grid(1, scaled(512, scale))});
   spec.dimensions.push_back({"channels", integer_grid(1, scaled(512, scale))});
-  // The input's area rather than its side: latency follows the pixels computed, which a line can follow.
-  std::vector<double> pixels;
-  for (double side : integer_grid(kernel, std::max(kernel + 1, scaled(max_size, scale)))) pixels.push_back(side * side);
-  spec.dimensions.push_back({"pixels", pixels});
+  const std::vector<double> sides = integer_grid(kernel, std::max(kernel + 1, scaled(max_size, scale)));
+  spec.dimensions.push_back({"width", sides});
+  spec.dimensions.push_back({"height", sides});
   return spec;
 }
 
@@ -68,14 +72,14 @@ LayerSpec layer_at(const SubModelSpec& spec, const std::vector<double>& c) {
   layer.kind = spec.kind;
   layer.kernel = spec.kernel;
   layer.stride = spec.stride;
-  const bool convolution = spec.kind == LayerKind::kConv || spec.kind == LayerKind::kDepthwise;
-  layer.padding = convolution && spec.kernel < 11 ? spec.kernel / 2 : 0;
+  layer.padding = profiled_padding(spec.kind, spec.kernel);
   const auto at = [&](std::size_t i) { return static_cast<int>(std::lround(c.at(i))); };
   switch (spec.kind) {
     case LayerKind::kConv:
       layer.filters = at(0);
       layer.channels = at(1);
-      layer.size = static_cast<int>(std::lround(std::sqrt(c.at(2))));
+      layer.width = at(2);
+      layer.height = at(3);
       break;
     case LayerKind::kFullyConnected:
       layer.outputs = at(0);
@@ -83,7 +87,8 @@ LayerSpec layer_at(const SubModelSpec& spec, const std::vector<double>& c) {
       break;
     default:
       layer.channels = at(0);
-      layer.size = static_cast<int>(std::lround(std::sqrt(c.at(1))));
+      layer.width = at(1);
+      layer.height = at(2);
       break;
   }
   return layer;
@@ -91,9 +96,9 @@ LayerSpec layer_at(const SubModelSpec& spec, const std::vector<double>& c) {
 
 std::vector<double> coordinates_of(const LayerSpec& l) {
   switch (l.kind) {
-    case LayerKind::kConv: return {double(l.filters), double(l.channels), double(l.size) * l.size};
+    case LayerKind::kConv: return {double(l.filters), double(l.channels), double(l.width), double(l.height)};
     case LayerKind::kFullyConnected: return {double(l.outputs), double(l.inputs)};
-    default: return {double(l.channels), double(l.size) * l.size};
+    default: return {double(l.channels), double(l.width), double(l.height)};
   }
 }
 
@@ -141,12 +146,17 @@ nlohmann::ordered_json models_json(const BlackthornModels& models) {
                     {"converged", m.converged},
                     {"model", to_json(m.curve)}});
   }
-  return {{"schema_version", 1}, {"backend", models.backend}, {"models", list}};
+  return {{"schema_version", kModelsSchema}, {"backend", models.backend}, {"models", list}};
 }
 
 BlackthornModels models_from_json(const nlohmann::json& json) {
   try {
-    if (json.at("schema_version").get<int>() != 1) throw std::invalid_argument("unsupported schema_version");
+    const int schema = json.at("schema_version").get<int>();
+    if (schema != kModelsSchema) {
+      throw std::invalid_argument(fmt::format(
+          "schema_version {} (this Ergon reads {}: profile the models again with `ergon profile blackthorn`)", schema,
+          kModelsSchema));
+    }
     BlackthornModels models;
     models.backend = json.at("backend").get<std::string>();
     for (const auto& entry : json.at("models")) {
@@ -172,12 +182,13 @@ std::optional<LayerSpec> layer_spec(const Layer& layer, std::string& why_not) {
   LayerSpec spec;
   const TensorShape* in = layer.input_shapes.empty() ? nullptr : &layer.input_shapes.front();
   const auto square = [&](const Window& w) {
-    if (in->height != in->width || w.kernel_h != w.kernel_w || w.stride_h != w.stride_w) {
-      why_not = "the models cover square inputs, kernels and strides";
+    if (w.kernel_h != w.kernel_w || w.stride_h != w.stride_w) {
+      why_not = "the models cover square kernels and strides";
       return false;
     }
     spec.channels = static_cast<int>(in->channels);
-    spec.size = static_cast<int>(in->height);
+    spec.height = static_cast<int>(in->height);
+    spec.width = static_cast<int>(in->width);
     spec.kernel = static_cast<int>(w.kernel_h);
     spec.stride = static_cast<int>(w.stride_h);
     return true;
@@ -214,27 +225,60 @@ double predict_ms(const BlackthornModels& models, const LayerSpec& layer) {
     throw std::invalid_argument(
         fmt::format("no {} model for kernel {} stride {}", layer_kind_name(layer.kind), layer.kernel, layer.stride));
   }
-  return std::max(0.0, evaluate(model->curve, coordinates_of(layer)));
+  return evaluate(model->curve, coordinates_of(layer));
 }
+
+std::string outside_profiled_range(const SubModel& model, const LayerSpec& layer) {
+  const std::vector<double> coordinates = coordinates_of(layer);
+  std::string outside;
+  for (std::size_t d = 0; d < coordinates.size() && d < model.lower.size(); ++d) {
+    if (coordinates[d] < model.lower[d] || coordinates[d] > model.upper[d]) {
+      outside += fmt::format("{}{} {:g} outside {:g}-{:g}", outside.empty() ? "" : ", ", model.dimension_names[d],
+                             coordinates[d], model.lower[d], model.upper[d]);
+    }
+  }
+  return outside;
+}
+
+namespace {
+
+// One workload layer's estimate: a latency, or the reason it has none.
+void estimate_layer(const Layer& layer, const BlackthornModels& models, BlackthornLayerEstimate& entry,
+                    bool& uncovered) {
+  std::string why_not;
+  const std::optional<LayerSpec> spec = layer_spec(layer, why_not);
+  if (!spec) {
+    entry.note = why_not;
+    return;
+  }
+  try {
+    const double per_image_ms = predict_ms(models, *spec);
+    const std::string outside = outside_profiled_range(*models.find(spec->kind, spec->kernel, spec->stride), *spec);
+    if (per_image_ms <= 0) {
+      uncovered = true;
+      entry.note = fmt::format("not covered: the model gives {:.4g} ms here{}", per_image_ms,
+                               outside.empty() ? "" : " (" + outside + ")");
+      return;
+    }
+    entry.latency_ms = per_image_ms * static_cast<double>(layer.batch);
+    entry.modelled = true;
+    if (!outside.empty()) entry.note = "extrapolated: " + outside;
+  } catch (const std::invalid_argument& error) {
+    entry.note = error.what();
+  }
+}
+
+}  // namespace
 
 BlackthornEstimate estimate_blackthorn(const Workload& workload, const BlackthornModels& models) {
   BlackthornEstimate estimate;
   estimate.workload = workload.name();
   for (const Layer& layer : workload.layers()) {
     BlackthornLayerEstimate entry{layer.name, op_name(layer.op), false, "", 0};
-    std::string why_not;
-    const std::optional<LayerSpec> spec = layer_spec(layer, why_not);
-    if (spec) {
-      try {
-        entry.latency_ms = predict_ms(models, *spec) * static_cast<double>(layer.batch);
-        entry.modelled = true;
-      } catch (const std::invalid_argument& error) {
-        entry.note = error.what();
-      }
-    } else {
-      entry.note = why_not;
-    }
+    bool uncovered = false;
+    estimate_layer(layer, models, entry, uncovered);
     if (!entry.modelled && layer.op != OpKind::kInput) ++estimate.unmodelled;
+    if (uncovered) ++estimate.uncovered;
     estimate.total_ms += entry.latency_ms;
     estimate.layers.push_back(std::move(entry));
   }

@@ -17,10 +17,10 @@ namespace ergon::blackthorn {
 enum class LayerKind { kConv, kDepthwise, kFullyConnected, kMaxPool, kAvgPool };
 const char* layer_kind_name(LayerKind kind);
 
-// One layer as the models see it: square inputs and kernels.
+// One layer as the models see it: square kernels and strides, inputs of any width and height.
 struct LayerSpec {
   LayerKind kind = LayerKind::kConv;
-  int channels = 0, size = 0, filters = 0, kernel = 1, stride = 1;  // conv, depthwise, pooling
+  int channels = 0, height = 0, width = 0, filters = 0, kernel = 1, stride = 1;  // conv, depthwise, pooling
   int padding = 0;              // per side; profiled at the usual one (conv k/2, except 11x11 and pooling: none)
   int inputs = 0, outputs = 0;  // fully connected
 };
@@ -39,10 +39,10 @@ struct SubModelSpec {
   std::vector<Dimension> dimensions;
 };
 
-// Conv: filters (innermost, as in the paper's Fig. 6), input channels, input pixels (side^2: the paper
-// fits width and height separately, each linearly); depthwise and pooling: channels, pixels; fully
-// connected: outputs, inputs. The discrete settings are those of the shipped
-// networks. `scale` shrinks every range (tests and quick looks).
+// Conv: filters (innermost, as in the paper's Fig. 6), input channels, input width, input height (the
+// paper's w_in and h_in, each its own dimension); depthwise and pooling: channels, width, height; fully
+// connected: outputs, inputs. The discrete settings are those of the shipped networks. `scale` shrinks
+// every range (tests and quick looks).
 std::vector<SubModelSpec> default_sub_models(double scale = 1.0);
 
 LayerSpec layer_at(const SubModelSpec& spec, const std::vector<double>& coordinates);
@@ -84,9 +84,15 @@ struct BlackthornEstimate {
   std::vector<BlackthornLayerEstimate> layers;
   double total_ms = 0;
   std::size_t unmodelled = 0;  // layers with work but no model (ignored, as in the paper)
+  std::size_t uncovered = 0;   // of those, layers whose model predicts <= 0 there
 };
 
-double predict_ms(const BlackthornModels& models, const LayerSpec& layer);  // throws when no sub-model fits
+// The model's value for a layer; throws std::invalid_argument when no sub-model has its kind and setting.
+// The value can be <= 0 where a fitted model leaves the region it was fitted on: such a layer is not
+// covered (estimate_blackthorn reports it so, never as a latency).
+double predict_ms(const BlackthornModels& models, const LayerSpec& layer);
+// The dimensions of a layer outside its sub-model's profiled ranges ("" when inside).
+std::string outside_profiled_range(const SubModel& model, const LayerSpec& layer);
 BlackthornEstimate estimate_blackthorn(const Workload& workload, const BlackthornModels& models);
 
 }  // namespace ergon::blackthorn

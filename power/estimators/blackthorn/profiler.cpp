@@ -9,21 +9,30 @@ namespace ergon::blackthorn {
 namespace {
 
 // A tree over dimensions 0..level-1 from one over 0..level: every curve along `level` becomes a
-// constant; their templates, in leaf order, are returned in `kinds`.
-Parameter strip(const Parameter& p, std::size_t level, std::vector<std::optional<TemplateKind>>& kinds) {
+// constant; their templates and step widths, in leaf order, are returned in `choices`.
+Parameter strip(const Parameter& p, std::size_t level, std::vector<std::optional<TemplateChoice>>& choices) {
   if (!p.curve) {
-    kinds.push_back(std::nullopt);
+    choices.push_back(std::nullopt);
     return p;
   }
   if (p.curve->dimension == level) {
-    kinds.push_back(p.curve->kind);
+    choices.push_back(TemplateChoice{p.curve->kind, p.curve->width});
     return Parameter{};
   }
   Curve inner = *p.curve;
-  inner.first = strip(inner.first, level, kinds);
-  inner.second = strip(inner.second, level, kinds);
-  inner.width = strip(inner.width, level, kinds);
+  inner.first = strip(inner.first, level, choices);
+  inner.second = strip(inner.second, level, choices);
   return Parameter{0, std::make_shared<const Curve>(inner)};
+}
+
+Curve curve_of(const FittedCurve& fitted, std::size_t dimension) {
+  Curve curve;
+  curve.kind = fitted.kind;
+  curve.dimension = dimension;
+  curve.first.constant = fitted.first;
+  curve.second.constant = fitted.second;
+  curve.width = is_step(fitted.kind) ? fitted.width : 0;
+  return curve;
 }
 
 class Profiler {
@@ -45,43 +54,28 @@ class Profiler {
     return cache_[coordinates] = latency_(coordinates);
   }
 
+  // The first fit along the innermost dimension chooses the template and step width; every later one
+  // (at other outer coordinates) keeps them, so the outer curves describe the same steps everywhere.
   Curve profile_innermost(std::vector<double> coordinates, const Curve* skeleton) {
-    std::vector<std::optional<TemplateKind>> forced;
-    FitterSettings settings = settings_.innermost;
-    if (skeleton != nullptr) {
-      forced.push_back(skeleton->kind);
-      // Keep the first fit's step width, so the parameters fitted along the outer dimensions describe
-      // the same steps everywhere.
-      if (skeleton->kind == TemplateKind::kStep && skeleton->width.constant > 0 && !skeleton->width.curve) {
-        settings.step_widths = {skeleton->width.constant};
-      }
-    }
+    std::vector<std::optional<TemplateChoice>> forced;
+    if (skeleton != nullptr) forced.push_back(TemplateChoice{skeleton->kind, skeleton->width});
     const FitResult fit = fit_curves(
         dimensions_[0].grid, 1,
         [&](double x) {
           coordinates[0] = x;
           return std::vector<double>{measure(coordinates)};
         },
-        settings, forced);
+        settings_.innermost, forced);
     converged_ = converged_ && fit.converged;
-    const FittedCurve& c = fit.outputs[0];
-    Curve curve;
-    curve.kind = c.kind;
-    curve.dimension = 0;
-    curve.first.constant = c.first;
-    curve.second.constant = c.second;
-    curve.width.constant = c.width;
-    return curve;
+    return curve_of(fit.outputs[0], 0);
   }
 
   // The inner model's parameters, measured at points along `level`, each fitted by its own curve.
   Curve profile_outer(std::size_t level, std::vector<double> coordinates, const Curve* skeleton) {
     std::optional<Curve> inner_skeleton;
-    std::vector<std::optional<TemplateKind>> kinds;
+    std::vector<std::optional<TemplateChoice>> choices;
     if (skeleton != nullptr) {
-      std::vector<std::optional<TemplateKind>> stripped_kinds;
-      inner_skeleton = *strip(Parameter{0, std::make_shared<const Curve>(*skeleton)}, level, stripped_kinds).curve;
-      kinds = stripped_kinds;
+      inner_skeleton = *strip(Parameter{0, std::make_shared<const Curve>(*skeleton)}, level, choices).curve;
     }
     std::map<double, Curve> inner_fits;
     const auto inner_at = [&](double x) -> const Curve& {
@@ -95,21 +89,14 @@ class Profiler {
       return found->second;
     };
     const std::vector<double>& grid = dimensions_[level].grid;
-    const std::size_t leaves = leaf_constants(inner_at(grid[(grid.size() - 1) / 16])).size();
-    if (kinds.empty()) kinds.assign(leaves, std::nullopt);
+    const std::size_t leaves = leaf_constants(inner_at(grid[(grid.size() - 1) * 15 / 16])).size();
+    if (choices.empty()) choices.assign(leaves, std::nullopt);
     const FitResult fit = fit_curves(
-        grid, leaves, [&](double x) { return leaf_constants(inner_at(x)); }, settings_.outer, kinds);
+        grid, leaves, [&](double x) { return leaf_constants(inner_at(x)); }, settings_.outer, choices);
     converged_ = converged_ && fit.converged;
     std::vector<Parameter> curves;
-    for (const FittedCurve& c : fit.outputs) {
-      Curve curve;
-      curve.kind = c.kind;
-      curve.dimension = level;
-      curve.first.constant = c.first;
-      curve.second.constant = c.second;
-      curve.width.constant = c.width;
-      curves.push_back(Parameter{0, std::make_shared<const Curve>(curve)});
-    }
+    for (const FittedCurve& c : fit.outputs)
+      curves.push_back(Parameter{0, std::make_shared<const Curve>(curve_of(c, level))});
     return replace_leaves(*inner_skeleton, curves);
   }
 

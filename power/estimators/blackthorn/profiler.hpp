@@ -19,8 +19,14 @@ struct Dimension {
 using LatencyFunction = std::function<double(const std::vector<double>& coordinates)>;
 
 struct ProfileSettings {
-  FitterSettings innermost;  // along dimension 0, on measured latencies
-  FitterSettings outer;      // along the others, on fitted parameters
+  FitterSettings innermost = relative_fits();  // along dimension 0, on measured latencies
+  FitterSettings outer;                        // along the others, on fitted parameters (absolute)
+
+  static FitterSettings relative_fits() {
+    FitterSettings settings;
+    settings.relative_error = true;
+    return settings;
+  }
 };
 
 struct ProfileResult {
