@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace ergon {
 
@@ -86,6 +88,22 @@ std::size_t invalid_utf8_offset(const std::string& text) {
     at += length;
   }
   return std::string::npos;
+}
+
+}  // namespace ergon
+
+namespace ergon {
+
+std::optional<double> parse_finite_number(const std::string& text) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
 }
 
 }  // namespace ergon

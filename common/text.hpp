@@ -1,5 +1,6 @@
 #pragma once
 // Small text helpers shared by the loaders.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ std::size_t invalid_utf8_offset(const std::string& text);
 
 // "a, b or c"
 std::string join_alternatives(const std::vector<std::string>& words);
+
+// The whole text as one finite number (std::stod's grammar; leading blanks allowed, nothing after the
+// number, out-of-range values refused), or nullopt.
+std::optional<double> parse_finite_number(const std::string& text);
 
 // The text with ASCII letters lower-cased (keys and names compared case-insensitively).
 std::string ascii_lower(std::string text);

@@ -39,19 +39,13 @@ constexpr Limit kBandwidthWordsPerCycle{kMinDramBandwidthGbps, kMaxDramBandwidth
                                         "a number of words per cycle"};  // 1-byte words at 1 GHz: GB/s
 
 double number_within(const std::string& path, const std::string& key, const Entry& entry, const Limit& limit) {
-  double value = 0;
-  std::size_t used = 0;
-  try {
-    value = std::stod(entry.value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != entry.value.size() || !(value >= limit.minimum) || value > limit.maximum) {
+  const std::optional<double> value = parse_finite_number(entry.value);
+  if (!value || *value < limit.minimum || *value > limit.maximum) {
     throw InputError(
         {path, entry.line, 1, {}}, key,
         fmt::format("expected {} from {} to {}, got '{}'", limit.what, limit.minimum, limit.maximum, entry.value));
   }
-  return value;
+  return *value;
 }
 
 std::int64_t array_dimension(const std::string& path, const std::string& key, const Entry& entry) {

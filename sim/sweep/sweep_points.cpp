@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "common/input_error.hpp"
+#include "common/text.hpp"
 
 namespace ergon {
 namespace {
@@ -17,16 +18,9 @@ constexpr std::size_t kMaxValuesPerParameter = 1000000;
 }
 
 double number(const std::string& text, const std::string& argument) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !std::isfinite(value))
-    fail(argument, "'" + text + "' is not a finite number");
-  return value;
+  const std::optional<double> value = parse_finite_number(text);
+  if (!value) fail(argument, "'" + text + "' is not a finite number");
+  return *value;
 }
 
 // Shortest text that reads back as the same number; ranges are rounded to 12 significant digits so

@@ -8,6 +8,7 @@
 
 #include "common/input_error.hpp"
 #include "common/input_text.hpp"
+#include "common/text.hpp"
 
 namespace ergon::blackthorn {
 namespace {
@@ -69,17 +70,9 @@ class CsvReader {
 
   double number(const std::string& column, double minimum) const {
     const std::string& value = text(column);
-    std::size_t used = 0;
-    double parsed = 0;
-    try {
-      parsed = std::stod(value, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != value.size() || value.empty() || !std::isfinite(parsed) || parsed < minimum) {
-      throw error(column, fmt::format("'{}' is not a number >= {:g}", value, minimum));
-    }
-    return parsed;
+    const std::optional<double> parsed = parse_finite_number(value);
+    if (!parsed || *parsed < minimum) throw error(column, fmt::format("'{}' is not a number >= {:g}", value, minimum));
+    return *parsed;
   }
 
   int whole(const std::string& column, int minimum) const {
