@@ -186,7 +186,8 @@ BlackthornProfileReport run_blackthorn_measured_profile(const BlackthornProfileO
   BlackthornProfileReport report;
   report.models.backend = backend.describe();
   report.fit_error = options.fit.innermost.relative_error ? "relative" : "absolute";
-  for (const SubModelSpec& spec : default_sub_models(options.scale)) {
+  const std::vector<SubModelSpec> specs = default_sub_models(options.scale);
+  for (const SubModelSpec& spec : specs) {
     try {
       report.models.models.push_back(profile_sub_model(spec, backend, options.fit));
     } catch (const MissingMeasurement& missing) {
@@ -195,7 +196,6 @@ BlackthornProfileReport run_blackthorn_measured_profile(const BlackthornProfileO
     }
   }
   // A sweep needs every point of its line; all missing ones are requested at once.
-  const std::vector<SubModelSpec> specs = default_sub_models(options.scale);
   for (const SweepPlan& plan :
        options.sweeps > 0 ? plan_sweeps(specs, options.sweeps, options.seed) : std::vector<SweepPlan>{}) {
     std::vector<double> truth;

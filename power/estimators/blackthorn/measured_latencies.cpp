@@ -186,8 +186,9 @@ MeasuredLatencyBackend::MeasuredLatencyBackend(const std::string& csv_path) : pa
   CsvReader reader(csv_path, read_input_text(csv_path, "a CSV of measured layer latencies"));
   reader.read([&](const CsvReader& row) {
     const LayerSpec layer = layer_of(row);
-    latencies_[key_of(layer)].push_back(row.number("latency_ms", 0));
-    if (latencies_[key_of(layer)].back() <= 0) throw row.error("latency_ms", "a latency must be above zero");
+    const double latency_ms = row.number("latency_ms", 0);
+    if (latency_ms <= 0) throw row.error("latency_ms", "a latency must be above zero");
+    latencies_[key_of(layer)].push_back(latency_ms);
   });
 }
 
