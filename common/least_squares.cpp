@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace ergon {
 
@@ -35,14 +36,27 @@ void score_fit(LeastSquaresFit& fit, const std::vector<double>& predictions, con
   fit.rmse = y.empty() ? 0 : std::sqrt(residual / n);
 }
 
-LeastSquaresFit fit_least_squares(const std::vector<std::vector<double>>& rows, const std::vector<double>& y) {
-  if (rows.size() != y.size()) throw std::invalid_argument("least squares: as many rows as observations needed");
-  if (rows.empty()) throw std::invalid_argument("least squares: no observations");
-  const std::size_t columns = rows.front().size();
-  if (columns == 0 || rows.size() < columns) {
-    throw std::invalid_argument("least squares: " + std::to_string(rows.size()) + " observations for " +
-                                std::to_string(columns) + " coefficients");
+namespace {
+
+// Why a well-formed system has no unique solution, or "" when it has one.
+std::string underdetermined_reason(const Eigen::MatrixXd& x, const Eigen::VectorXd& column_norms) {
+  if (x.rows() < x.cols()) {
+    return std::to_string(x.rows()) + " observations for " + std::to_string(x.cols()) + " coefficients";
   }
+  for (Eigen::Index c = 0; c < column_norms.size(); ++c) {
+    if (column_norms(c) == 0) return "a regressor is zero everywhere";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::variant<LeastSquaresFit, std::string> try_fit_least_squares(const std::vector<std::vector<double>>& rows,
+                                                                 const std::vector<double>& y) {
+  if (rows.size() != y.size()) throw std::invalid_argument("least squares: as many rows as observations needed");
+  if (rows.empty()) return std::string("no observations");
+  const std::size_t columns = rows.front().size();
+  if (columns == 0) throw std::invalid_argument("least squares: no regressors");
   Eigen::MatrixXd x(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(columns));
   Eigen::VectorXd target(static_cast<Eigen::Index>(rows.size()));
   for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -53,15 +67,11 @@ LeastSquaresFit fit_least_squares(const std::vector<std::vector<double>>& rows, 
     target(static_cast<Eigen::Index>(r)) = y[r];
   }
   // Scale the columns so regressors of very different magnitudes do not upset the rank decision.
-  Eigen::VectorXd scale = x.colwise().norm().transpose();
-  for (Eigen::Index c = 0; c < scale.size(); ++c) {
-    if (scale(c) == 0) throw std::invalid_argument("least squares: a regressor is zero everywhere");
-    x.col(c) /= scale(c);
-  }
+  const Eigen::VectorXd scale = x.colwise().norm().transpose();
+  if (std::string reason = underdetermined_reason(x, scale); !reason.empty()) return reason;
+  for (Eigen::Index c = 0; c < scale.size(); ++c) x.col(c) /= scale(c);
   const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(x);
-  if (qr.rank() < static_cast<Eigen::Index>(columns)) {
-    throw std::invalid_argument("least squares: the regressors are linearly dependent");
-  }
+  if (qr.rank() < static_cast<Eigen::Index>(columns)) return std::string("the regressors are linearly dependent");
   const Eigen::VectorXd solution = qr.solve(target);
   LeastSquaresFit fit;
   for (std::size_t c = 0; c < columns; ++c) {
@@ -71,6 +81,12 @@ LeastSquaresFit fit_least_squares(const std::vector<std::vector<double>>& rows, 
   for (const auto& row : rows) predictions.push_back(fit.predict(row));
   score_fit(fit, predictions, y);
   return fit;
+}
+
+LeastSquaresFit fit_least_squares(const std::vector<std::vector<double>>& rows, const std::vector<double>& y) {
+  auto result = try_fit_least_squares(rows, y);
+  if (auto* reason = std::get_if<std::string>(&result)) throw std::invalid_argument("least squares: " + *reason);
+  return std::get<LeastSquaresFit>(std::move(result));
 }
 
 }  // namespace ergon

@@ -1,6 +1,8 @@
 #pragma once
 // Linear least squares (Eigen): y ~ X b, with the goodness-of-fit figures the reports quote.
 #include <cstddef>
+#include <string>
+#include <variant>
 #include <vector>
 
 namespace ergon {
@@ -19,6 +21,13 @@ struct LeastSquaresFit {
 // Throws std::invalid_argument when the sizes disagree, there are fewer samples than coefficients, or the
 // columns are linearly dependent.
 LeastSquaresFit fit_least_squares(const std::vector<std::vector<double>>& rows, const std::vector<double>& y);
+
+// The same, for callers that expect systems without a unique solution (a fitter probing few points):
+// the fit, or why there is none. Only malformed input (rows of different lengths) throws. Callers that
+// run after SystemC should prefer this: an exception thrown once the kernel has switched coroutine
+// stacks leaves AddressSanitizer's view of the main stack stale (google/sanitizers issue 189).
+std::variant<LeastSquaresFit, std::string> try_fit_least_squares(const std::vector<std::vector<double>>& rows,
+                                                                 const std::vector<double>& y);
 
 // The figures of any predictions against observations.
 void score_fit(LeastSquaresFit& fit, const std::vector<double>& predictions, const std::vector<double>& y);

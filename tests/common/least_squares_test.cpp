@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string>
+#include <variant>
 
 namespace ergon {
 namespace {
@@ -48,6 +50,19 @@ TEST(LeastSquares, RefusesIllPosedProblems) {
   EXPECT_THROW(fit_least_squares({{1, 2}, {2, 4}, {3, 6}}, {1, 2, 3}), std::invalid_argument);  // dependent
   EXPECT_THROW(fit_least_squares({{1}, {2}}, {1.0}), std::invalid_argument);                    // sizes differ
   EXPECT_THROW(fit_least_squares({{0}, {0}}, {1.0, 2.0}), std::invalid_argument);               // zero regressor
+}
+
+TEST(LeastSquares, SaysWhyASystemHasNoUniqueSolutionWithoutThrowing) {
+  const auto reason_of = [](const std::vector<std::vector<double>>& rows, const std::vector<double>& y) {
+    const auto result = try_fit_least_squares(rows, y);
+    const auto* reason = std::get_if<std::string>(&result);
+    return reason != nullptr ? *reason : std::string("solved");
+  };
+  EXPECT_EQ(reason_of({{1, 1}}, {1.0}), "1 observations for 2 coefficients");
+  EXPECT_EQ(reason_of({{1, 2}, {2, 4}, {3, 6}}, {1, 2, 3}), "the regressors are linearly dependent");
+  EXPECT_EQ(reason_of({{0}, {0}}, {1.0, 2.0}), "a regressor is zero everywhere");
+  EXPECT_EQ(reason_of({{1, 0}, {1, 1}}, {1.0, 3.0}), "solved");
+  EXPECT_THROW(try_fit_least_squares({{1}, {2}}, {1.0}), std::invalid_argument);  // malformed, not ill-posed
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 #include <stdexcept>
+#include <variant>
 
 #include "common/least_squares.hpp"
 
@@ -39,11 +40,11 @@ void fit_hypothesis(Hypothesis& h, const std::vector<double>& x, const std::vect
                     weight * (h.kind == TemplateKind::kLinear ? 1.0 : steps)});
     targets.push_back(weight * y[i]);
   }
-  try {
-    const LeastSquaresFit fit = fit_least_squares(rows, targets);
-    h.first = fit.coefficients[0];
-    h.second = fit.coefficients[1];
-  } catch (const std::invalid_argument&) {
+  const auto solved = try_fit_least_squares(rows, targets);
+  if (const auto* fit = std::get_if<LeastSquaresFit>(&solved)) {
+    h.first = fit->coefficients[0];
+    h.second = fit->coefficients[1];
+  } else {
     double weighted = 0, weights = 0;
     for (std::size_t i = 0; i < y.size(); ++i) {
       const double weight = std::pow(error_weight(y[i], relative), 2);
