@@ -377,6 +377,7 @@ SocConfig parse_soc(YamlMap map) {
   soc.serial_bytes = cpu.get_number("serial_bytes", soc.serial_bytes, kNonNegative);
   soc.cpu_power_mw = cpu.get_number("power_mw", kNonNegative);
   soc.npu_clock_running = cpu.get_bool("npu_clock_running", soc.npu_clock_running);
+  soc.cpu_runs_during_inference = cpu.get_bool("runs_during_inference", soc.cpu_runs_during_inference);
   cpu.reject_unknown_keys();
   if (map.has("static")) {
     YamlMap leakage = map.get_map("static");

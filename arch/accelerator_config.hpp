@@ -157,6 +157,10 @@ struct SocConfig {
   double serial_bytes = 16;          // assumed: one prediction message per inference
   double cpu_power_mw = 0;           // fitted: core-domain power while the CPU works (all terms below)
   bool npu_clock_running = true;     // assumed: the NPU clock tree ticks in the CPU phases (gated only in inference)
+  // Assumed: the CPU runs the runtime that starts the NPU's epochs and takes its interrupts, so its own
+  // dynamic power (at f_CPU, unchanged by the NPU's clock) is drawn through the inference too; the paper
+  // clock-gates only "unnecessary peripherals" there (seed 001, Sec. IV step 3).
+  bool cpu_runs_during_inference = true;
   // Leakage of the core domain in every phase: power_mw x (V/V_ref) x exp((V - V_ref) / dibl_slope).
   double static_power_mw = 0;          // at the reference point; assumed (no published figure), see docs
   double leakage_dibl_slope_mv = 100;  // subthreshold leakage's e-fold per VDD step (n kT/q / DIBL), assumed

@@ -148,8 +148,9 @@ PhaseBreakdown phase_breakdown(const AcceleratorConfig& config, const EnergyTabl
   const SocRail& npu_rail = soc.rail_of("npu");
   const double baseline_mw = dynamic_power_mw(soc.npu_baseline_power_mw, npu_rail.voltage_at(reference),
                                               npu_rail.voltage_at(point), reference.npu_mhz, point.npu_mhz);
+  const double cpu_mw = soc.cpu_runs_during_inference ? cpu.cpu_dynamic_mw : 0;
   b.inference.energy_uj = soc.npu_energy_scale * b.npu_simulated_energy_uj +
-                          (baseline_mw + b.static_power_mw) * b.inference.latency_us * 1e-3;
+                          (baseline_mw + b.static_power_mw + cpu_mw) * b.inference.latency_us * 1e-3;
   return b;
 }
 

@@ -56,6 +56,40 @@ ModelRuns simulate_model(const AcceleratorConfig& config, const EnergyTable& tab
   return model;
 }
 
+namespace {
+
+// The inference energy as scale x simulated energy + baseline power x time, after leakage (an input) and,
+// if it runs through the inference, the CPU's own power are taken out. The CPU's share of the fitted core
+// power is what the idle NPU clock leaves, and that clock is priced with the energy scale being fitted,
+// so the two are solved together by fixed-point iteration (the clock's share moves the scale by far
+// less than itself, so this converges in a few rounds).
+void fit_npu_energy(SocConfig& fitted, const EnergyTable& table, const std::string& point_name, double static_mw,
+                    const std::vector<std::vector<double>>& energy_rows, const std::vector<double>& energy_uj) {
+  for (int round = 0; round < 100; ++round) {
+    const double cpu_mw =
+        fitted.cpu_runs_during_inference ? cpu_phase_power(fitted, table, point_name).cpu_dynamic_mw : 0;
+    std::vector<double> npu_uj = energy_uj;
+    for (std::size_t i = 0; i < npu_uj.size(); ++i) npu_uj[i] -= (static_mw + cpu_mw) * energy_rows[i][1];
+    const double previous_scale = fitted.npu_energy_scale;
+    const LeastSquaresFit energy = fit_least_squares(energy_rows, npu_uj);
+    fitted.npu_energy_scale = energy.coefficients[0];
+    fitted.npu_baseline_power_mw = energy.coefficients[1];
+    if (fitted.npu_baseline_power_mw < 0) {  // no power can be negative: fit the simulated energy's scale alone
+      std::vector<std::vector<double>> scale_rows;
+      for (const auto& row : energy_rows) scale_rows.push_back({row[0]});
+      fitted.npu_energy_scale = fit_least_squares(scale_rows, npu_uj).coefficients[0];
+      fitted.npu_baseline_power_mw = 0;
+    }
+    if (fitted.npu_energy_scale <= 0 || !fitted.cpu_runs_during_inference || !fitted.npu_clock_running ||
+        std::abs(fitted.npu_energy_scale - previous_scale) <= 1e-12 * std::abs(previous_scale)) {
+      return;
+    }
+  }
+  throw std::runtime_error("the NPU energy scale and the CPU's share of the core power did not converge");
+}
+
+}  // namespace
+
 SocCalibration calibrate_soc(const AcceleratorConfig& config, const EnergyTable& table,
                              const PhaseMeasurements& measured, const std::map<std::string, ModelRuns>& runs,
                              const std::string& held_out) {
@@ -63,7 +97,6 @@ SocCalibration calibrate_soc(const AcceleratorConfig& config, const EnergyTable&
   const SocConfig& soc = *config.soc;
   const std::string& point_name = soc.reference_point;
   const SocOperatingPoint& point = soc.point(point_name);
-  // Leakage is an input (not fitted): it is taken out of the inference energy before the NPU fit.
   const double static_mw = soc_static_power_mw(soc, point_name);
   std::vector<std::vector<double>> pre_rows, post_rows, power_rows, overhead_rows, energy_rows;
   std::vector<double> pre_y, post_y, power_y, overhead_y, energy_y;
@@ -86,7 +119,7 @@ SocCalibration calibrate_soc(const AcceleratorConfig& config, const EnergyTable&
     overhead_rows.push_back({static_cast<double>(npu.layers) / point.npu_mhz});
     overhead_y.push_back(m.inference.latency_us - npu.time_us);
     energy_rows.push_back({npu_energy_uj, m.inference.latency_us * 1e-3});
-    energy_y.push_back(m.inference.energy_uj - static_mw * m.inference.latency_us * 1e-3);
+    energy_y.push_back(m.inference.energy_uj);
     calibration.models.push_back(model);
   }
   if (calibration.models.size() < 3) throw std::invalid_argument("calibration needs three measured models or more");
@@ -104,15 +137,7 @@ SocCalibration calibrate_soc(const AcceleratorConfig& config, const EnergyTable&
   fitted.cycles_per_output = post.coefficients[1] * point.cpu_mhz;
   fitted.cpu_power_mw = fit_least_squares(power_rows, power_y).coefficients[0] * 1e3;
   fitted.npu_layer_overhead_cycles = std::max(0.0, fit_least_squares(overhead_rows, overhead_y).coefficients[0]);
-  const LeastSquaresFit energy = fit_least_squares(energy_rows, energy_y);
-  fitted.npu_energy_scale = energy.coefficients[0];
-  fitted.npu_baseline_power_mw = energy.coefficients[1];
-  if (fitted.npu_baseline_power_mw < 0) {  // no power can be negative: fit the simulated energy's scale alone
-    std::vector<std::vector<double>> scale_rows;
-    for (const auto& row : energy_rows) scale_rows.push_back({row[0]});
-    fitted.npu_energy_scale = fit_least_squares(scale_rows, energy_y).coefficients[0];
-    fitted.npu_baseline_power_mw = 0;
-  }
+  fit_npu_energy(fitted, table, point_name, static_mw, energy_rows, energy_y);
   if (fitted.flash_bytes_per_us <= 0 || fitted.npu_energy_scale <= 0 || fitted.npu_baseline_power_mw < 0) {
     throw std::runtime_error(fmt::format(
         "the calibration gave a non-physical value (flash {:.4g} B/us, NPU energy scale {:.4g}, baseline {:.4g} mW); "
@@ -124,11 +149,12 @@ SocCalibration calibrate_soc(const AcceleratorConfig& config, const EnergyTable&
   calibration.yaml = fmt::format(
       "  cpu:\n    pre_inference_cycles: {:.6g}\n    flash_bytes_per_us: {:.6g}\n    post_inference_cycles: {:.6g}\n"
       "    cycles_per_output: {:.6g}\n    serial_baud: {:.6g}\n    serial_bytes: {:.6g}\n    power_mw: {:.6g}\n"
-      "    npu_clock_running: {}\n"
+      "    npu_clock_running: {}\n    runs_during_inference: {}\n"
       "  npu:\n    layer_overhead_cycles: {:.6g}\n    baseline_power_mw: {:.6g}\n    energy_scale: {:.6g}\n",
       fitted.pre_inference_cycles, fitted.flash_bytes_per_us, fitted.post_inference_cycles, fitted.cycles_per_output,
       fitted.serial_baud, fitted.serial_bytes, fitted.cpu_power_mw, fitted.npu_clock_running,
-      fitted.npu_layer_overhead_cycles, fitted.npu_baseline_power_mw, fitted.npu_energy_scale);
+      fitted.cpu_runs_during_inference, fitted.npu_layer_overhead_cycles, fitted.npu_baseline_power_mw,
+      fitted.npu_energy_scale);
   return calibration;
 }
 

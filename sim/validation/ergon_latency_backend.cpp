@@ -20,24 +20,37 @@ YAML::Node single_layer_yaml(const blackthorn::LayerSpec& l, bool network_input)
   if (!network_input) input["intermediate"] = true;
   layer["name"] = "layer";
   layer["inputs"].push_back("input");
-  if (l.kind == LayerKind::kFullyConnected) {
-    for (int d : {l.inputs, 1, 1}) input["shape"].push_back(d);
-    layer["op"] = "fc";
-    layer["outputs"] = l.outputs;
-  } else {
-    for (int d : {l.channels, l.height, l.width}) input["shape"].push_back(d);
-    layer["kernel"] = l.kernel;
-    layer["stride"] = l.stride;
-    layer["padding"] = l.padding;
-    if (l.kind == LayerKind::kConv) {
-      layer["op"] = "conv";
-      layer["filters"] = l.filters;
-    } else if (l.kind == LayerKind::kDepthwise) {
-      layer["op"] = "conv";
-      layer["depthwise"] = true;
-    } else {
-      layer["op"] = l.kind == LayerKind::kMaxPool ? "maxpool" : "avgpool";
-    }
+  switch (l.kind) {
+    case LayerKind::kFullyConnected:
+      for (int d : {l.inputs, 1, 1}) input["shape"].push_back(d);
+      layer["op"] = "fc";
+      layer["outputs"] = l.outputs;
+      break;
+    case LayerKind::kAdd:
+    case LayerKind::kGlobalAvgPool:
+      for (int d : {l.channels, l.height, l.width}) input["shape"].push_back(d);
+      layer["op"] = blackthorn::layer_kind_name(l.kind);
+      if (l.kind == LayerKind::kAdd) {  // two tensors of one shape, as a residual add reads
+        YAML::Node second = YAML::Clone(input);
+        second["name"] = "input2";
+        root["layers"].push_back(second);
+        layer["inputs"].push_back("input2");
+      }
+      break;
+    default:
+      for (int d : {l.channels, l.height, l.width}) input["shape"].push_back(d);
+      layer["kernel"] = l.kernel;
+      layer["stride"] = l.stride;
+      layer["padding"] = l.padding;
+      if (l.kind == LayerKind::kConv) {
+        layer["op"] = "conv";
+        layer["filters"] = l.filters;
+      } else if (l.kind == LayerKind::kDepthwise) {
+        layer["op"] = "conv";
+        layer["depthwise"] = true;
+      } else {
+        layer["op"] = l.kind == LayerKind::kMaxPool ? "maxpool" : "avgpool";
+      }
   }
   root["layers"].push_back(input);
   root["layers"].push_back(layer);

@@ -23,7 +23,8 @@ assert report["measurements"] == sum(m["measurements"] for m in models["models"]
 assert report["random_conv_layers"]["layers"] == 50
 assert {n["name"] for n in report["networks"]} == {"alexnet", "vgg16", "resnet50", "mobilenet_v2"}
 assert all(n["simulated_ms"] > 0 and n["estimated_ms"] > 0 for n in report["networks"])
-assert {m["kind"] for m in models["models"]} == {"conv", "depthwise", "fc", "maxpool", "avgpool"}
+assert {m["kind"] for m in models["models"]} == {"conv", "depthwise", "fc", "maxpool", "avgpool", "add",
+                                             "global_avgpool"}
 PY
 "$ergon" estimate blackthorn --models "$out/models" --workload "$source_dir/workloads/vgg16.yaml" --format json \
   > "$out/vgg16.json"
@@ -45,8 +46,8 @@ mkdir "$out/board"
 echo "kind,kernel,stride,filters,channels,width,height,inputs,outputs,padding,latency_ms" > "$out/board/measured.csv"
 cp "$out/board/measured.csv" "$out/measured.orig"
 "$ergon" profile blackthorn --measurements "$out/board/measured.csv" --scale 0.1 --out "$out/board" > "$out/board.txt"
-grep -q "16 sub-models need more measurements" "$out/board.txt"
-test "$(wc -l < "$out/board/requests.csv")" -eq 17
+grep -q "18 sub-models need more measurements" "$out/board.txt"
+test "$(wc -l < "$out/board/requests.csv")" -eq 19
 cmp "$out/board/measured.csv" "$out/measured.orig"
 # Measured latencies for the requests: the next round asks for the next layers, not the same ones.
 python3 - "$out/board/requests.csv" >> "$out/board/measured.csv" <<'PY'

@@ -70,6 +70,10 @@ TEST(BlackthornMeasurements, LocateEveryMalformedRow) {
                 .find("profiled with padding 1"),
             std::string::npos);
   EXPECT_NE(error_of("# only a comment\n").find("no header row"), std::string::npos);
+  // Adds and global pooling have no kernel or stride: giving one is an error, leaving them empty is not.
+  EXPECT_NE(error_of(header + "add,1,1,,64,7,7,0.5\n").find(":2:2: kernel: a add layer has none"), std::string::npos)
+      << error_of(header + "add,1,1,,64,7,7,0.5\n");
+  EXPECT_EQ(error_of(header + "add,,,,64,7,7,0.5\nglobal_avgpool,,,,2048,7,7,0.1\n"), "");
 }
 
 // The loop a board script runs: profile, measure the requested layer, append, profile again. It ends

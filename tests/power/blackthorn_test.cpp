@@ -186,6 +186,54 @@ layers:
   EXPECT_EQ(estimate.uncovered, 1u);
 }
 
+// Residual adds and global pooling have models over channels, width and height; a standalone activation
+// is fused into the layer before (not counted as unmodelled); a grouped convolution is `groups` dense ones.
+TEST(BlackthornModels, ElementWiseLayersGroupedConvolutionsAndFusedActivations) {
+  Curve per_channel;  // 0.5 ms per channel (filters for the conv model)
+  per_channel.first.constant = 0.5;
+  BlackthornModels models;
+  models.backend = "test";
+  const std::vector<std::string> names = {"channels", "width", "height"};
+  models.models.push_back({LayerKind::kAdd, 0, 0, names, {1, 1, 1}, {2048, 112, 112}, per_channel, 4, true});
+  models.models.push_back({LayerKind::kGlobalAvgPool, 0, 0, names, {1, 1, 1}, {2048, 112, 112}, per_channel, 4, true});
+  models.models.push_back({LayerKind::kConv,
+                           3,
+                           1,
+                           {"filters", "channels", "width", "height"},
+                           {1, 1, 3, 3},
+                           {1024, 1024, 112, 112},
+                           per_channel,
+                           4,
+                           true});
+  const Workload workload = parse_workload(YAML::Load(R"(
+name: residual block
+source: hand-written test
+layers:
+  - {name: input, op: input, shape: [8, 7, 7]}
+  - {name: grouped, op: conv, inputs: [input], filters: 8, kernel: 3, padding: 1, groups: 2}
+  - {name: add, op: add, inputs: [grouped, input]}
+  - {name: relu, op: activation, inputs: [add], function: relu}
+  - {name: pool, op: global_avgpool, inputs: [relu]}
+)"),
+                                           "test");
+  const BlackthornEstimate estimate = estimate_blackthorn(workload, models);
+  ASSERT_EQ(estimate.layers.size(), 5u);
+  EXPECT_DOUBLE_EQ(estimate.layers[1].latency_ms, 2 * 0.5 * 4);  // two groups of 4 filters each
+  EXPECT_NE(estimate.layers[1].note.find("2 dense convolutions"), std::string::npos) << estimate.layers[1].note;
+  EXPECT_DOUBLE_EQ(estimate.layers[2].latency_ms, 0.5 * 8);
+  EXPECT_FALSE(estimate.layers[3].modelled);
+  EXPECT_NE(estimate.layers[3].note.find("fused"), std::string::npos) << estimate.layers[3].note;
+  EXPECT_DOUBLE_EQ(estimate.layers[4].latency_ms, 0.5 * 8);
+  EXPECT_EQ(estimate.unmodelled, 0u);
+  EXPECT_DOUBLE_EQ(estimate.total_ms, 12);
+
+  // Models profiled before Ergon had an add model say so rather than guess.
+  models.models.erase(models.models.begin());
+  const BlackthornEstimate older = estimate_blackthorn(workload, models);
+  EXPECT_FALSE(older.layers[2].modelled);
+  EXPECT_NE(older.layers[2].note.find("profile again"), std::string::npos) << older.layers[2].note;
+}
+
 }  // namespace
 }  // namespace ergon::blackthorn
 

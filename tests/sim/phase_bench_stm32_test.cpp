@@ -76,10 +76,31 @@ TEST(Stm32PhaseBench, CpuPhasePowerFollowsItsTerms) {
   EXPECT_NEAR(cpu_phase_power(*leaky.soc, table, "h-perf").total_mw(), leaky.soc->cpu_power_mw, 1e-9);
 }
 
+// The CPU runs the NPU's runtime through the inference: its own dynamic power at the point (V^2 f_CPU,
+// not f_NPU) is added over the inference's latency, so it weighs more where the NPU draws less.
+TEST(Stm32PhaseBench, CpuPowerIsDrawnThroughTheInference) {
+  const AcceleratorConfig config = load_accelerator_config(stm32n6());
+  const AcceleratorConfig idle_cpu = load_accelerator_config(stm32n6(), {"soc.cpu.runs_during_inference=false"});
+  const EnergyTable table = table_of(config);
+  const Workload workload = load_workload(test::source_dir() + "/workloads/ds_cnn.yaml");
+  for (const std::string point : {"h-perf", "l-perf"}) {
+    const NpuRun run = simulate_npu(config, table, workload, point);
+    const PhaseBreakdown with = phase_breakdown(config, table, workload_shape(config, workload), run);
+    const PhaseBreakdown without = phase_breakdown(idle_cpu, table, workload_shape(idle_cpu, workload), run);
+    const double cpu_mw = cpu_phase_power(*config.soc, table, point).cpu_dynamic_mw;
+    ASSERT_GT(cpu_mw, 0);
+    EXPECT_EQ(with.inference.latency_us, without.inference.latency_us);
+    EXPECT_NEAR(with.inference.energy_uj - without.inference.energy_uj, cpu_mw * with.inference.latency_us * 1e-3,
+                1e-9 * with.inference.energy_uj);
+  }
+}
+
 // Synthetic measurements on synthetic runs: the held-out model never enters the fit.
 TEST(Stm32PhaseBench, LeaveOneModelOutExcludesTheHeldOutModel) {
-  // (No idle NPU clock: the synthetic CPU power need not hold the clock tree of the synthetic scale.)
-  const AcceleratorConfig config = load_accelerator_config(stm32n6(), {"soc.cpu.npu_clock_running=false"});
+  // (No idle NPU clock: the synthetic CPU power need not hold the clock tree of the synthetic scale; nor
+  // the CPU in the inference, whose synthetic energies are smaller than the CPU phases' power would draw.)
+  const AcceleratorConfig config =
+      load_accelerator_config(stm32n6(), {"soc.cpu.npu_clock_running=false", "soc.cpu.runs_during_inference=false"});
   const EnergyTable table = table_of(config);
   std::map<std::string, ModelRuns> runs;
   PhaseMeasurements measured;

@@ -20,24 +20,35 @@ int scaled(int value, double scale) {
 
 SubModelSpec conv_model(LayerKind kind, int kernel, int stride, double scale) {
   const int max_size = kernel >= 7 ? 230 : 112;  // the networks' large-kernel layers see the image
+  const bool pooling = kind == LayerKind::kMaxPool || kind == LayerKind::kAvgPool;
   SubModelSpec spec{kind, kernel, stride, {}};
-  if (kind == LayerKind::kConv) spec.dimensions.push_back({"filters", integer_grid(1, scaled(512, scale))});
-  spec.dimensions.push_back({"channels", integer_grid(1, scaled(512, scale))});
+  if (kind == LayerKind::kConv) spec.dimensions.push_back({"filters", integer_grid(1, scaled(1024, scale))});
+  spec.dimensions.push_back({"channels", integer_grid(1, scaled(pooling ? 512 : 1024, scale))});
   const std::vector<double> sides = integer_grid(kernel, std::max(kernel + 1, scaled(max_size, scale)));
   spec.dimensions.push_back({"width", sides});
   spec.dimensions.push_back({"height", sides});
   return spec;
 }
 
+// Add and global pooling: no window; channels, width and height.
+SubModelSpec elementwise_model(LayerKind kind, double scale) {
+  const std::vector<double> sides = integer_grid(1, scaled(112, scale));
+  return {kind, 0, 0, {{"channels", integer_grid(1, scaled(2048, scale))}, {"width", sides}, {"height", sides}}};
+}
+
 LayerKind kind_from_name(const std::string& name) {
-  for (LayerKind kind : {LayerKind::kConv, LayerKind::kDepthwise, LayerKind::kFullyConnected, LayerKind::kMaxPool,
-                         LayerKind::kAvgPool}) {
-    if (name == layer_kind_name(kind)) return kind;
-  }
+  if (const auto kind = layer_kind_from_name(name)) return *kind;
   throw std::invalid_argument("unknown layer kind '" + name + "' in the models");
 }
 
 }  // namespace
+
+const std::vector<LayerKind>& all_layer_kinds() {
+  static const std::vector<LayerKind> kinds = {
+      LayerKind::kConv,    LayerKind::kDepthwise, LayerKind::kFullyConnected, LayerKind::kMaxPool,
+      LayerKind::kAvgPool, LayerKind::kAdd,       LayerKind::kGlobalAvgPool};
+  return kinds;
+}
 
 const char* layer_kind_name(LayerKind kind) {
   switch (kind) {
@@ -46,8 +57,26 @@ const char* layer_kind_name(LayerKind kind) {
     case LayerKind::kFullyConnected: return "fc";
     case LayerKind::kMaxPool: return "maxpool";
     case LayerKind::kAvgPool: return "avgpool";
+    case LayerKind::kAdd: return "add";
+    case LayerKind::kGlobalAvgPool: return "global_avgpool";
   }
   return "?";
+}
+
+std::optional<LayerKind> layer_kind_from_name(const std::string& name) {
+  for (LayerKind kind : all_layer_kinds()) {
+    if (name == layer_kind_name(kind)) return kind;
+  }
+  return std::nullopt;
+}
+
+bool has_window(LayerKind kind) {
+  switch (kind) {
+    case LayerKind::kFullyConnected:
+    case LayerKind::kAdd:
+    case LayerKind::kGlobalAvgPool: return false;
+    default: return true;
+  }
 }
 
 std::vector<SubModelSpec> default_sub_models(double scale) {
@@ -64,6 +93,7 @@ std::vector<SubModelSpec> default_sub_models(double scale) {
        0,
        0,
        {{"outputs", integer_grid(1, scaled(4096, scale))}, {"inputs", integer_grid(1, scaled(9216, scale))}}});
+  for (LayerKind kind : {LayerKind::kAdd, LayerKind::kGlobalAvgPool}) specs.push_back(elementwise_model(kind, scale));
   return specs;
 }
 
@@ -114,6 +144,13 @@ SubModel profile_sub_model(const SubModelSpec& spec, ILatencyBackend& backend, c
     model.lower.push_back(d.grid.front());
     model.upper.push_back(d.grid.back());
   }
+  for (double constant : leaf_constants(result.model)) {
+    if (!std::isfinite(constant)) {  // e.g. a backend that reports 0 ms everywhere: nothing to fit
+      throw std::runtime_error(fmt::format("the {} k{}s{} model fitted a non-finite constant; are the backend's "
+                                           "latencies for these layers zero?",
+                                           layer_kind_name(spec.kind), spec.kernel, spec.stride));
+    }
+  }
   model.curve = result.model;
   model.measurements = result.measurements;
   model.converged = result.converged;
@@ -122,7 +159,7 @@ SubModel profile_sub_model(const SubModelSpec& spec, ILatencyBackend& backend, c
 
 const SubModel* BlackthornModels::find(LayerKind kind, int kernel, int stride) const {
   for (const SubModel& m : models) {
-    if (m.kind == kind && (kind == LayerKind::kFullyConnected || (m.kernel == kernel && m.stride == stride))) return &m;
+    if (m.kind == kind && (!has_window(kind) || (m.kernel == kernel && m.stride == stride))) return &m;
   }
   return nullptr;
 }
@@ -196,13 +233,15 @@ std::optional<LayerSpec> layer_spec(const Layer& layer, std::string& why_not) {
   switch (layer.op) {
     case OpKind::kConv: {
       const ConvParams& conv = layer.conv();
-      if (conv.groups != 1 && conv.groups != in->channels) {
-        why_not = "grouped convolution (neither dense nor depthwise)";
-        return std::nullopt;
-      }
       if (!square(conv.window)) return std::nullopt;
-      spec.kind = conv.groups == 1 ? LayerKind::kConv : LayerKind::kDepthwise;
+      const bool depthwise = conv.groups > 1 && conv.groups == in->channels && conv.filters == in->channels;
+      spec.kind = depthwise ? LayerKind::kDepthwise : LayerKind::kConv;
       spec.filters = static_cast<int>(conv.filters);
+      if (!depthwise && conv.groups > 1) {  // as `groups` dense convolutions, one after the other
+        spec.groups = static_cast<int>(conv.groups);
+        spec.channels /= spec.groups;
+        spec.filters /= spec.groups;
+      }
       return spec;
     }
     case OpKind::kFullyConnected:
@@ -215,12 +254,32 @@ std::optional<LayerSpec> layer_spec(const Layer& layer, std::string& why_not) {
       spec.kind = layer.op == OpKind::kMaxPool ? LayerKind::kMaxPool : LayerKind::kAvgPool;
       if (!square(std::get<PoolParams>(layer.params).window)) return std::nullopt;
       return spec;
+    case OpKind::kAdd:
+    case OpKind::kGlobalAvgPool:
+      if (layer.op == OpKind::kAdd && layer.input_shapes.size() != 2) {
+        why_not = "the add model covers two inputs";
+        return std::nullopt;
+      }
+      if (layer.op == OpKind::kAdd && !(layer.input_shapes[0] == layer.input_shapes[1])) {
+        why_not = "the add model covers inputs of one shape (no broadcasting)";
+        return std::nullopt;
+      }
+      spec.kind = layer.op == OpKind::kAdd ? LayerKind::kAdd : LayerKind::kGlobalAvgPool;
+      spec.channels = static_cast<int>(in->channels);
+      spec.height = static_cast<int>(in->height);
+      spec.width = static_cast<int>(in->width);
+      spec.kernel = spec.stride = 0;
+      return spec;
     default: why_not = "no model for this layer type (ignored, as in the paper)"; return std::nullopt;
   }
 }
 
 double predict_ms(const BlackthornModels& models, const LayerSpec& layer) {
   const SubModel* model = models.find(layer.kind, layer.kernel, layer.stride);
+  if (model == nullptr && !has_window(layer.kind)) {
+    throw std::invalid_argument(
+        fmt::format("no {} model (models profiled before Ergon had one: profile again)", layer_kind_name(layer.kind)));
+  }
   if (model == nullptr) {
     throw std::invalid_argument(
         fmt::format("no {} model for kernel {} stride {}", layer_kind_name(layer.kind), layer.kernel, layer.stride));
@@ -245,6 +304,10 @@ namespace {
 // One workload layer's estimate: a latency, or the reason it has none.
 void estimate_layer(const Layer& layer, const BlackthornModels& models, BlackthornLayerEstimate& entry,
                     bool& uncovered) {
+  if (layer.op == OpKind::kActivation) {
+    entry.note = "fused into the layer before (the paper's layer fusion; Ergon applies it on write-back)";
+    return;
+  }
   std::string why_not;
   const std::optional<LayerSpec> spec = layer_spec(layer, why_not);
   if (!spec) {
@@ -260,9 +323,10 @@ void estimate_layer(const Layer& layer, const BlackthornModels& models, Blacktho
                                outside.empty() ? "" : " (" + outside + ")");
       return;
     }
-    entry.latency_ms = per_image_ms * static_cast<double>(layer.batch);
+    entry.latency_ms = per_image_ms * spec->groups * static_cast<double>(layer.batch);
     entry.modelled = true;
-    if (!outside.empty()) entry.note = "extrapolated: " + outside;
+    if (spec->groups > 1) entry.note = fmt::format("as {} dense convolutions of one group each", spec->groups);
+    if (!outside.empty()) entry.note += (entry.note.empty() ? "" : "; ") + ("extrapolated: " + outside);
   } catch (const std::invalid_argument& error) {
     entry.note = error.what();
   }
@@ -277,7 +341,7 @@ BlackthornEstimate estimate_blackthorn(const Workload& workload, const Blackthor
     BlackthornLayerEstimate entry{layer.name, op_name(layer.op), false, "", 0};
     bool uncovered = false;
     estimate_layer(layer, models, entry, uncovered);
-    if (!entry.modelled && layer.op != OpKind::kInput) ++estimate.unmodelled;
+    if (!entry.modelled && layer.op != OpKind::kInput && layer.op != OpKind::kActivation) ++estimate.unmodelled;
     if (uncovered) ++estimate.uncovered;
     estimate.total_ms += entry.latency_ms;
     estimate.layers.push_back(std::move(entry));

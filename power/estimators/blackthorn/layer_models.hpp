@@ -14,8 +14,17 @@
 
 namespace ergon::blackthorn {
 
-enum class LayerKind { kConv, kDepthwise, kFullyConnected, kMaxPool, kAvgPool };
+// The paper models convolutions, fully connected and pooling layers and fuses activations into them
+// (Sec. V); the rest "have a total runtime of 0.06 ms, which is negligible" on a GPU. On an accelerator
+// whose element-wise layers stream through DRAM they are not (a fifth of ResNet-50 on the HPC TPU), so
+// Ergon adds models of the same form for them: add and global average pooling. Standalone activations
+// are fused into the layer before, as the paper fuses them (and as Ergon applies them on write-back).
+enum class LayerKind { kConv, kDepthwise, kFullyConnected, kMaxPool, kAvgPool, kAdd, kGlobalAvgPool };
+const std::vector<LayerKind>& all_layer_kinds();
 const char* layer_kind_name(LayerKind kind);
+std::optional<LayerKind> layer_kind_from_name(const std::string& name);
+// Whether layers of the kind have a kernel and stride (a sub-model per setting) or none.
+bool has_window(LayerKind kind);
 
 // One layer as the models see it: square kernels and strides, inputs of any width and height.
 struct LayerSpec {
@@ -23,6 +32,9 @@ struct LayerSpec {
   int channels = 0, height = 0, width = 0, filters = 0, kernel = 1, stride = 1;  // conv, depthwise, pooling
   int padding = 0;              // per side; profiled at the usual one (conv k/2, except 11x11 and pooling: none)
   int inputs = 0, outputs = 0;  // fully connected
+  // A grouped convolution is estimated as `groups` dense ones of channels/groups -> filters/groups (the
+  // filters and channels above are per group); every other layer has 1.
+  int groups = 1;
 };
 
 class ILatencyBackend {
@@ -40,9 +52,10 @@ struct SubModelSpec {
 };
 
 // Conv: filters (innermost, as in the paper's Fig. 6), input channels, input width, input height (the
-// paper's w_in and h_in, each its own dimension); depthwise and pooling: channels, width, height; fully
-// connected: outputs, inputs. The discrete settings are those of the shipped networks. `scale` shrinks
-// every range (tests and quick looks).
+// paper's w_in and h_in, each its own dimension); depthwise, pooling and element-wise layers: channels,
+// width, height; fully connected: outputs, inputs. Filters and channels span 1-1024 as the paper's
+// sweeps do (1-2048 for the element-wise layers, which see ResNet-50's widest tensors). The discrete
+// settings are those of the shipped networks. `scale` shrinks every range (tests and quick looks).
 std::vector<SubModelSpec> default_sub_models(double scale = 1.0);
 
 LayerSpec layer_at(const SubModelSpec& spec, const std::vector<double>& coordinates);
@@ -83,7 +96,7 @@ struct BlackthornEstimate {
   std::string workload;
   std::vector<BlackthornLayerEstimate> layers;
   double total_ms = 0;
-  std::size_t unmodelled = 0;  // layers with work but no model (ignored, as in the paper)
+  std::size_t unmodelled = 0;  // layers with work but no model (ignored, as in the paper); not fused activations
   std::size_t uncovered = 0;   // of those, layers whose model predicts <= 0 there
 };
 

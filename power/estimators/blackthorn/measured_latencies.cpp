@@ -21,6 +21,8 @@ std::vector<std::string> required_fields(LayerKind kind) {
   switch (kind) {
     case LayerKind::kConv: return {"kernel", "stride", "filters", "channels", "width", "height"};
     case LayerKind::kFullyConnected: return {"inputs", "outputs"};
+    case LayerKind::kAdd:
+    case LayerKind::kGlobalAvgPool: return {"channels", "width", "height"};
     default: return {"kernel", "stride", "channels", "width", "height"};
   }
 }
@@ -126,11 +128,10 @@ class CsvReader {
 
 LayerKind kind_of(const CsvReader& row) {
   const std::string& name = row.text("kind");
-  for (LayerKind kind : {LayerKind::kConv, LayerKind::kDepthwise, LayerKind::kFullyConnected, LayerKind::kMaxPool,
-                         LayerKind::kAvgPool}) {
-    if (name == layer_kind_name(kind)) return kind;
-  }
-  throw row.error("kind", "'" + name + "' is not conv, depthwise, fc, maxpool or avgpool");
+  if (const auto kind = layer_kind_from_name(name)) return *kind;
+  std::vector<std::string> names;
+  for (LayerKind kind : all_layer_kinds()) names.emplace_back(layer_kind_name(kind));
+  throw row.error("kind", fmt::format("'{}' is not one of {}", name, fmt::join(names, ", ")));
 }
 
 LayerSpec layer_of(const CsvReader& row) {
@@ -151,7 +152,7 @@ LayerSpec layer_of(const CsvReader& row) {
   layer.height = value("height");
   layer.inputs = value("inputs");
   layer.outputs = value("outputs");
-  layer.padding = layer.kind == LayerKind::kFullyConnected ? 0 : profiled_padding(layer.kind, layer.kernel);
+  layer.padding = has_window(layer.kind) ? profiled_padding(layer.kind, layer.kernel) : 0;
   if (!row.empty("padding") && row.whole("padding", 0) != layer.padding) {
     throw row.error("padding", fmt::format("the models are profiled with padding {} for this layer (k/2 up to 7x7, "
                                            "none for 11x11 and pooling); measure it so",
@@ -176,10 +177,9 @@ std::string measurement_csv_header() {
 
 std::string measurement_csv_row(const LayerSpec& l, const std::string& latency_ms) {
   const auto field = [](int value) { return value > 0 ? std::to_string(value) : std::string(); };
-  const bool fc = l.kind == LayerKind::kFullyConnected;
   return fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", layer_kind_name(l.kind), field(l.kernel), field(l.stride),
                      field(l.filters), field(l.channels), field(l.width), field(l.height), field(l.inputs),
-                     field(l.outputs), fc ? "" : std::to_string(l.padding), latency_ms);
+                     field(l.outputs), has_window(l.kind) ? std::to_string(l.padding) : "", latency_ms);
 }
 
 MeasuredLatencyBackend::MeasuredLatencyBackend(const std::string& csv_path) : path_(csv_path) {
