@@ -219,8 +219,9 @@ std::string models_summary(const BlackthornProfileReport& report) {
       fmt::format("Blackthorn models of {}: {} sub-models from {} measurements ({} errors)\n", report.models.backend,
                   report.models.models.size(), report.models.measurements(), report.fit_error);
   for (const SubModel& m : report.models.models) {
-    summary += fmt::format("  {:<9} k{:<2} s{}: {:>5} measurements{}\n", layer_kind_name(m.kind), m.kernel, m.stride,
-                           m.measurements, m.converged ? "" : " (a fit stopped at its budget)");
+    const std::string setting = has_window(m.kind) ? fmt::format("k{:<2} s{}", m.kernel, m.stride) : "";
+    summary += fmt::format("  {:<14} {:<6}: {:>5} measurements, {:>4} 1-D fits ({} stopped at their budget)\n",
+                           layer_kind_name(m.kind), setting, m.measurements, m.fits, m.fits_at_budget);
   }
   return summary;
 }

@@ -146,14 +146,17 @@ SubModel profile_sub_model(const SubModelSpec& spec, ILatencyBackend& backend, c
   }
   for (double constant : leaf_constants(result.model)) {
     if (!std::isfinite(constant)) {  // e.g. a backend that reports 0 ms everywhere: nothing to fit
-      throw std::runtime_error(fmt::format("the {} k{}s{} model fitted a non-finite constant; are the backend's "
-                                           "latencies for these layers zero?",
-                                           layer_kind_name(spec.kind), spec.kernel, spec.stride));
+      throw std::runtime_error(
+          fmt::format("the {} k{}s{} model fitted a non-finite constant; are the backend's "
+                      "latencies for these layers zero?",
+                      layer_kind_name(spec.kind), spec.kernel, spec.stride));
     }
   }
   model.curve = result.model;
   model.measurements = result.measurements;
   model.converged = result.converged;
+  model.fits = result.fits;
+  model.fits_at_budget = result.fits_at_budget;
   return model;
 }
 
@@ -181,6 +184,8 @@ nlohmann::ordered_json models_json(const BlackthornModels& models) {
                     {"upper", m.upper},
                     {"measurements", m.measurements},
                     {"converged", m.converged},
+                    {"fits", m.fits},
+                    {"fits_at_budget", m.fits_at_budget},
                     {"model", to_json(m.curve)}});
   }
   return {{"schema_version", kModelsSchema}, {"backend", models.backend}, {"models", list}};
@@ -206,6 +211,8 @@ BlackthornModels models_from_json(const nlohmann::json& json) {
       m.upper = entry.at("upper").get<std::vector<double>>();
       m.measurements = entry.at("measurements").get<std::size_t>();
       m.converged = entry.at("converged").get<bool>();
+      m.fits = entry.value("fits", std::size_t{0});  // absent from files written before they were counted
+      m.fits_at_budget = entry.value("fits_at_budget", std::size_t{0});
       m.curve = curve_from_json(entry.at("model"));
       models.models.push_back(std::move(m));
     }

@@ -69,6 +69,7 @@ struct SubModel {
   Curve curve;
   std::size_t measurements = 0;
   bool converged = true;
+  std::size_t fits = 0, fits_at_budget = 0;  // 1-D fits made; of them, stopped at their budget (0, 0: unknown)
 };
 
 SubModel profile_sub_model(const SubModelSpec& spec, ILatencyBackend& backend, const ProfileSettings& settings);

@@ -45,7 +45,9 @@ class Profiler {
   }
 
   std::size_t measurements() const { return cache_.size(); }
-  bool converged() const { return converged_; }
+  bool converged() const { return fits_at_budget_ == 0; }
+  std::size_t fits() const { return fits_; }
+  std::size_t fits_at_budget() const { return fits_at_budget_; }
 
  private:
   double measure(const std::vector<double>& coordinates) {
@@ -66,7 +68,7 @@ class Profiler {
           return std::vector<double>{measure(coordinates)};
         },
         settings_.innermost, forced);
-    converged_ = converged_ && fit.converged;
+    count(fit);
     return curve_of(fit.outputs[0], 0);
   }
 
@@ -93,7 +95,7 @@ class Profiler {
     if (choices.empty()) choices.assign(leaves, std::nullopt);
     const FitResult fit = fit_curves(
         grid, leaves, [&](double x) { return leaf_constants(inner_at(x)); }, settings_.outer, choices);
-    converged_ = converged_ && fit.converged;
+    count(fit);
     std::vector<Parameter> curves;
     for (const FittedCurve& c : fit.outputs)
       curves.push_back(Parameter{0, std::make_shared<const Curve>(curve_of(c, level))});
@@ -104,7 +106,12 @@ class Profiler {
   const LatencyFunction& latency_;
   const ProfileSettings& settings_;
   std::map<std::vector<double>, double> cache_;
-  bool converged_ = true;
+  std::size_t fits_ = 0, fits_at_budget_ = 0;
+
+  void count(const FitResult& fit) {
+    ++fits_;
+    if (!fit.converged) ++fits_at_budget_;
+  }
 };
 
 }  // namespace
@@ -122,6 +129,8 @@ ProfileResult profile_dimensions(const std::vector<Dimension>& dimensions, const
   result.model = profiler.profile(dimensions.size() - 1, start, nullptr);
   result.measurements = profiler.measurements();
   result.converged = profiler.converged();
+  result.fits = profiler.fits();
+  result.fits_at_budget = profiler.fits_at_budget();
   return result;
 }
 
