@@ -10,6 +10,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "common/csv_record.hpp"
 #include "common/input_error.hpp"
 #include "common/input_text.hpp"
 #include "common/text.hpp"
@@ -30,50 +31,13 @@ SourceLocation located(const std::string& path, int line, int column) {
   return location;
 }
 
-struct Field {
-  std::string text;
-  int column = 0;  // 1-based character column of the field's first character
-};
-
-// One CSV record (RFC 4180 quoting, no line breaks inside quotes); spaces around unquoted fields trimmed.
-std::vector<Field> split_record(const std::string& line, const std::string& path, int line_number) {
-  std::vector<Field> fields;
-  std::size_t i = 0;
-  while (true) {
-    Field field;
-    field.column = static_cast<int>(i) + 1;
-    while (i < line.size() && line[i] == ' ') ++i;
-    if (i < line.size() && line[i] == '"') {
-      for (++i;; ++i) {
-        if (i >= line.size())
-          throw InputError(located(path, line_number, field.column), "", "unterminated quoted field");
-        if (line[i] == '"' && (i + 1 >= line.size() || line[i + 1] != '"')) break;
-        if (line[i] == '"') ++i;  // a doubled quote
-        field.text += line[i];
-      }
-      for (++i; i < line.size() && line[i] == ' ';) ++i;
-      if (i < line.size() && line[i] != ',') {
-        throw InputError(located(path, line_number, static_cast<int>(i) + 1), "", "text after a closing quote");
-      }
-    } else {
-      const std::size_t end = line.find(',', i);
-      field.text = line.substr(i, end == std::string::npos ? std::string::npos : end - i);
-      while (!field.text.empty() && field.text.back() == ' ') field.text.pop_back();
-      i = end == std::string::npos ? line.size() : end;
-    }
-    fields.push_back(field);
-    if (i >= line.size()) return fields;
-    ++i;  // the comma
-  }
-}
-
 struct Header {
   std::map<std::string, std::size_t> index;  // column name (lower case) -> position
   std::string energy_column;
   double energy_to_j = 1;
 };
 
-Header parse_header(const std::vector<Field>& fields, const std::string& path, int line) {
+Header parse_header(const std::vector<CsvField>& fields, const std::string& path, int line) {
   Header header;
   std::vector<std::string> known = kGeometryColumns;
   for (const auto& [name, factor] : kEnergyColumns) known.push_back(name);
@@ -107,7 +71,7 @@ Header parse_header(const std::vector<Field>& fields, const std::string& path, i
 // One data row's cells by column name, with messages that name the row and column.
 class Row {
  public:
-  Row(const Header& header, std::vector<Field> fields, std::string path, int line, int row)
+  Row(const Header& header, std::vector<CsvField> fields, std::string path, int line, int row)
       : header_(header), fields_(std::move(fields)), path_(std::move(path)), line_(line), row_(row) {
     if (fields_.size() != header_.index.size()) {
       fail(0, "", fmt::format("{} fields; the header has {}", fields_.size(), header_.index.size()));
@@ -126,7 +90,7 @@ class Row {
     if (found == header_.index.end()) {
       fail(0, "", fmt::format("a {} row needs column '{}', which the header lacks", text("kind"), column));
     }
-    const Field& field = fields_[found->second];
+    const CsvField& field = fields_[found->second];
     if (field.text.empty()) fail(field.column, column, "empty; a " + text("kind") + " row needs it");
     char* end = nullptr;
     const double value = std::strtod(field.text.c_str(), &end);
@@ -158,7 +122,7 @@ class Row {
 
  private:
   const Header& header_;
-  std::vector<Field> fields_;
+  std::vector<CsvField> fields_;
   std::string path_;
   int line_ = 0, row_ = 0;
 };
@@ -228,14 +192,11 @@ std::vector<LahmerMeasurement> read_lahmer_measurements(const std::string& path,
   const std::string text = read_input_text(path, "a CSV of measured layer energies");
   std::optional<Header> header;
   std::vector<LahmerMeasurement> rows;
-  std::size_t start = 0;
-  for (int line = 1; start < text.size(); ++line) {
-    const std::size_t end = std::min(text.find('\n', start), text.size());
-    std::string record = text.substr(start, end - start);
-    start = end + 1;
-    if (!record.empty() && record.back() == '\r') record.pop_back();
-    if (record.find_first_not_of(" \t") == std::string::npos || record[0] == '#') continue;  // blank or comment
-    std::vector<Field> fields = split_record(record, path, line);
+  const std::vector<std::string> lines = csv_lines(text);
+  for (std::size_t n = 0; n < lines.size(); ++n) {
+    if (is_blank_or_comment(lines[n])) continue;
+    const int line = static_cast<int>(n + 1);
+    std::vector<CsvField> fields = split_csv_record(lines[n], path, line);
     if (!header) {
       header = parse_header(fields, path, line);
       continue;

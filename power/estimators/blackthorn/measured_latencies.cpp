@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
+#include "common/csv_record.hpp"
 #include "common/input_error.hpp"
 #include "common/input_text.hpp"
 #include "common/text.hpp"
@@ -32,22 +32,16 @@ std::vector<int> key_of(const LayerSpec& l) {
   return {static_cast<int>(l.kind), l.kernel, l.stride, l.filters, l.channels, l.width, l.height, l.inputs, l.outputs};
 }
 
-std::vector<std::string> split_fields(const std::string& line) {
-  std::vector<std::string> fields;
-  std::string field;
-  std::istringstream in(line);
-  while (std::getline(in, field, ',')) {
-    field.erase(0, field.find_first_not_of(" \t"));
-    field.erase(field.find_last_not_of(" \t\r") + 1);
-    fields.push_back(field);
-  }
-  if (!line.empty() && line.back() == ',') fields.emplace_back();
-  return fields;
+// The fields' texts; their positions are counted in fields (the column a message names is the field's).
+std::vector<std::string> field_texts(const std::string& line, const std::string& path, int line_number) {
+  std::vector<std::string> texts;
+  for (CsvField& field : split_csv_record(line, path, line_number)) texts.push_back(std::move(field.text));
+  return texts;
 }
 
 class CsvReader {
  public:
-  CsvReader(std::string path, const std::string& text) : path_(std::move(path)), lines_(split_lines(text)) {}
+  CsvReader(std::string path, const std::string& text) : path_(std::move(path)), lines_(csv_lines(text)) {}
 
   template <typename OnRow>
   void read(OnRow on_row) {
@@ -58,7 +52,7 @@ class CsvReader {
     for (std::size_t n = first + 1; n < lines_.size(); ++n) {
       if (is_blank_or_comment(lines_[n])) continue;
       line_ = static_cast<int>(n + 1);
-      fields_ = split_fields(lines_[n]);
+      fields_ = field_texts(lines_[n], path_, line_);
       if (fields_.size() != header_.size()) {
         throw InputError({path_, line_, 0, ""}, "",
                          fmt::format("{} fields where the header has {}", fields_.size(), header_.size()));
@@ -91,22 +85,9 @@ class CsvReader {
   }
 
  private:
-  static std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    std::string line;
-    std::istringstream in(text);
-    while (std::getline(in, line)) lines.push_back(line);
-    return lines;
-  }
-
-  static bool is_blank_or_comment(const std::string& line) {
-    const std::size_t start = line.find_first_not_of(" \t\r");
-    return start == std::string::npos || line[start] == '#';
-  }
-
   void read_header(std::size_t n) {
     line_ = static_cast<int>(n + 1);
-    header_ = split_fields(lines_[n]);
+    header_ = field_texts(lines_[n], path_, line_);
     for (std::size_t c = 0; c < header_.size(); ++c) {
       if (std::find(kColumns.begin(), kColumns.end(), header_[c]) == kColumns.end()) {
         throw InputError({path_, line_, static_cast<int>(c + 1), ""}, header_[c],
