@@ -7,27 +7,20 @@
 namespace ergon {
 namespace {
 
-SourceLocation located(const std::string& path, int line, int column) {
-  SourceLocation location;
-  location.file = path;
-  location.line = line;
-  location.column = column;
-  return location;
-}
-
 // A quoted field from `i` (at its opening quote); leaves `i` after the closing quote and any spaces.
 std::string quoted_field(const std::string& line, std::size_t& i, const std::string& path, int line_number,
                          int column) {
   std::string text;
   for (++i;; ++i) {
-    if (i >= line.size()) throw InputError(located(path, line_number, column), "", "unterminated quoted field");
+    if (i >= line.size())
+      throw InputError(SourceLocation{path, line_number, column, ""}, "", "unterminated quoted field");
     if (line[i] == '"' && (i + 1 >= line.size() || line[i + 1] != '"')) break;
     if (line[i] == '"') ++i;  // a doubled quote
     text += line[i];
   }
   for (++i; i < line.size() && line[i] == ' ';) ++i;
   if (i < line.size() && line[i] != ',') {
-    throw InputError(located(path, line_number, static_cast<int>(i) + 1), "", "text after a closing quote");
+    throw InputError(SourceLocation{path, line_number, static_cast<int>(i) + 1, ""}, "", "text after a closing quote");
   }
   return text;
 }

@@ -23,14 +23,6 @@ const std::map<std::string, double> kEnergyColumns = {{"energy_j", 1.0}, {"energ
 const std::vector<std::string> kGeometryColumns = {"kind",  "name",   "i_size",  "ifm",    "ofm",
                                                    "ksize", "stride", "padding", "o_size", "note"};
 
-SourceLocation located(const std::string& path, int line, int column) {
-  SourceLocation location;
-  location.file = path;
-  location.line = line;
-  location.column = column;
-  return location;
-}
-
 struct Header {
   std::map<std::string, std::size_t> index;  // column name (lower case) -> position
   std::string energy_column;
@@ -44,7 +36,7 @@ Header parse_header(const std::vector<CsvField>& fields, const std::string& path
   for (std::size_t i = 0; i < fields.size(); ++i) {
     // Case-sensitive: in energy_MJ versus energy_mj the case is the unit.
     const std::string& name = fields[i].text;
-    const SourceLocation where = located(path, line, fields[i].column);
+    const SourceLocation where{path, line, fields[i].column, ""};
     if (std::find(known.begin(), known.end(), name) == known.end()) {
       const std::string near = closest_match(name, known);
       throw InputError(where, "header",
@@ -61,9 +53,10 @@ Header parse_header(const std::vector<CsvField>& fields, const std::string& path
     header.energy_to_j = energy->second;
   }
   if (!header.index.count("kind"))
-    throw InputError(located(path, line, 1), "header", "missing column 'kind' (conv or fc)");
+    throw InputError(SourceLocation{path, line, 1, ""}, "header", "missing column 'kind' (conv or fc)");
   if (header.energy_column.empty()) {
-    throw InputError(located(path, line, 1), "header", "missing the energy column: energy_j, energy_mj or energy_uj");
+    throw InputError(SourceLocation{path, line, 1, ""}, "header",
+                     "missing the energy column: energy_j, energy_mj or energy_uj");
   }
   return header;
 }
@@ -114,7 +107,7 @@ class Row {
   [[noreturn]] void fail(int column, const std::string& name, const std::string& message) const {
     const std::string where =
         name.empty() ? fmt::format("row {}", row_) : fmt::format("row {}, column '{}'", row_, name);
-    throw InputError(located(path_, line_, std::max(column, 1)), where, message);
+    throw InputError(SourceLocation{path_, line_, std::max(column, 1), ""}, where, message);
   }
   int column_of(const std::string& name) const { return fields_[header_.index.at(name)].column; }
   int line() const { return line_; }
@@ -204,7 +197,7 @@ std::vector<LahmerMeasurement> read_lahmer_measurements(const std::string& path,
     const Row row(*header, std::move(fields), path, line, static_cast<int>(rows.size()) + 1);
     rows.push_back(read_row(row, *header, kclc));
   }
-  if (!header) throw InputError(located(path, 0, 0), "", "no header row");
+  if (!header) throw InputError(SourceLocation{path, 0, 0, ""}, "", "no header row");
   return rows;
 }
 
@@ -225,7 +218,7 @@ LahmerMeasuredFit fit_lahmer_measurements(const std::vector<LahmerMeasurement>& 
     }
   }
   if (ofms.size() < 2) {
-    throw InputError(located(path, 0, 0), "",
+    throw InputError(SourceLocation{path, 0, 0, ""}, "",
                      fmt::format("too few rows to fit: {} conv rows at {} output-map count(s); eq. 6 needs conv rows "
                                  "at two ofm values or more",
                                  conv.size(), ofms.size()));
@@ -233,7 +226,7 @@ LahmerMeasuredFit fit_lahmer_measurements(const std::vector<LahmerMeasurement>& 
   try {
     result.fit = fit_lahmer(conv, fc);
   } catch (const std::invalid_argument& error) {
-    throw InputError(located(path, 0, 0), "", std::string("the fit is singular: ") + error.what());
+    throw InputError(SourceLocation{path, 0, 0, ""}, "", std::string("the fit is singular: ") + error.what());
   }
   result.has_fc = !fc.empty();
   result.conv_rows = conv.size();

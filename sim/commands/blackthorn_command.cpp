@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 
+#include "common/output_paths.hpp"
 #include "common/text.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
@@ -28,16 +29,15 @@ struct ProfileOptions {
 
 // The measurements must not be one of the files a profile writes into its folder.
 void refuse_output_over_input(const std::string& out_dir, const std::string& input) {
-  namespace fs = std::filesystem;
-  const fs::path in = fs::weakly_canonical(input);
+  std::vector<std::string> outputs;
   for (const char* name :
-       {"models.json", "report.json", "requests.csv", "fitter_sweeps.csv", "random_layers.csv", "network_layers.csv"}) {
-    if (fs::weakly_canonical(fs::path(out_dir) / name) == in) {
-      throw std::runtime_error(
-          fmt::format("--out {}: the profile would write {} over the measurements {}; keep "
-                      "the measurements outside the output folder or under another name",
-                      out_dir, name, input));
-    }
+       {"models.json", "report.json", "requests.csv", "fitter_sweeps.csv", "random_layers.csv", "network_layers.csv"})
+    outputs.push_back((std::filesystem::path(out_dir) / name).string());
+  if (const auto clash = find_output_over_input(outputs, {input})) {
+    throw std::runtime_error(
+        fmt::format("--out {}: the profile would write {} over the measurements {}; keep "
+                    "the measurements outside the output folder or under another name",
+                    out_dir, std::filesystem::path(clash->output).filename().string(), input));
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
+#include "common/output_paths.hpp"
 #include "power/estimators/lahmer_report.hpp"
 #include "sim/parallel/process_pool.hpp"
 #include "sim/simulation.hpp"
@@ -216,28 +217,18 @@ std::string unusable_parameters(const LahmerMeasuredFit& f) {
   return why;
 }
 
-void refuse_replacing_input(const std::string& out_dir, const std::vector<std::string>& outputs,
-                            const std::string& input) {
-  std::error_code error;
-  const auto in = std::filesystem::weakly_canonical(input, error);
-  for (const std::string& out : outputs) {
-    const auto target = std::filesystem::weakly_canonical(out, error);
-    if (!error && target == in) {
-      throw std::runtime_error(
-          fmt::format("--out {}: the output {} would replace the measurement file {}; choose "
-                      "another output folder",
-                      out_dir, out, input));
-    }
-  }
-}
-
 }  // namespace
 
 std::string write_lahmer_measured_fit(const LahmerMeasuredFit& fit, const std::string& out_dir,
                                       const std::string& board) {
   const std::string parameters = out_dir + "/parameters.yaml", json = out_dir + "/fit.json",
                     residuals = out_dir + "/residuals.csv";
-  refuse_replacing_input(out_dir, {out_dir, parameters, json, residuals}, fit.measurements_path);
+  if (const auto clash = find_output_over_input({out_dir, parameters, json, residuals}, {fit.measurements_path})) {
+    throw std::runtime_error(
+        fmt::format("--out {}: the output {} would replace the measurement file {}; choose "
+                    "another output folder",
+                    out_dir, clash->output, clash->input));
+  }
   std::filesystem::create_directories(out_dir);
   write_file_atomically(json, lahmer_measured_fit_json(fit, board).dump(2) + "\n");
   write_file_atomically(residuals, lahmer_residuals_csv(fit));
