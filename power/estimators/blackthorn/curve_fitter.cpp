@@ -105,25 +105,24 @@ class OutputFit {
     if (x_.size() < settings_.min_points_for_outliers) return;
     const FittedCurve chosen = best();
     const double allowed = settings_.tolerance * scale();
+    std::vector<double> reference, size;  // the chosen curve on the grid, and what its errors are taken against
+    for (double x : grid) {
+      reference.push_back(template_value(chosen.kind, chosen.first, chosen.second, chosen.width, x));
+      size.push_back(settings_.relative_error ? std::max(std::abs(reference.back()), 1e-300) : 1.0);
+    }
     for (const Hypothesis& h : hypotheses_) {
       if (!h.alive) continue;
-      for (double x : grid) {
-        const double reference = template_value(chosen.kind, chosen.first, chosen.second, chosen.width, x);
-        const double size = settings_.relative_error ? std::max(std::abs(reference), 1e-300) : 1.0;
-        if (std::abs(h.predict(x) - reference) / size > allowed) return;
+      for (std::size_t i = 0; i < grid.size(); ++i) {
+        if (std::abs(h.predict(grid[i]) - reference[i]) / size[i] > allowed) return;
       }
     }
     agreed_ = true;
   }
   std::size_t outliers() const { return static_cast<std::size_t>(std::count(outlier_.begin(), outlier_.end(), true)); }
   bool line_alive() const {
-    return std::any_of(hypotheses_.begin(), hypotheses_.end(),
-                       [&](const Hypothesis& h) { return h.alive && h.kind == TemplateKind::kLinear; });
+    return any_alive([](TemplateKind kind) { return kind == TemplateKind::kLinear; });
   }
-  bool step_alive() const {
-    return std::any_of(hypotheses_.begin(), hypotheses_.end(),
-                       [&](const Hypothesis& h) { return h.alive && is_step(h.kind); });
-  }
+  bool step_alive() const { return any_alive(is_step); }
 
   // The surviving hypothesis with the least error. When both templates survive, the step one must beat
   // the line by R_t (eq. 9's ratio): its extra parameter buys a better fit of the measured points
@@ -164,6 +163,12 @@ class OutputFit {
   }
 
   // The size of the values the errors are measured against: 1 for relative errors, else the points' RMS.
+  template <typename KindTest>
+  bool any_alive(KindTest test) const {
+    return std::any_of(hypotheses_.begin(), hypotheses_.end(),
+                       [&](const Hypothesis& h) { return h.alive && test(h.kind); });
+  }
+
   double scale() const {
     if (settings_.relative_error) return 1;
     double sum = 0;
@@ -280,14 +285,11 @@ std::size_t next_point(const std::vector<double>& grid, const std::vector<bool>&
   normalise(d_score);
   std::vector<double> best(candidates.size(), 0);
   for (const OutputFit& fit : fits) {
-    if (fit.converged()) {  // one hypothesis left, short of min_measurements: spread the points out
-      for (std::size_t c = 0; c < candidates.size(); ++c) best[c] = std::max(best[c], d_score[c] * s.c_lin);
-      continue;
-    }
-    if (fit.line_alive()) {
+    // A converged fit (one hypothesis left, short of min_measurements) spreads its points out as a line does.
+    if (fit.converged() || fit.line_alive()) {
       for (std::size_t c = 0; c < candidates.size(); ++c) best[c] = std::max(best[c], d_score[c] * s.c_lin);
     }
-    if (!fit.step_alive()) continue;
+    if (fit.converged() || !fit.step_alive()) continue;
     std::vector<double> u(candidates.size()), r(candidates.size());
     for (std::size_t c = 0; c < candidates.size(); ++c) fit.step_spread(grid[candidates[c]], u[c], r[c]);
     normalise(u);
