@@ -154,7 +154,7 @@ SubModel profile_sub_model(const SubModelSpec& spec, ILatencyBackend& backend, c
   }
   model.curve = result.model;
   model.measurements = result.measurements;
-  model.converged = result.converged;
+  model.converged = result.converged();
   model.fits = result.fits;
   model.fits_at_budget = result.fits_at_budget;
   return model;

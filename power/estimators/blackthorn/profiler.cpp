@@ -45,7 +45,6 @@ class Profiler {
   }
 
   std::size_t measurements() const { return cache_.size(); }
-  bool converged() const { return fits_at_budget_ == 0; }
   std::size_t fits() const { return fits_; }
   std::size_t fits_at_budget() const { return fits_at_budget_; }
 
@@ -128,7 +127,6 @@ ProfileResult profile_dimensions(const std::vector<Dimension>& dimensions, const
   ProfileResult result;
   result.model = profiler.profile(dimensions.size() - 1, start, nullptr);
   result.measurements = profiler.measurements();
-  result.converged = profiler.converged();
   result.fits = profiler.fits();
   result.fits_at_budget = profiler.fits_at_budget();
   return result;

@@ -32,9 +32,10 @@ struct ProfileSettings {
 struct ProfileResult {
   Curve model;
   std::size_t measurements = 0;    // distinct latencies measured
-  bool converged = true;           // every 1-D fit ended with one hypothesis (not at its budget)
   std::size_t fits = 0;            // 1-D fits made, at every level of the nesting
   std::size_t fits_at_budget = 0;  // of those, fits that stopped at their measurement budget
+
+  bool converged() const { return fits_at_budget == 0; }  // every 1-D fit ended with one hypothesis
 };
 
 ProfileResult profile_dimensions(const std::vector<Dimension>& dimensions, const LatencyFunction& latency,
