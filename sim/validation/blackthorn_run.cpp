@@ -191,7 +191,7 @@ BlackthornProfileReport run_blackthorn_measured_profile(const BlackthornProfileO
     try {
       report.models.models.push_back(profile_sub_model(spec, backend, options.fit));
     } catch (const MissingMeasurement& missing) {
-      report.incomplete.push_back(fmt::format("{} k{}s{}", layer_kind_name(spec.kind), spec.kernel, spec.stride));
+      report.incomplete.push_back(sub_model_name(spec.kind, spec.kernel, spec.stride));
       report.requests.push_back(missing.layer());
     }
   }

@@ -79,6 +79,10 @@ bool has_window(LayerKind kind) {
   }
 }
 
+std::string sub_model_name(LayerKind kind, int kernel, int stride) {
+  return has_window(kind) ? fmt::format("{} k{}s{}", layer_kind_name(kind), kernel, stride) : layer_kind_name(kind);
+}
+
 std::vector<SubModelSpec> default_sub_models(double scale) {
   std::vector<SubModelSpec> specs;
   for (auto [k, s] : {std::pair{1, 1}, {1, 2}, {3, 1}, {3, 2}, {5, 1}, {7, 2}, {11, 4}}) {
@@ -147,9 +151,8 @@ SubModel profile_sub_model(const SubModelSpec& spec, ILatencyBackend& backend, c
   for (double constant : leaf_constants(result.model)) {
     if (!std::isfinite(constant)) {  // e.g. a backend that reports 0 ms everywhere: nothing to fit
       throw std::runtime_error(
-          fmt::format("the {} k{}s{} model fitted a non-finite constant; are the backend's "
-                      "latencies for these layers zero?",
-                      layer_kind_name(spec.kind), spec.kernel, spec.stride));
+          fmt::format("the {} model fitted a non-finite constant; are the backend's latencies for these layers zero?",
+                      sub_model_name(spec.kind, spec.kernel, spec.stride)));
     }
   }
   model.curve = result.model;

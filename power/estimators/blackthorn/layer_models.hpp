@@ -25,6 +25,8 @@ const char* layer_kind_name(LayerKind kind);
 std::optional<LayerKind> layer_kind_from_name(const std::string& name);
 // Whether layers of the kind have a kernel and stride (a sub-model per setting) or none.
 bool has_window(LayerKind kind);
+// A sub-model's name in messages and reports: "conv k3s1", or the kind alone ("add") without a window.
+std::string sub_model_name(LayerKind kind, int kernel, int stride);
 
 // One layer as the models see it: square kernels and strides, inputs of any width and height.
 struct LayerSpec {

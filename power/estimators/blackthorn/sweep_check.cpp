@@ -15,7 +15,7 @@ std::string sweep_label(const SubModelSpec& spec, const SweepPlan& plan) {
     if (d == plan.dimension) continue;
     fixed += fmt::format("{}{} {:g}", fixed.empty() ? "" : ", ", spec.dimensions[d].name, plan.coordinates[d]);
   }
-  return fmt::format("{} k{}s{} along {} ({})", layer_kind_name(spec.kind), spec.kernel, spec.stride,
+  return fmt::format("{} along {} ({})", sub_model_name(spec.kind, spec.kernel, spec.stride),
                      spec.dimensions[plan.dimension].name, fixed);
 }
 
