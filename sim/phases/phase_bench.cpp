@@ -41,6 +41,10 @@ double soc_static_power_mw(const SocConfig& soc, const std::string& point_name) 
   return soc.static_power_mw * (v / v_ref) * std::exp((v - v_ref) * 1e3 / soc.leakage_dibl_slope_mv);
 }
 
+double serial_message_us(const SocConfig& soc) {
+  return soc.serial_bytes * 10 / soc.serial_baud * 1e6;
+}
+
 const char* phase_name(Phase phase) {
   switch (phase) {
     case Phase::kPreInference: return "pre-inference";
@@ -104,14 +108,14 @@ CpuPhasePower cpu_phase_power(const SocConfig& soc, const EnergyTable& table, co
   power.static_mw = soc_static_power_mw(soc, point_name);
   power.npu_clock_mw = idle_npu_clock_mw(soc, table, point_name);
   // The CPU's own dynamic power is what the fitted core power leaves at the reference point.
-  const double cpu_reference_mw = soc.cpu_power_mw - soc_static_power_mw(soc, soc.reference_point) -
-                                  idle_npu_clock_mw(soc, table, soc.reference_point);
+  const double static_reference_mw = soc_static_power_mw(soc, soc.reference_point);
+  const double npu_clock_reference_mw = idle_npu_clock_mw(soc, table, soc.reference_point);
+  const double cpu_reference_mw = soc.cpu_power_mw - static_reference_mw - npu_clock_reference_mw;
   if (cpu_reference_mw < 0) {
     throw std::invalid_argument(fmt::format(
         "soc: cpu.power_mw ({:.4g} mW) is less than the static power ({:.4g} mW) and the idle NPU clock "
         "({:.4g} mW) it includes at '{}': lower soc.static.power_mw or set soc.cpu.npu_clock_running: false",
-        soc.cpu_power_mw, soc_static_power_mw(soc, soc.reference_point),
-        idle_npu_clock_mw(soc, table, soc.reference_point), soc.reference_point));
+        soc.cpu_power_mw, static_reference_mw, npu_clock_reference_mw, soc.reference_point));
   }
   if (cpu_rail.measured) {
     power.cpu_dynamic_mw = dynamic_power_mw(cpu_reference_mw, cpu_rail.voltage_at(reference),
@@ -135,8 +139,8 @@ PhaseBreakdown phase_breakdown(const AcceleratorConfig& config, const EnergyTabl
   b.static_power_mw = cpu.static_mw;
   b.pre.latency_us = soc.pre_inference_cycles / point.cpu_mhz + b.input_bytes / soc.flash_bytes_per_us;
   b.pre.energy_uj = b.cpu_phase_power_mw * b.pre.latency_us * 1e-3;
-  const double serial_us = soc.serial_bytes * 10 / soc.serial_baud * 1e6;  // one message, 8N1
-  b.post.latency_us = (soc.post_inference_cycles + soc.cycles_per_output * b.outputs) / point.cpu_mhz + serial_us;
+  b.post.latency_us =
+      (soc.post_inference_cycles + soc.cycles_per_output * b.outputs) / point.cpu_mhz + serial_message_us(soc);
   b.post.energy_uj = b.cpu_phase_power_mw * b.post.latency_us * 1e-3;
 
   b.npu_layers = npu.layers;

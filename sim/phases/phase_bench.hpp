@@ -69,6 +69,8 @@ struct CpuPhasePower {
 };
 // Leakage of the core domain at `point` (mW), V x I_leak(V), if the CPU's rail is measured.
 double soc_static_power_mw(const SocConfig& soc, const std::string& point);
+// The post-inference phase's serial message: serial_bytes at serial_baud, 10 bits a byte (8N1), in us.
+double serial_message_us(const SocConfig& soc);
 CpuPhasePower cpu_phase_power(const SocConfig& soc, const EnergyTable& table, const std::string& point);
 
 PhaseBreakdown run_phase_benchmark(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,

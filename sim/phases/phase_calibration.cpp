@@ -109,11 +109,10 @@ SocCalibration calibrate_soc(const AcceleratorConfig& config, const EnergyTable&
     const NpuRun& npu = model_runs.runs.at(point_name);
     const double npu_energy_uj = (soc.rail_of("npu").measured ? npu.compute_energy_uj : 0) +
                                  (soc.rail_of("internal_ram").measured ? npu.ram_energy_uj : 0);
-    const double serial_us = soc.serial_bytes * 10 / soc.serial_baud * 1e6;
     pre_rows.push_back({1, model_runs.shape.input_bytes});
     pre_y.push_back(m.pre.latency_us);
     post_rows.push_back({1, model_runs.shape.outputs});
-    post_y.push_back(m.post.latency_us - serial_us);
+    post_y.push_back(m.post.latency_us - serial_message_us(soc));
     power_rows.push_back({m.pre.latency_us + m.post.latency_us});
     power_y.push_back(m.pre.energy_uj + m.post.energy_uj);
     overhead_rows.push_back({static_cast<double>(npu.layers) / point.npu_mhz});
