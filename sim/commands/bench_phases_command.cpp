@@ -232,13 +232,10 @@ std::string ratio_table(const std::map<std::string, ModelPrediction>& prediction
                       sl.total().energy_uj / sh.total().energy_uj, ml.total.energy_uj / mh.total.energy_uj,
                       sl.inference.energy_uj / sh.inference.energy_uj, ml.inference.energy_uj / mh.inference.energy_uj,
                       sl.pre.energy_uj / sh.pre.energy_uj, ml.pre.energy_uj / mh.pre.energy_uj);
-    const std::pair<PhaseMeasure, PhaseMeasure> sim[] = {
-        {sh.pre, sl.pre}, {sh.inference, sl.inference}, {sh.post, sl.post}, {sh.total(), sl.total()}};
-    const std::pair<PhaseMeasure, PhaseMeasure> meas[] = {
-        {mh.pre, ml.pre}, {mh.inference, ml.inference}, {mh.post, ml.post}, {mh.total, ml.total}};
+    const PhaseRows rh = phase_rows(sh, mh), rl = phase_rows(sl, ml);
     for (int i = 0; i < 4; ++i) {
-      const double rs = relative_edp_pct(sim[i].first, sim[i].second);
-      const double rm = relative_edp_pct(meas[i].first, meas[i].second);
+      const double rs = relative_edp_pct(rh[i].second.first, rl[i].second.first);
+      const double rm = relative_edp_pct(rh[i].second.second, rl[i].second.second);
       const bool right = (rs > 0) == (rm > 0);
       *signs_right += right ? 1 : 0;
       ++*signs_total;
