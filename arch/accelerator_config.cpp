@@ -24,7 +24,9 @@ std::string get_choice(YamlMap& map, const std::string& key, const std::string& 
   const auto view = map.find(key);
   if (!view) return fallback;
   const std::string value = view->as_string();
-  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return value;
+  for (const std::string& choice : choices) {  // case-insensitive; the canonical spelling is kept
+    if (ascii_lower(choice) == ascii_lower(value)) return choice;
+  }
   const std::string suggestion = closest_match(value, choices);
   view->fail("unknown " + key + " '" + value + "'; " +
              (suggestion.empty() ? "known: " + join_alternatives(choices) : "did you mean '" + suggestion + "'?"));
@@ -167,6 +169,7 @@ DramConfig parse_dram(YamlMap map) {
   const YamlView preset_view = map.at("preset");
   dram.preset = preset_view.as_string();
   const DramPreset* preset = find_dram_preset(dram.preset);
+  if (preset != nullptr) dram.preset = preset->name;  // the canonical spelling
   if (preset == nullptr) {
     std::vector<std::string> names;
     for (const auto& known : dram_presets()) names.push_back(known.name);

@@ -1,5 +1,7 @@
 #include "arch/dram_presets.hpp"
 
+#include "common/text.hpp"
+
 namespace ergon {
 
 // Figures and their sources are listed in docs/dram.md. Bandwidth = data rate x bus width for the stated
@@ -52,7 +54,7 @@ const std::vector<DramPreset>& dram_presets() {
 
 const DramPreset* find_dram_preset(const std::string& name) {
   for (const auto& preset : dram_presets()) {
-    if (preset.name == name) return &preset;
+    if (preset.name == ascii_lower(name)) return &preset;  // "LPDDR4" as papers write it
   }
   return nullptr;
 }

@@ -7,12 +7,15 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "common/interrupt_cleanup.hpp"
+
 namespace ergon {
 
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::filesystem::path target(path);
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  const CleanupOnInterrupt cleanup(temporary);
   {
     std::ofstream stream(temporary, std::ios::binary | std::ios::trunc);
     stream << content;

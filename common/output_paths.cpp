@@ -13,6 +13,12 @@ std::optional<std::filesystem::path> resolved(const std::string& path) {
   return canonical;
 }
 
+// Hard links: two names, one file.
+bool same_existing_file(const std::filesystem::path& output, const std::optional<std::filesystem::path>& input) {
+  std::error_code error;
+  return input && std::filesystem::equivalent(output, *input, error) && !error;
+}
+
 }  // namespace
 
 std::optional<OutputOverInput> find_output_over_input(const std::vector<std::string>& outputs,
@@ -23,7 +29,9 @@ std::optional<OutputOverInput> find_output_over_input(const std::vector<std::str
     const auto out = resolved(output);
     if (!out) continue;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (resolved_inputs[i] == out) return OutputOverInput{output, inputs[i]};
+      if (resolved_inputs[i] == out || same_existing_file(*out, resolved_inputs[i])) {
+        return OutputOverInput{output, inputs[i]};
+      }
     }
   }
   return std::nullopt;

@@ -5,10 +5,14 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "common/interrupt_cleanup.hpp"
+
 namespace ergon {
 
 StreamingFile::StreamingFile(std::string path)
-    : path_(std::move(path)), temporary_path_(path_ + ".tmp." + std::to_string(::getpid())) {
+    : path_(std::move(path)),
+      temporary_path_(path_ + ".tmp." + std::to_string(::getpid())),
+      cleanup_(std::make_unique<CleanupOnInterrupt>(temporary_path_)) {
   file_ = std::fopen(temporary_path_.c_str(), "w");
   if (file_ == nullptr) throw std::runtime_error("cannot write " + temporary_path_);
 }

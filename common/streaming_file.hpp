@@ -3,9 +3,12 @@
 // into place by finish(). If the run fails first, the temporary file is removed and any earlier file
 // at the target is left untouched.
 #include <cstdio>
+#include <memory>
 #include <string>
 
 namespace ergon {
+
+class CleanupOnInterrupt;
 
 class StreamingFile {
  public:
@@ -13,6 +16,7 @@ class StreamingFile {
   ~StreamingFile();
   StreamingFile(const StreamingFile&) = delete;
   StreamingFile& operator=(const StreamingFile&) = delete;
+  StreamingFile(StreamingFile&&) = delete;
 
   std::FILE* handle() { return file_; }
   void write(const std::string& text);
@@ -21,6 +25,7 @@ class StreamingFile {
  private:
   std::string path_;
   std::string temporary_path_;
+  std::unique_ptr<CleanupOnInterrupt> cleanup_;  // removes the temporary file if the run is interrupted
   std::FILE* file_ = nullptr;
 };
 

@@ -39,7 +39,7 @@ const std::vector<std::string> kActivationFunctions = {"relu",     "relu6",    "
                                                        "softplus", "prelu",    "mish",       "clip"};
 
 std::string parse_activation(const YamlView& view) {
-  const std::string name = view.as_string();
+  const std::string name = ascii_lower(view.as_string());
   if (std::find(kActivationFunctions.begin(), kActivationFunctions.end(), name) == kActivationFunctions.end()) {
     view.fail("unknown activation '" + name + "'; known: " + join_alternatives(kActivationFunctions));
   }
@@ -54,7 +54,7 @@ std::vector<std::string> map_keys(const std::map<std::string, OpKind>& kinds) {
 
 OpKind parse_op(const YamlView& view) {
   const std::string text = view.as_string();
-  const auto found = op_kinds().find(text);
+  const auto found = op_kinds().find(ascii_lower(text));
   if (found != op_kinds().end()) return found->second;
   const std::string suggestion = closest_match(text, map_keys(op_kinds()));
   view.fail("unknown op '" + text + "'" +

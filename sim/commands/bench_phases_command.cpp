@@ -11,6 +11,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/phases/phase_calibration.hpp"
@@ -388,9 +389,9 @@ void register_bench_phases_command(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
   command->add_option("--config,-c", o->config_path, "MCU config with a `soc` section (configs/stm32n6.yaml)")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   command->add_option("--set", o->overrides, "Override a config key: key.path=value (repeatable)");
-  command->add_option("--workload,-w", o->workload_path, "Workload YAML or ONNX")->check(CLI::ExistingFile);
+  command->add_option("--workload,-w", o->workload_path, "Workload YAML or ONNX")->check(input_file());
   command->add_option("--point,-p", o->points, "Operating point (repeatable; two give rEDP)");
   command->add_option("--runs", o->runs, "Iterations in the traces")
       ->capture_default_str()

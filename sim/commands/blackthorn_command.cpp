@@ -9,6 +9,7 @@
 
 #include "common/output_paths.hpp"
 #include "common/text.hpp"
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
@@ -107,7 +108,7 @@ void register_blackthorn_commands(CLI::App& app) {
   options->run.jobs = available_cores();
   blackthorn->add_option("--config,-c", options->config_path, "Accelerator config YAML")
       ->capture_default_str()
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   blackthorn->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   blackthorn->add_option("--out,-o", options->out_dir, "Output folder (models.json, report.json)")->required();
   blackthorn->add_option("--jobs,-j", options->run.jobs, "Worker processes")->capture_default_str();
@@ -121,7 +122,7 @@ void register_blackthorn_commands(CLI::App& app) {
           "--fit-error",
           [options](const std::string& form) { options->run.fit.innermost.relative_error = form == "relative"; },
           "Error the fits of measured latencies minimise: relative (default) or absolute (the paper's eq. 4)")
-      ->check(CLI::IsMember({"relative", "absolute"}));
+      ->check(CLI::IsMember({"relative", "absolute"}, CLI::ignore_case));
   blackthorn
       ->add_option("--sweeps", options->run.sweeps,
                    "Full 1-D sweeps to check the fitter against (the paper's Fig. 7; 0: none)")
@@ -130,7 +131,7 @@ void register_blackthorn_commands(CLI::App& app) {
       blackthorn
           ->add_option("--measurements", options->run.measurements_csv,
                        "Profile from this CSV of measured layer latencies instead of simulating (docs/blackthorn.md)")
-          ->check(CLI::ExistingFile);
+          ->check(input_file());
   measurements->excludes("--set")->excludes("--random-layers")->excludes("--config");
   blackthorn->callback([options] {
     if (!options->run.measurements_csv.empty()) {
@@ -153,9 +154,9 @@ void register_blackthorn_commands(CLI::App& app) {
       ->check(CLI::ExistingDirectory);
   estimate->add_option("--workload,-w", estimate_options->workload_path, "Workload YAML")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   estimate->add_option("--format", estimate_options->format, "Output format")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->check(CLI::IsMember({"table", "json", "csv"}, CLI::ignore_case))
       ->capture_default_str();
   estimate->add_option("--out,-o", estimate_options->out_path, "Write to this file (atomically) instead of stdout");
   estimate->callback([estimate_options] {

@@ -9,6 +9,7 @@
 
 #include "arch/dataflows/registry.hpp"
 #include "power/estimators/cnnergy.hpp"
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/cnnergy_hardware.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
@@ -181,10 +182,10 @@ void register_compare_command(CLI::App& app) {
   command
       ->add_option("--config,-c", options->config_paths,
                    "Accelerator config YAML to simulate (repeatable; default configs/eyeriss.yaml)")
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   command->add_option("--workload,-w", options->workload_path, "Workload YAML or ONNX")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   command->add_option("--set", options->overrides, "Override a config key of every config: key.path=value");
   command
       ->add_option("--blackthorn-models", options->blackthorn_models,
@@ -193,7 +194,7 @@ void register_compare_command(CLI::App& app) {
   command
       ->add_option("--format", options->format,
                    "table (with the simulation-vs-CNNergy detail), markdown, csv or json (the comparison report)")
-      ->check(CLI::IsMember({"table", "markdown", "csv", "json", "cnnergy-json"}))
+      ->check(CLI::IsMember({"table", "markdown", "csv", "json", "cnnergy-json"}, CLI::ignore_case))
       ->capture_default_str();
   command->add_option("--out,-o", options->out_path, "Write to this file (atomically) instead of stdout");
   command->callback([options] {

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arch/accelerator_config.hpp"
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
@@ -80,7 +81,7 @@ void register_config_command(CLI::App& app) {
   config->require_subcommand(1);
   CLI::App* show = config->add_subcommand("show", "Validate a config and print it with every default filled in");
   auto options = std::make_shared<ConfigShowOptions>();
-  show->add_option("file", options->config_path, "Accelerator config YAML")->required()->check(CLI::ExistingFile);
+  show->add_option("file", options->config_path, "Accelerator config YAML")->required()->check(input_file());
   show->add_option("--set", options->overrides, "Override a key: key.path=value (repeatable)");
   show->callback(
       [options] { emit_output(config_json(load_accelerator_config(options->config_path, options->overrides)), ""); });

@@ -8,6 +8,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/dvfs/dvfs_pareto.hpp"
@@ -76,13 +77,13 @@ void register_dvfs_command(CLI::App& app) {
   auto options = std::make_shared<DvfsOptions>();
   dvfs->add_option("--config,-c", options->config_path, "Accelerator config YAML")
       ->capture_default_str()
-      ->check(CLI::ExistingFile);
-  dvfs->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+      ->check(input_file());
+  dvfs->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(input_file());
   dvfs->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   dvfs->add_option("--scheme", options->scheme,
                    "rti (race to idle), ideal (continuous, free switching), vf-oh (switch overhead), vf-oh-q "
                    "(overhead and quantised levels)")
-      ->check(CLI::IsMember(dvfs_scheme_names()))
+      ->check(CLI::IsMember(dvfs_scheme_names(), CLI::ignore_case))
       ->capture_default_str();
   dvfs->add_option("--out,-o", options->out_dir, "Output folder")->required();
   dvfs->add_option("--deadline-ms", options->deadline_ms,
@@ -93,7 +94,7 @@ void register_dvfs_command(CLI::App& app) {
                  "Also write pareto.csv (+ pareto.gp/png): energy against latency for every scheme at deadlines of "
                  "1-2x race to idle's latency");
   dvfs->add_option("--trace", options->traces, "Also write trace.vcd and/or trace.json of the DVFS run; repeatable")
-      ->check(CLI::IsMember({"vcd", "perfetto"}));
+      ->check(CLI::IsMember({"vcd", "perfetto"}, CLI::ignore_case));
   dvfs->callback([options] { run_dvfs_command(*options); });
 
   CLI::App* study = app.add_subcommand("dvfs-study", "ARADA's grid: 9 workloads x Edge/HPC TPU x DRAM x schemes");
@@ -109,7 +110,7 @@ void register_dvfs_command(CLI::App& app) {
       ->add_option("--traffic-model", study_options->traffic_model,
                    "physical: Ergon's memory system; scalesim: SCALE-Sim v2's, as ARADA's figures assume "
                    "(docs/arada.md)")
-      ->check(CLI::IsMember(dvfs_study_traffic_models()))
+      ->check(CLI::IsMember(dvfs_study_traffic_models(), CLI::ignore_case))
       ->capture_default_str();
   study->add_option("--set", study_options->overrides,
                     "Override a config key of every run, after the traffic model's: key.path=value (repeatable)");

@@ -6,6 +6,7 @@
 #include "power/estimators/cnnergy.hpp"
 #include "power/estimators/cnnergy_report.hpp"
 #include "power/estimators/lahmer_report.hpp"
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/cnnergy_hardware.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
@@ -81,23 +82,23 @@ void register_lahmer(CLI::App& estimate) {
   CLI::App* lahmer = estimate.add_subcommand(
       "lahmer", "Empirical energy model of Jetson boards (Lahmer et al., WiOpt 2022): conv and FC layers");
   auto options = std::make_shared<LahmerCommandOptions>();
-  lahmer->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+  lahmer->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(input_file());
   lahmer->add_option("--board,-b", options->board, "Board: tx2 or xavier-nx (Table III)")->required();
   lahmer
       ->add_option("--parameters", options->parameters_path,
                    "Parameter file (default: reference/jetson/lahmer_2022_table3.yaml)")
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   lahmer->add_option("--kclc", options->kclc, "KCLC form of eq. 2: exact or approximate")
-      ->check(CLI::IsMember({"exact", "approximate"}))
+      ->check(CLI::IsMember({"exact", "approximate"}, CLI::ignore_case))
       ->capture_default_str();
   lahmer
       ->add_option("--kclc-padding", options->kclc_padding,
                    "Padding in the exact KCLC: ignore (eq. 2 as printed) or include (the positions a padded layer "
                    "computes)")
-      ->check(CLI::IsMember({"ignore", "include"}))
+      ->check(CLI::IsMember({"ignore", "include"}, CLI::ignore_case))
       ->capture_default_str();
   lahmer->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->check(CLI::IsMember({"table", "json", "csv"}, CLI::ignore_case))
       ->capture_default_str();
   lahmer->add_option("--out,-o", options->out_path, "Write to this file (atomically) instead of stdout");
   lahmer->callback([options] { run_lahmer(*options); });
@@ -113,20 +114,20 @@ void register_estimate_command(CLI::App& app) {
   auto options = std::make_shared<CnnergyCommandOptions>();
   cnnergy->add_option("--workload,-w", options->workload_path, "Workload YAML (docs/workloads.md)")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   cnnergy->add_option("--config,-c", options->config_path, "Accelerator config YAML (hardware sizes)")
       ->capture_default_str()
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   cnnergy->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   cnnergy
       ->add_option("--energy-table", options->energy_table_path,
                    "Energy table YAML (default: the config's energy.table)")
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   cnnergy->add_option("--bits", options->word_bits, "Word width (default: the config's pe_array.word_bits)")
       ->check(CLI::IsMember({8, 16}));
   cnnergy->add_flag("--no-control", options->no_control, "Leave out clock-tree and control energy");
   cnnergy->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->check(CLI::IsMember({"table", "json", "csv"}, CLI::ignore_case))
       ->capture_default_str();
   cnnergy->add_option("--out,-o", options->out_path, "Write to this file (atomically) instead of stdout");
   cnnergy->callback([options] { run_cnnergy(*options); });

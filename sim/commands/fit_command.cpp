@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/parallel/process_pool.hpp"
@@ -57,7 +58,7 @@ void register_fit_command(CLI::App& app) {
   auto options = std::make_shared<FitOptions>();
   CLI::Option* config = lahmer->add_option("--config,-c", options->config_path, "Accelerator config YAML (simulated)")
                             ->capture_default_str()
-                            ->check(CLI::ExistingFile);
+                            ->check(input_file());
   CLI::Option* set =
       lahmer->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   lahmer->add_option("--out,-o", options->out_dir, "Output folder")->required();
@@ -68,19 +69,19 @@ void register_fit_command(CLI::App& app) {
       lahmer
           ->add_option("--measurements,-m", options->measurements_path,
                        "CSV of measured layer energies to fit instead of simulating (format: docs/lahmer.md)")
-          ->check(CLI::ExistingFile)
+          ->check(input_file())
           ->excludes(config, set, jobs);
   lahmer->add_option("--board,-b", options->board, "Board name in the written parameters.yaml (with --measurements)")
       ->capture_default_str()
       ->needs(measurements);
   lahmer->add_option("--kclc", options->kclc, "KCLC form of eq. 2 (with --measurements): exact or approximate")
-      ->check(CLI::IsMember({"exact", "approximate"}))
+      ->check(CLI::IsMember({"exact", "approximate"}, CLI::ignore_case))
       ->capture_default_str()
       ->needs(measurements);
   lahmer
       ->add_option("--kclc-padding", options->kclc_padding,
                    "Padding in exact KCLC (with --measurements): ignore (eq. 2 as printed) or include")
-      ->check(CLI::IsMember({"ignore", "include"}))
+      ->check(CLI::IsMember({"ignore", "include"}, CLI::ignore_case))
       ->capture_default_str()
       ->needs(measurements);
   lahmer->callback([options] { run_fit_lahmer(*options); });

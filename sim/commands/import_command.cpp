@@ -12,6 +12,7 @@
 #include "network/importers/onnx_model.hpp"
 #include "network/importers/scalesim_topology.hpp"
 #include "network/workload.hpp"
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 
 namespace ergon {
@@ -76,13 +77,13 @@ void register_import_command(CLI::App& app) {
   auto options = std::make_shared<ScaleSimImportOptions>();
   scalesim->add_option("--topology,-t", options->topology_path, "SCALE-Sim topology CSV")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   scalesim->add_flag("--gemm", options->gemm,
                      "The CSV lists GEMMs (Layer, M, N, K); without it the header tells (a second column M)");
   scalesim->add_option("--name", options->name, "Workload name (default: the file's name)");
   scalesim->add_option("--out,-o", options->out_path, "Workload YAML to write")->required();
   auto* config = scalesim->add_option("--config,-c", options->config_path, "SCALE-Sim .cfg to convert as well")
-                     ->check(CLI::ExistingFile);
+                     ->check(input_file());
   scalesim->add_option("--config-out", options->config_out_path, "Accelerator config YAML to write")->needs(config);
   config->needs(scalesim->get_option("--config-out"));
   scalesim->callback([options] { import_scalesim(*options); });
@@ -91,7 +92,7 @@ void register_import_command(CLI::App& app) {
       command->add_subcommand("onnx", "An ONNX model as a workload YAML (unsupported operators are errors)");
   auto onnx_model = std::make_shared<std::string>();
   auto onnx_out = std::make_shared<std::string>();
-  onnx->add_option("model", *onnx_model, "ONNX model (.onnx)")->required()->check(CLI::ExistingFile);
+  onnx->add_option("model", *onnx_model, "ONNX model (.onnx)")->required()->check(input_file());
   onnx->add_option("--out,-o", *onnx_out, "Workload YAML to write")->required();
   onnx->callback([onnx_model, onnx_out] {
     // Imported once; every layer checked against ONNX's shapes before anything is written.

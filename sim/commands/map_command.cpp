@@ -10,6 +10,7 @@
 
 #include "arch/dataflows/registry.hpp"
 #include "dataflow/mapping_error.hpp"
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
@@ -120,16 +121,16 @@ void register_map_command(CLI::App& app) {
   auto options = std::make_shared<MapOptions>();
   command->add_option("--config,-c", options->config_path, "Accelerator config YAML")
       ->capture_default_str()
-      ->check(CLI::ExistingFile);
-  command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+      ->check(input_file());
+  command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(input_file());
   command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   command->add_option("--batch", options->batch, "Images processed together by every layer (default: the workload's)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
   command->add_option("--layer", options->layer, "Only this layer");
   command->add_option("--mapping", options->mapping_path, "Mapping file pinning parameters per layer (docs/mapping.md)")
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   command->add_option("--format", options->format, "table or json")
-      ->check(CLI::IsMember({"table", "json"}))
+      ->check(CLI::IsMember({"table", "json"}, CLI::ignore_case))
       ->capture_default_str();
   command->add_option("--out,-o", options->out_path, "Write to this file instead of stdout");
   command->callback([options] { run_map(*options); });

@@ -18,6 +18,7 @@
 #include "power/partition/neupart.hpp"
 #include "power/partition/neupart_figures.hpp"
 #include "power/partition/paper_layer_names.hpp"
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/cnnergy_hardware.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
@@ -279,9 +280,9 @@ void register_partition_command(CLI::App& app) {
   auto o = std::make_shared<PartitionOptions>();
   command->add_option("--config,-c", o->config_path, "Client accelerator config")
       ->capture_default_str()
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   command->add_option("--set", o->overrides, "Override a config key: key.path=value (repeatable)");
-  command->add_option("--workload,-w", o->workload_path, "Workload YAML or ONNX")->required()->check(CLI::ExistingFile);
+  command->add_option("--workload,-w", o->workload_path, "Workload YAML or ONNX")->required()->check(input_file());
   command->add_option("--bitrate-mbps", o->bitrate_mbps, "Effective uplink bit rate B_e")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -294,12 +295,12 @@ void register_partition_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
   command->add_option("--energy", o->energy, "Client energy from the simulation (sim) or the CNNergy estimate")
-      ->check(CLI::IsMember({"sim", "cnnergy"}))
+      ->check(CLI::IsMember({"sim", "cnnergy"}, CLI::ignore_case))
       ->capture_default_str();
   command
       ->add_option("--sparsity-table", o->sparsity_table,
                    "CNNergy layer table giving tensor sparsities (default: workloads/cnnergy/<name>.yaml)")
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   command->add_option("--default-sparsity", o->default_sparsity, "Sparsity of tensors no table covers")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));

@@ -11,6 +11,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/simulation.hpp"
@@ -90,8 +91,8 @@ void register_roofline_command(CLI::App& app) {
   auto options = std::make_shared<RooflineOptions>();
   command->add_option("--config,-c", options->config_path, "Accelerator config YAML")
       ->capture_default_str()
-      ->check(CLI::ExistingFile);
-  command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+      ->check(input_file());
+  command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(input_file());
   command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   command->add_option("--batch", options->batch, "Images processed together by every layer")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));

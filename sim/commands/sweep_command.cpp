@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/parallel/process_pool.hpp"
@@ -45,10 +46,10 @@ void register_sweep_command(CLI::App& app) {
   options.jobs = available_cores();
   sweep->add_option("--config,-c", options.config_path, "Accelerator config YAML")
       ->capture_default_str()
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   sweep->add_option("--workload,-w", options.workload_paths, "Workload YAML (repeatable)")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(input_file());
   sweep
       ->add_option("--param,-p", arguments->parameters,
                    "key.path=SPEC: a list 1,2,4; a range lo:hi:step; a geometric range lo:hi:*2 (repeatable: "
@@ -62,7 +63,7 @@ void register_sweep_command(CLI::App& app) {
   sweep->add_option("--shard", arguments->shard, "I/N: run only the points whose index modulo N is I")
       ->capture_default_str();
   sweep->add_option("--fidelity", arguments->fidelity, "tlm or cycle")
-      ->check(CLI::IsMember({"tlm", "cycle"}))
+      ->check(CLI::IsMember({"tlm", "cycle"}, CLI::ignore_case))
       ->capture_default_str();
   sweep->add_flag("--reverse", options.reverse_order,
                   "Run the points last first (a determinism check: results.csv is byte-identical)");

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "network/workload.hpp"
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
 
@@ -76,9 +77,9 @@ void register_workload_command(CLI::App& app) {
   workload->require_subcommand(1);
   CLI::App* show = workload->add_subcommand("show", "Print the graph in topological order with shapes and MACs");
   auto options = std::make_shared<ShowOptions>();
-  show->add_option("file", options->workload_path, "Workload YAML")->required()->check(CLI::ExistingFile);
+  show->add_option("file", options->workload_path, "Workload YAML")->required()->check(input_file());
   show->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"table", "json"}))
+      ->check(CLI::IsMember({"table", "json"}, CLI::ignore_case))
       ->capture_default_str();
   show->callback([options] {
     const Workload loaded = load_workload(options->workload_path);

@@ -51,7 +51,7 @@ TEST(AcceleratorConfig, OverriddenBadValuePointsAtCommandLine) {
 }
 
 TEST(AcceleratorConfig, DramPresetsFillBandwidthLatencyAndEnergy) {
-  const auto path = std::filesystem::temp_directory_path() / "ergon_preset_only.yaml";
+  const auto path = test::unique_temp_path("ergon_preset_only.yaml");
   std::ofstream(path) << "name: t\nclock: {frequency_mhz: 500, voltage_v: 0.8}\n"
                          "pe_array: {rows: 4, cols: 4, rf: {filter_entries: 8, ifmap_entries: 4, psum_entries: 4}}\n"
                          "glb: {size_kib: 64}\ndram: {preset: lpddr4}\n";

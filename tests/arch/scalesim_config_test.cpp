@@ -14,7 +14,7 @@ namespace ergon {
 namespace {
 
 std::string write_temp(const std::string& name, const std::string& content) {
-  const auto path = std::filesystem::temp_directory_path() / name;
+  const auto path = test::unique_temp_path(name);
   std::ofstream(path) << content;
   return path.string();
 }

@@ -120,7 +120,7 @@ class InvalidInputTest : public testing::TestWithParam<InvalidInputCase> {};
 
 TEST_P(InvalidInputTest, FailsWithLocatedMessage) {
   const InvalidInputCase& entry = GetParam();
-  const auto folder = std::filesystem::temp_directory_path() / "ergon_invalid_inputs";
+  const auto folder = test::unique_temp_path("ergon_invalid_inputs");
   std::filesystem::create_directories(folder);
   const std::string path = (folder / (entry.name + extension_of_kind().at(entry.kind))).string();
   std::ofstream(path, std::ios::binary) << entry.bytes;

@@ -6,12 +6,14 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/test_paths.hpp"
+
 namespace ergon {
 namespace {
 
 TEST(OutputPaths, FindsAnOutputThatIsAnInputThroughLinksAndDots) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "ergon_output_paths_test";
+  const fs::path dir = test::unique_temp_path("ergon_output_paths_test");
   fs::remove_all(dir);
   fs::create_directories(dir / "sub");
   std::ofstream(dir / "input.csv") << "x\n";
@@ -26,6 +28,8 @@ TEST(OutputPaths, FindsAnOutputThatIsAnInputThroughLinksAndDots) {
   EXPECT_TRUE(find_output_over_input({(dir / "link.csv").string()}, {input}).has_value());
   EXPECT_FALSE(find_output_over_input({(dir / "out.csv").string(), ""}, {input}).has_value());
   EXPECT_FALSE(find_output_over_input({input}, {}).has_value());
+  fs::create_hard_link(dir / "input.csv", dir / "hard.csv");
+  EXPECT_TRUE(find_output_over_input({(dir / "hard.csv").string()}, {input}).has_value());
   fs::remove_all(dir);
 }
 

@@ -8,6 +8,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/text.hpp"
+#include "tests/test_paths.hpp"
 
 namespace ergon {
 namespace {
@@ -72,7 +73,7 @@ TEST(YamlMap, RangeRulesAreEnforced) {
 }
 
 TEST(AtomicFile, WritesWholeContentAndLeavesNoTemporary) {
-  const auto folder = std::filesystem::temp_directory_path() / "ergon_atomic_file_test";
+  const auto folder = test::unique_temp_path("ergon_atomic_file_test");
   std::filesystem::remove_all(folder);
   const std::string path = (folder / "nested" / "out.txt").string();
   write_file_atomically(path, "first");

@@ -72,7 +72,7 @@ TEST(OnnxImport, ImportedModelSimulates) {
 
 TEST(OnnxImport, WritesWorkloadYamlThatLoadsBack) {
   const std::string onnx_path = tiny_cnn().save("ergon_tiny_cnn_yaml.onnx");
-  const std::string yaml_path = (std::filesystem::temp_directory_path() / "ergon_tiny_cnn.yaml").string();
+  const std::string yaml_path = (test::unique_temp_path("ergon_tiny_cnn.yaml")).string();
   std::ofstream(yaml_path) << onnx_workload_yaml(import_onnx(onnx_path), onnx_path);
   EXPECT_EQ(load_workload(yaml_path).total_macs(), load_workload(onnx_path).total_macs());
 }
@@ -111,7 +111,7 @@ TEST(OnnxImport, NamesEveryUnsupportedOperatorWithItsCount) {
 }
 
 TEST(OnnxImport, RejectsFilesThatAreNotModels) {
-  const std::string path = (std::filesystem::temp_directory_path() / "ergon_garbage.onnx").string();
+  const std::string path = (test::unique_temp_path("ergon_garbage.onnx")).string();
   std::ofstream(path, std::ios::binary) << "\\x08\\xff\\xff garbage";
   EXPECT_THROW(load_workload(path), InputError);
   OnnxGraph dynamic;

@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/test_paths.hpp"
+
 namespace ergon {
 namespace {
 
 Workload load_text(const std::string& name, const std::string& layers, const std::string& extra = "") {
-  const auto path = std::filesystem::temp_directory_path() / ("ergon_workload_test_" + name + ".yaml");
+  const auto path = test::unique_temp_path("ergon_workload_test_" + name + ".yaml");
   std::ofstream(path) << "name: " << name << "\nsource: unit test\n" << extra << "layers:\n" << layers;
   return load_workload(path.string());
 }

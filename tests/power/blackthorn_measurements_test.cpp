@@ -12,12 +12,13 @@
 #include "common/input_error.hpp"
 #include "power/estimators/blackthorn/measured_latencies.hpp"
 #include "power/estimators/blackthorn/sweep_check.hpp"
+#include "tests/test_paths.hpp"
 
 namespace ergon::blackthorn {
 namespace {
 
 std::string write_csv(const std::string& name, const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() / name).string();
+  const std::string path = (test::unique_temp_path(name)).string();
   std::ofstream(path) << text;
   return path;
 }

@@ -144,7 +144,7 @@ TEST(LahmerKclc, IncludedPaddingCountsTheOutputPositionsWithStride) {
 }
 
 std::string write_temp(const std::string& name, const std::string& content) {
-  const auto path = std::filesystem::temp_directory_path() / ("ergon_lahmer_test_" + name);
+  const auto path = test::unique_temp_path("ergon_lahmer_test_" + name);
   std::ofstream(path) << content;
   return path.string();
 }

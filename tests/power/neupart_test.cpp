@@ -22,7 +22,7 @@ namespace ergon {
 namespace {
 
 Workload residual_block() {
-  const std::string path = (std::filesystem::temp_directory_path() / "ergon_neupart_residual.yaml").string();
+  const std::string path = (test::unique_temp_path("ergon_neupart_residual.yaml")).string();
   std::ofstream(path) << R"(name: residual
 source: test
 layers:
@@ -143,7 +143,7 @@ TEST(NeuPart, ClientWorkloadCarriesTheTransmittedSparsities) {
 // --table-batches: a layer takes the batch of the table row of its name; what one image sends does not change.
 TEST(NeuPart, TableBatchesChangeNeitherBitsNorCutsPerImage) {
   const Workload w = residual_block();
-  const std::string path = (std::filesystem::temp_directory_path() / "ergon_neupart_table.yaml").string();
+  const std::string path = (test::unique_temp_path("ergon_neupart_table.yaml")).string();
   std::ofstream(path) << R"(name: table
 source: test
 independent_layers: true

@@ -57,7 +57,7 @@ std::string random_layer(std::mt19937_64& random, int index) {
 
 Workload random_workload(std::uint64_t seed, int layers) {
   std::mt19937_64 random(seed);
-  const auto path = std::filesystem::temp_directory_path() / ("ergon_differential_" + std::to_string(seed) + ".yaml");
+  const auto path = test::unique_temp_path("ergon_differential_" + std::to_string(seed) + ".yaml");
   std::ofstream file(path);
   file << "name: differential_" << seed << "\nsource: random test corpus\nindependent_layers: true\nlayers:\n";
   for (int i = 0; i < layers; ++i) file << random_layer(random, i);
@@ -191,7 +191,7 @@ TEST(Differential, SystolicFidelitiesAgreeOnRandomLayers) {
 }
 
 TEST(Differential, SparseDataMatchesTheExpectedZeroShare) {
-  const auto path = std::filesystem::temp_directory_path() / "ergon_sparse_layer.yaml";
+  const auto path = test::unique_temp_path("ergon_sparse_layer.yaml");
   std::ofstream(path) << "name: sparse\nsource: test\nlayers:\n"
                          "  - {name: image, op: input, shape: [16, 20, 20]}\n"
                          "  - {name: conv, op: conv, inputs: [image], filters: 24, kernel: 3, padding: 1,"

@@ -28,7 +28,7 @@ AcceleratorConfig eyeriss(const std::vector<std::string>& overrides = {}) {
 Workload conv3x3(std::int64_t channels, std::int64_t filters, std::int64_t side) {
   const std::string name =
       "conv3x3_" + std::to_string(channels) + "_" + std::to_string(filters) + "_" + std::to_string(side);
-  const auto path = std::filesystem::temp_directory_path() / ("ergon_" + name + ".yaml");
+  const auto path = test::unique_temp_path("ergon_" + name + ".yaml");
   std::ofstream(path) << "name: " << name << "\nsource: test layer\nlayers:\n"
                       << "  - {name: image, op: input, shape: [" << channels << ", " << side << ", " << side << "]}\n"
                       << "  - {name: conv, op: conv, inputs: [image], filters: " << filters

@@ -126,7 +126,7 @@ TEST(Simulation, ZeroGatingSavesEnergyNotCycles) {
   const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   const std::string dense_text = std::regex_replace(text, std::regex(", sparsity: \\{[^}]*\\}"), "");
   ASSERT_NE(dense_text, text);
-  const auto dense_path = std::filesystem::temp_directory_path() / "ergon_dense_alexnet.yaml";
+  const auto dense_path = test::unique_temp_path("ergon_dense_alexnet.yaml");
   std::ofstream(dense_path) << dense_text;
   const SimulationResult sparse = simulate(eyeriss(), alexnet());
   const SimulationResult dense = simulate(eyeriss(), load_workload(dense_path.string()));

@@ -63,7 +63,7 @@ void expect_close(double value, double expected, const std::string& what) {
 void compare_with_scalesim(const std::string& topology, const std::string& dataflow) {
   const std::string csv = test::data_dir() + "/scalesim/" + topology + ".csv";
   const auto rows = read_scalesim_topology(csv, ScaleSimTopologyKind::kConv).layers;
-  const auto yaml = std::filesystem::temp_directory_path() / ("ergon_systolic_" + topology + ".yaml");
+  const auto yaml = test::unique_temp_path("ergon_systolic_" + topology + ".yaml");
   std::ofstream(yaml) << scalesim_workload_yaml(rows, topology, csv);
   const Workload workload = load_workload(yaml.string());
   // scale.cfg: 32x32, 64 KiB per buffer, 1-byte words; CALC bandwidth = no DRAM stalls.
@@ -157,7 +157,7 @@ TEST(Systolic, AutoDataflowIsNoWorseThanAnyFixedOne) {
 // The fold order decides which operand stays on chip: where only the filters fit their buffer, walking the
 // filter folds inside each pixel fold (rows outer) fetches the ifmap once; the planner finds that order.
 TEST(Systolic, FoldOrderKeepsTheOperandThatFits) {
-  const auto path = std::filesystem::temp_directory_path() / "ergon_fold_order.yaml";
+  const auto path = test::unique_temp_path("ergon_fold_order.yaml");
   std::ofstream(path) << "name: folds\nsource: test\nlayers:\n"
                          "  - {name: image, op: input, shape: [64, 56, 56]}\n"
                          "  - {name: conv, op: conv, inputs: [image], filters: 128, kernel: 1}\n";
@@ -171,7 +171,7 @@ TEST(Systolic, FoldOrderKeepsTheOperandThatFits) {
   const auto run = [&](const std::string& pins) {
     SimulationOptions options;
     if (!pins.empty()) {
-      const auto pins_path = std::filesystem::temp_directory_path() / "ergon_fold_order_pins.yaml";
+      const auto pins_path = test::unique_temp_path("ergon_fold_order_pins.yaml");
       std::ofstream(pins_path) << "layers:\n  conv: {fold_order: " << pins << "}\n";
       options.mapping = load_mapping_file(pins_path.string());
     }

@@ -1,0 +1,48 @@
+#pragma once
+// A command's --out folder, written all at once or not at all. Files are written into a staging folder
+// beside the target (`.NAME.staging.PID`); commit() moves them into the target, creating it. A command
+// that fails (or is interrupted: common/interrupt_cleanup) leaves neither the staging folder nor an
+// empty target behind, and earlier files in the target are untouched. No file is ever moved over one
+// of the command's inputs: the planned names are checked when the folder is opened, every staged file
+// again at commit.
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ergon {
+
+class CleanupOnInterrupt;
+
+class OutputFolder {
+ public:
+  // `option` names the output's option in messages ("--out"). `planned_files` are the names the command
+  // may write, relative to the folder; `inputs` every file the command reads.
+  OutputFolder(std::string target, std::string option, const std::vector<std::string>& planned_files,
+               std::vector<std::string> inputs);
+  ~OutputFolder();
+  OutputFolder(const OutputFolder&) = delete;
+  OutputFolder& operator=(const OutputFolder&) = delete;
+
+  const std::string& target() const { return target_; }
+  // Inputs found once the first ones are read (e.g. the energy table a config names): checked against the
+  // planned names now and at commit.
+  void add_inputs(const std::vector<std::string>& inputs);
+  // Where to write `name` (relative to the folder) before commit().
+  std::string staged(const std::string& name) const;
+  // Where `name` is once committed, for messages.
+  std::string final_path(const std::string& name) const;
+  // Moves every staged file into the target. Returns the names moved, sorted.
+  std::vector<std::string> commit();
+
+ private:
+  std::string target_, option_, staging_;
+  std::vector<std::string> planned_files_;
+  std::vector<std::string> inputs_;
+  std::unique_ptr<CleanupOnInterrupt> cleanup_;
+};
+
+// The checks every --out folder gets before any work: not empty, not an existing file. Throws an
+// InputError-style message naming `option`.
+void check_output_folder_option(const std::string& target, const std::string& option);
+
+}  // namespace ergon

@@ -1,0 +1,34 @@
+#pragma once
+// The command-line grammar shared by every command (docs/cli.md): how input files are checked, and the
+// errors that choose the exit status.
+#include <CLI/CLI.hpp>
+#include <stdexcept>
+#include <string>
+
+namespace ergon {
+
+// Exit statuses (docs/cli.md). 3, interrupted, is common/interrupt_cleanup's kExitInterrupted.
+inline constexpr int kExitInputError = 1;
+inline constexpr int kExitUsageError = 2;
+
+// A command line that cannot work whatever the files hold: a missing option, options that exclude each
+// other. Exits with kExitUsageError.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// An input file named on the command line that cannot be read: it does not exist, is a folder, is a
+// dangling link or a loop of links, or is not readable. The message names the option and says which.
+// Thrown (not returned) so it exits as an input error, like any other unreadable input.
+CLI::Validator input_file();
+
+// Rewrites every input_file() check in the app to name its option ("--config eyeriss.yml: no such
+// file"). Call once, after every command is registered.
+void name_input_file_options(CLI::App& app);
+
+// The error raised by input_file(): main() reports it as an input error.
+struct InputFileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace ergon

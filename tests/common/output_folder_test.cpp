@@ -1,0 +1,118 @@
+// A command's --out folder: written whole on success, not at all on failure, never over an input.
+#include "common/output_folder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/atomic_file.hpp"
+#include "tests/test_paths.hpp"
+
+namespace ergon {
+namespace {
+namespace fs = std::filesystem;
+
+std::string read(const fs::path& path) {
+  std::ifstream stream(path);
+  std::stringstream text;
+  text << stream.rdbuf();
+  return text.str();
+}
+
+std::size_t entries_in(const fs::path& folder) {
+  return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder), fs::directory_iterator()));
+}
+
+class OutputFolderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  const fs::path root_ = test::unique_temp_path("ergon_output_folder_test");
+};
+
+TEST_F(OutputFolderTest, CommitMovesEveryStagedFileIntoANewFolder) {
+  const fs::path target = root_ / "results" / "run1";
+  {
+    OutputFolder out(target.string(), "--out", {"report.json"}, {});
+    write_file_atomically(out.staged("report.json"), "{}\n");
+    write_file_atomically(out.staged("points/a.csv"), "x\n");
+    EXPECT_FALSE(fs::exists(target)) << "nothing appears before commit";
+    EXPECT_FALSE(fs::exists(root_ / "results")) << "no parent folder is made before commit";
+    EXPECT_EQ(out.commit(), (std::vector<std::string>{"points/a.csv", "report.json"}));
+  }
+  EXPECT_EQ(read(target / "report.json"), "{}\n");
+  EXPECT_EQ(read(target / "points/a.csv"), "x\n");
+  EXPECT_EQ(entries_in(root_), 1u) << "the staging folder is gone";
+}
+
+TEST_F(OutputFolderTest, AFailedRunLeavesNothingAndKeepsEarlierFiles) {
+  const fs::path target = root_ / "results";
+  fs::create_directories(target);
+  std::ofstream(target / "report.json") << "earlier\n";
+  {
+    OutputFolder out(target.string(), "--out", {"report.json"}, {});
+    write_file_atomically(out.staged("report.json"), "half\n");
+  }  // destroyed without commit, as when the command throws
+  EXPECT_EQ(read(target / "report.json"), "earlier\n");
+  EXPECT_EQ(entries_in(root_), 1u);
+  { OutputFolder out((root_ / "new").string(), "--out", {}, {}); }
+  EXPECT_FALSE(fs::exists(root_ / "new")) << "a failed run leaves no empty folder";
+}
+
+TEST_F(OutputFolderTest, RefusesToWriteOverAnInput) {
+  const fs::path target = root_ / "results";
+  fs::create_directories(target);
+  std::ofstream(target / "layers.csv") << "my data\n";
+  const std::string input = (target / "layers.csv").string();
+  try {
+    OutputFolder out(target.string(), "--out", {"report.json", "layers.csv"}, {"a.yaml", input});
+    FAIL() << "a planned output over an input was accepted";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("--out " + target.string() +
+                        ": the output layers.csv would replace "
+                        "the input " +
+                        input),
+              std::string::npos)
+        << error.what();
+  }
+  // An output the command did not plan is caught at commit, before anything moves.
+  OutputFolder out(target.string(), "--out", {"report.json"}, {input});
+  write_file_atomically(out.staged("report.json"), "{}\n");
+  write_file_atomically(out.staged("layers.csv"), "generated\n");
+  EXPECT_THROW(out.commit(), std::runtime_error);
+  EXPECT_EQ(read(input), "my data\n");
+  EXPECT_FALSE(fs::exists(target / "report.json"));
+  // An input found later (an energy table the config names) is checked too.
+  OutputFolder later(target.string(), "--out", {"layers.csv"}, {});
+  EXPECT_THROW(later.add_inputs({input}), std::runtime_error);
+}
+
+TEST_F(OutputFolderTest, NamesTheOptionForAnEmptyPathOrAFile) {
+  EXPECT_THROW(
+      {
+        try {
+          OutputFolder out("", "--out", {}, {});
+        } catch (const std::runtime_error& error) {
+          EXPECT_STREQ(error.what(), "--out is empty; give an output folder");
+          throw;
+        }
+      },
+      std::runtime_error);
+  std::ofstream(root_ / "file.txt") << "x\n";
+  const std::string file = (root_ / "file.txt").string();
+  try {
+    OutputFolder out(file, "--out", {}, {});
+    FAIL() << "a file was accepted as an output folder";
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()), "--out " + file + " is a file, not a folder; give an output folder");
+  }
+}
+
+}  // namespace
+}  // namespace ergon
