@@ -172,8 +172,8 @@ std::string layers_csv(const SimulationResult& result) {
   for (const auto& l : result.layers) {
     const EnergyBreakdown& e = l.energy;
     out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},"
-        "{:.6g},{:.6g},{:.6g},{:.6g},{:.3f},{},{},{:.3f},{:.6g},{:.6g},{:.6g},{:.6g},{}",
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
+        "{},{},{},{},{},{},{},{},{},{},{},{},{}",
         csv_quoted(l.name), l.op, l.executed ? 1 : 0, l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles,
         l.compute_cycles, l.dram_busy_cycles, l.bound, l.utilization, l.active_pes, l.passes, l.dram_read_bytes,
         l.dram_write_bytes, l.glb_reads, l.glb_writes, l.rf_accesses, l.noc_transfers, e.mac_pj, e.rf_pj, e.noc_pj,
@@ -182,9 +182,9 @@ std::string layers_csv(const SimulationResult& result) {
         l.levels.dram_bandwidth_gbps, l.levels.memory_voltage_v, l.vector_ops);
     if (banked) {
       const DramBankStats b = l.dram_bank.value_or(DramBankStats{});
-      out += fmt::format(",{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}", b.row_hits, b.row_misses,
-                         b.row_conflicts, b.refresh_cycles, achieved_dram_gbps(l), b.energy.activate_pj,
-                         b.energy.read_pj, b.energy.write_pj, b.energy.refresh_pj, b.energy.background_pj);
+      out += fmt::format(",{},{},{},{},{},{},{},{},{},{}", b.row_hits, b.row_misses, b.row_conflicts, b.refresh_cycles,
+                         achieved_dram_gbps(l), b.energy.activate_pj, b.energy.read_pj, b.energy.write_pj,
+                         b.energy.refresh_pj, b.energy.background_pj);
     }
     out += "\n";
   }
@@ -202,7 +202,7 @@ ActivityCsvWriter::ActivityCsvWriter(const std::string& path, const Workload& wo
 void ActivityCsvWriter::write(const ActivityInterval& a) {
   const double cycles = static_cast<double>(a.end_cycle - a.start_cycle);
   const auto rate = [cycles](std::uint64_t count) { return cycles > 0 ? static_cast<double>(count) / cycles : 0.0; };
-  fmt::print(file_.handle(), "{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{:.3f},{:.3f},{},{:.6g}\n",
+  fmt::print(file_.handle(), "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
              csv_quoted(layer_names_.at(a.layer_index)), a.start_cycle, a.end_cycle, a.active_pes, rate(a.macs),
              rate(a.rf_accesses), rate(a.noc_transfers), rate(a.glb_accesses), rate(a.dram_bytes), a.frequency_mhz,
              a.voltage_v, a.stall ? 1 : 0, static_cast<double>(a.start_ps) / 1e3, static_cast<double>(a.end_ps) / 1e3,

@@ -99,10 +99,10 @@ std::string cnnergy_csv(const CnnergyEstimate& estimate) {
       "layer,op,modelled,macs,batch,mac_mj,rf_mj,inter_pe_mj,glb_mj,dram_mj,clock_mj,control_mj,energy_mj,note\n";
   for (const auto& layer : estimate.layers) {
     const CnnergyEnergy& e = layer.energy;
-    out += fmt::format("{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{}\n",
-                       csv_quoted(layer.name), layer.op, layer.modelled ? 1 : 0, layer.macs, layer.batch, mj(e.mac_pj),
-                       mj(e.rf_pj), mj(e.inter_pe_pj), mj(e.glb_pj), mj(e.dram_pj), mj(e.clock_pj), mj(e.control_pj),
-                       mj(e.total_pj()), csv_quoted(layer.not_modelled_reason));
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quoted(layer.name), layer.op,
+                       layer.modelled ? 1 : 0, layer.macs, layer.batch, mj(e.mac_pj), mj(e.rf_pj), mj(e.inter_pe_pj),
+                       mj(e.glb_pj), mj(e.dram_pj), mj(e.clock_pj), mj(e.control_pj), mj(e.total_pj()),
+                       csv_quoted(layer.not_modelled_reason));
   }
   return out;
 }

@@ -81,10 +81,10 @@ std::string lahmer_csv(const LahmerEstimate& estimate) {
   const std::string form = kclc_form_name(estimate.kclc.form), padding = kclc_padding_name(estimate.kclc.padding);
   std::string out = "layer,op,modelled,load,ofm,energy_mj,note,kclc,kclc_padding\n";
   for (const auto& l : estimate.layers) {
-    out += fmt::format("{},{},{},{:.0f},{:.0f},{:.6g},{},{},{}\n", csv_quoted(l.name), l.op, l.modelled ? 1 : 0, l.load,
-                       l.ofm, l.energy_j * 1e3, csv_quoted(l.note), form, padding);
+    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_quoted(l.name), l.op, l.modelled ? 1 : 0, l.load, l.ofm,
+                       l.energy_j * 1e3, csv_quoted(l.note), form, padding);
   }
-  out += fmt::format("total,,,,,{:.6g},,{},{}\n", estimate.total_j * 1e3, form, padding);
+  out += fmt::format("total,,,,,{},,{},{}\n", estimate.total_j * 1e3, form, padding);
   return out;
 }
 
@@ -151,8 +151,8 @@ nlohmann::ordered_json lahmer_measured_fit_json(const LahmerMeasuredFit& f, cons
 std::string lahmer_residuals_csv(const LahmerMeasuredFit& f) {
   std::string out = "name,kind,load,ofm,measured_energy_j,model_energy_j,residual_j,residual_pct\n";
   for (const LahmerResidual& r : f.residuals) {
-    out += fmt::format("{},{},{:.0f},{:.0f},{:.6g},{:.6g},{:.6g},{:.3f}\n", csv_quoted(r.name), r.kind, r.load, r.ofm,
-                       r.measured_j, r.model_j, r.residual_j(), r.residual_pct());
+    out += fmt::format("{},{},{},{},{},{},{},{}\n", csv_quoted(r.name), r.kind, r.load, r.ofm, r.measured_j, r.model_j,
+                       r.residual_j(), r.residual_pct());
   }
   return out;
 }

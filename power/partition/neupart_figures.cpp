@@ -43,8 +43,8 @@ std::vector<FigureFile> energy_by_cut(const Workload& w, const PartitionInputs& 
   std::string csv = "cut_index,cut_label,client_energy_mj,transmit_energy_mj,total_energy_mj\n";
   for (std::size_t i = 0; i < r.cuts.size(); ++i) {
     const CutResult& c = r.cuts[i];
-    csv += fmt::format("{},{},{:.6g},{:.6g},{:.6g}\n", i, short_label(w, c, r), c.client_energy_j * 1e3,
-                       c.transmit_energy_j * 1e3, c.total_energy_j * 1e3);
+    csv += fmt::format("{},{},{},{},{}\n", i, short_label(w, c, r), c.client_energy_j * 1e3, c.transmit_energy_j * 1e3,
+                       c.total_energy_j * 1e3);
   }
   const std::string settings = fmt::format(
       "set title 'Client energy by cut (NeuPart Fig. 10): {}, {:.0f} Mbps, {}' noenhanced\n"
@@ -65,7 +65,7 @@ std::vector<FigureFile> savings_vs_bitrate(const Workload& w, PartitionInputs in
     for (double mbps : sweep_bitrates_mbps()) {
       in.bitrate_bps = mbps * 1e6;
       const PartitionResult r = partition_network(w, in);
-      csv += fmt::format("{},{},{:.4f},{},{:.4f},{}\n", sparsity_in, mbps, r.saving_vs_cloud_pct,
+      csv += fmt::format("{},{},{},{},{},{}\n", sparsity_in, mbps, r.saving_vs_cloud_pct,
                          short_label(w, r.cuts[r.best], r), r.saving_vs_client_pct,
                          short_label(w, r.cuts[r.best_on_client], r));
     }
@@ -101,14 +101,14 @@ std::vector<FigureFile> bitrate_sweeps(const Workload& w, PartitionInputs in) {
   for (std::size_t cut : shown) {  // one contiguous block per cut, so each draws as one line
     for (std::size_t b = 0; b < runs.size(); ++b) {
       const CutResult& c = runs[b].cuts[cut];
-      energy += fmt::format("{},{},{},{:.6g},{}\n", sweep_bitrates_mbps()[b], cut, short_label(w, c, runs[b]),
+      energy += fmt::format("{},{},{},{},{}\n", sweep_bitrates_mbps()[b], cut, short_label(w, c, runs[b]),
                             c.total_energy_j * 1e3, runs[b].best == cut ? 1 : 0);
     }
   }
   std::string delay = "bitrate_mbps,fcc_delay_ms,fisc_delay_ms,optimal_delay_ms,optimal_cut\n";
   for (std::size_t b = 0; b < runs.size(); ++b) {
     const PartitionResult& r = runs[b];
-    delay += fmt::format("{},{:.6g},{:.6g},{:.6g},{}\n", sweep_bitrates_mbps()[b], r.cuts.front().delay_s * 1e3,
+    delay += fmt::format("{},{},{},{},{}\n", sweep_bitrates_mbps()[b], r.cuts.front().delay_s * 1e3,
                          r.cuts.back().delay_s * 1e3, r.cuts[r.best].delay_s * 1e3, short_label(w, r.cuts[r.best], r));
   }
   std::string energy_plot;

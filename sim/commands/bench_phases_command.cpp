@@ -70,10 +70,10 @@ void write_traces(const PhaseBreakdown& b, int runs, double idle_us, double idle
       const double power_mw = s.us > 0 ? s.uj / s.us * 1e3 : 0;
       vcd += fmt::format("#{}\n{}!\n{}\"\nr{:.6g} #\nr{:.6g} $\n", std::llround(time_us * 1e3), s.t1, s.t2, power_mw,
                          energy_uj);
-      csv += fmt::format("{:.3f},{},{},{},{:.6g},{:.6g}\n", time_us, s.name, s.t1, s.t2, power_mw, energy_uj);
+      csv += fmt::format("{},{},{},{},{},{}\n", time_us, s.name, s.t1, s.t2, power_mw, energy_uj);
       time_us += s.us;
       energy_uj += s.uj;
-      csv += fmt::format("{:.3f},{},{},{},{:.6g},{:.6g}\n", time_us, s.name, s.t1, s.t2, power_mw, energy_uj);
+      csv += fmt::format("{},{},{},{},{},{}\n", time_us, s.name, s.t1, s.t2, power_mw, energy_uj);
     }
   }
   vcd += fmt::format("#{}\n", std::llround(time_us * 1e3));
@@ -263,10 +263,9 @@ void write_figures(const std::map<std::string, ModelPrediction>& predictions, co
     for (int i = 0; i < 4; ++i) {
       const auto& [sh, mh] = rh[i].second;
       const auto& [sl, ml] = rl[i].second;
-      csv +=
-          fmt::format("{} {},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}\n", model,
-                      short_phase[i], mh.latency_us, sh.latency_us, ml.latency_us, sl.latency_us, mh.energy_uj,
-                      sh.energy_uj, ml.energy_uj, sl.energy_uj, ml.edp_js() / mh.edp_js(), sl.edp_js() / sh.edp_js());
+      csv += fmt::format("{} {},{},{},{},{},{},{},{},{},{},{}\n", model, short_phase[i], mh.latency_us, sh.latency_us,
+                         ml.latency_us, sl.latency_us, mh.energy_uj, sh.energy_uj, ml.energy_uj, sl.energy_uj,
+                         ml.edp_js() / mh.edp_js(), sl.edp_js() / sh.edp_js());
     }
   }
   write_file_atomically(dir + "/phases.csv", csv);
@@ -346,9 +345,8 @@ void run_against_measurements(const BenchOptions& o, const AcceleratorConfig& co
             "| {} | {}{} | {} | {:.1f} | {:.1f} | {:+.1f}% | {:+.1f}% | {:.1f} | {:.1f} | {:+.1f}% | {:+.1f}% |\n",
             model, point.name, prediction ? " (prediction)" : "", rows[i].first, sim.energy_uj, meas.energy_uj, e_err,
             e_lomo, sim.latency_us, meas.latency_us, t_err, t_lomo);
-        csv +=
-            fmt::format("{},{},{},{:.6g},{:.6g},{},{:.6g},{:.6g},{}\n", model, point.name, rows[i].first, sim.energy_uj,
-                        out.energy_uj, meas.energy_uj, sim.latency_us, out.latency_us, meas.latency_us);
+        csv += fmt::format("{},{},{},{},{},{},{},{},{}\n", model, point.name, rows[i].first, sim.energy_uj,
+                           out.energy_uj, meas.energy_uj, sim.latency_us, out.latency_us, meas.latency_us);
         if (i == 3) continue;  // RMS over phases, as before
         errors[prediction][0].add(e_err, t_err);
         errors[prediction][1].add(e_lomo, t_lomo);

@@ -5,6 +5,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/output_paths.hpp"
+#include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 
 namespace ergon {
@@ -23,6 +24,14 @@ void refuse_output_over_inputs(const std::string& out_path, const std::vector<st
     throw std::runtime_error(option + " " + out_path + " is an input of this command (" + clash->input +
                              "); choose another output file");
   }
+}
+
+void report_non_finite(const std::string& value_path, const std::vector<std::string>& inputs) {
+  std::string sources;
+  for (const std::string& input : inputs) sources += (sources.empty() ? "" : ", ") + input;
+  std::cerr << "error: the result " << value_path << " is not a finite number; check the values in " << sources
+            << " (nothing was written)\n";
+  command_exit_status() = kExitInputError;
 }
 
 int& command_exit_status() {

@@ -12,4 +12,8 @@ void emit_output(const std::string& content, const std::string& out_path);
 void refuse_output_over_inputs(const std::string& out_path, const std::vector<std::string>& input_paths,
                                const std::string& option);
 
+// A result that is not finite (common/finite_json): says which value and which inputs produced it, and
+// sets the exit status instead of throwing (it is found after the simulation).
+void report_non_finite(const std::string& value_path, const std::vector<std::string>& inputs);
+
 }  // namespace ergon

@@ -143,8 +143,8 @@ std::string savings_map(const Workload& workload, PartitionInputs in) {
       in.tx_power_w = watts;
       const PartitionResult r = partition_network(workload, in);
       const double extreme = std::min(r.cuts.front().total_energy_j, r.cuts.back().total_energy_j);
-      csv += fmt::format("{},{:.1f},{},{},{:.4f},{:.4f},{:.4f}\n", mbps, watts, r.best,
-                         r.cuts[r.best].last_client_layer, r.saving_vs_cloud_pct, r.saving_vs_client_pct,
+      csv += fmt::format("{},{},{},{},{},{},{}\n", mbps, watts, r.best, r.cuts[r.best].last_client_layer,
+                         r.saving_vs_cloud_pct, r.saving_vs_client_pct,
                          100 * (1 - r.cuts[r.best].total_energy_j / extreme));
     }
   }
@@ -200,7 +200,7 @@ void write_outputs(const PartitionOptions& o, const Workload& workload, const Pa
                     {"transmit_energy_mj", c.transmit_energy_j * 1e3},
                     {"total_energy_mj", c.total_energy_j * 1e3},
                     {"delay_ms", c.delay_s * 1e3}});
-    csv += fmt::format("{},{},\"{}\",{:.0f},{:.6g},{:.6g},{:.6g},{:.6g},{}\n", c.client_layers, c.last_client_layer,
+    csv += fmt::format("{},{},\"{}\",{},{},{},{},{},{}\n", c.client_layers, c.last_client_layer,
                        fmt::join(c.crossing, " "), c.bits, c.client_energy_j * 1e3, c.transmit_energy_j * 1e3,
                        c.total_energy_j * 1e3, c.delay_s * 1e3, paper);
   }

@@ -11,6 +11,8 @@
 
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
+#include "common/output_folder.hpp"
+#include "common/text.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
@@ -35,8 +37,9 @@ set datafile separator ','
 set logscale xy
 set xlabel 'arithmetic intensity (operations per DRAM byte)'
 set ylabel 'achieved throughput (GOPS)'
-set title '{2}: compute ceiling {0:.1f} GOPS, DRAM {1:.2f} GB/s'
-set key left top
+set title 'Roofline of {2}: compute ceiling {0:.1f} GOPS, DRAM {1:.2f} GB/s'
+set key left top title 'bound by the roofline'
+set grid
 roof(x) = (x * {1} < {0}) ? x * {1} : {0}
 plot [0.01:10000] roof(x) title 'roofline' lw 2 lc rgb 'black', \
   'roofline.csv' using (strcol(9) eq 'compute' ? $6 : 1/0):7 skip 1 title 'compute-bound layers' pt 7 lc rgb 'blue', \
@@ -46,7 +49,10 @@ plot [0.01:10000] roof(x) title 'roofline' lw 2 lc rgb 'black', \
 }
 
 void run_roofline(const RooflineOptions& options) {
+  OutputFolder out(options.out_dir, "--out", {"roofline.csv", "roofline.gp", "roofline.png"},
+                   {options.config_path, options.workload_path});
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
+  out.add_inputs({energy_table_path(config)});
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
   SimulationOptions simulation_options;
@@ -56,11 +62,12 @@ void run_roofline(const RooflineOptions& options) {
   const double peak_gops = 2.0 * static_cast<double>(result.pe_count) * config.clock.frequency_mhz / 1e3;
   std::string csv =
       "layer,op,operations,dram_bytes,cycles,intensity_ops_per_byte,achieved_gops,"
-      "attainable_gops,bound\n";
+      "attainable_gops,bound,simulated_bound\n";
   std::string table_text = fmt::format(
-      "{} on {}: compute ceiling {:.1f} GOPS (2 x {} PEs x {} MHz), DRAM {} GB/s\n{:<28} {:>12} {:>12} {:>12} {:>8}\n",
+      "{} on {}: compute ceiling {:.1f} GOPS (2 x {} PEs x {} MHz), DRAM {} GB/s\n{:<28} {:>12} {:>12} {:>12} {:>8} "
+      "{:>10}\n",
       workload.name(), config.name, peak_gops, result.pe_count, config.clock.frequency_mhz, config.dram.bandwidth_gbps,
-      "layer", "ops/byte", "GOPS", "roof GOPS", "bound");
+      "layer", "ops/byte", "GOPS", "roof GOPS", "bound", "sim bound");
   for (const LayerResult& layer : result.layers) {
     if (!layer.executed || layer.cycles == 0) continue;
     const double operations = 2.0 * static_cast<double>(layer.macs);
@@ -68,18 +75,23 @@ void run_roofline(const RooflineOptions& options) {
     const double seconds = static_cast<double>(layer.cycles) / (config.clock.frequency_mhz * 1e6);
     const double intensity = bytes > 0 ? operations / bytes : 0.0;
     const double achieved = operations / seconds / 1e9;
-    const double attainable = std::min(peak_gops, intensity * config.dram.bandwidth_gbps);
-    csv += fmt::format("\"{}\",{},{:.0f},{:.0f},{},{:.6g},{:.6g},{:.6g},{}\n", layer.name, layer.op, operations, bytes,
-                       layer.cycles, intensity, achieved, attainable, layer.bound);
-    table_text += fmt::format("{:<28} {:>12.3f} {:>12.3f} {:>12.3f} {:>8}\n", layer.name, intensity, achieved,
-                              attainable, layer.bound);
+    const double memory_roof_gops = intensity * config.dram.bandwidth_gbps;
+    const double attainable = std::min(peak_gops, memory_roof_gops);
+    // The roofline's own verdict: left of the ridge point the memory roof is the lower one. The simulator's
+    // label (which unit was busy longer) is kept beside it; the two differ for layers whose DRAM traffic
+    // is bursty rather than spread over the layer.
+    const char* bound = memory_roof_gops < peak_gops ? "memory" : "compute";
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", csv_quoted(layer.name), layer.op, operations, bytes,
+                       layer.cycles, intensity, achieved, attainable, bound, layer.bound);
+    table_text += fmt::format("{:<28} {:>12.3f} {:>12.3f} {:>12.3f} {:>8} {:>10}\n", layer.name, intensity, achieved,
+                              attainable, bound, layer.bound);
   }
-  std::filesystem::create_directories(options.out_dir);
-  write_file_atomically(options.out_dir + "/roofline.csv", csv);
-  write_file_atomically(options.out_dir + "/roofline.gp",
+  write_file_atomically(out.staged("roofline.csv"), csv);
+  write_file_atomically(out.staged("roofline.gp"),
                         gnuplot_script(peak_gops, config.dram.bandwidth_gbps, workload.name() + " on " + config.name));
   std::cout << table_text;
-  const bool plotted = run_gnuplot(options.out_dir, "roofline.gp");
+  const bool plotted = run_gnuplot(out.staged(""), "roofline.gp");
+  out.commit();
   std::cout << "wrote " << options.out_dir << "/roofline.csv and roofline.gp"
             << (plotted ? " and roofline.png" : " (install gnuplot for roofline.png)") << "\n";
 }

@@ -6,10 +6,12 @@
 
 #include "arch/importers/scalesim_config.hpp"
 #include "common/atomic_file.hpp"
+#include "common/finite_json.hpp"
 #include "common/output_folder.hpp"
 #include "network/importers/scalesim_topology.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/run_observers.hpp"
 #include "sim/run_report.hpp"
@@ -96,8 +98,9 @@ RunInputs load_inputs(const RunOptions& options, const OutputFolder& out) {
   return {load_accelerator_config(options.config_path, options.overrides), load_workload(options.workload_path)};
 }
 
-SimulationResult simulate_into(const RunOptions& options, const AcceleratorConfig& config, const Workload& workload,
-                               const std::optional<MappingFile>& mapping, const OutputFolder& out);
+std::optional<SimulationResult> simulate_into(const RunOptions& options, const AcceleratorConfig& config,
+                                              const Workload& workload, const std::optional<MappingFile>& mapping,
+                                              const OutputFolder& out);
 
 void run_simulation(const RunOptions& options) {
   check_scalesim_options(options);
@@ -108,10 +111,11 @@ void run_simulation(const RunOptions& options) {
   out.add_inputs({energy_table_path(inputs.config)});
   std::optional<MappingFile> mapping;
   if (!options.mapping_path.empty()) mapping = load_mapping_file(options.mapping_path);
-  const SimulationResult result = simulate_into(options, inputs.config, inputs.workload, mapping, out);
+  const auto result = simulate_into(options, inputs.config, inputs.workload, mapping, out);
+  if (!result) return;  // reported; nothing is written
   out.commit();
   std::cout << "wrote " << options.out_dir << "/{report.json,layers.csv,activity.csv}\n";
-  for (const auto& layer : result.layers) {  // the outputs stay for the investigation
+  for (const auto& layer : result->layers) {  // the outputs stay for the investigation
     if (layer.output_mismatches > 0) {
       throw std::runtime_error("layer " + layer.name + ": the simulated output differs from the reference in " +
                                std::to_string(layer.output_mismatches) + " values");
@@ -119,8 +123,9 @@ void run_simulation(const RunOptions& options) {
   }
 }
 
-SimulationResult simulate_into(const RunOptions& options, const AcceleratorConfig& config, const Workload& workload,
-                               const std::optional<MappingFile>& mapping, const OutputFolder& out) {
+std::optional<SimulationResult> simulate_into(const RunOptions& options, const AcceleratorConfig& config,
+                                              const Workload& workload, const std::optional<MappingFile>& mapping,
+                                              const OutputFolder& out) {
   const EnergyTable table = load_energy_table(energy_table_path(config));
   RunOutputs outputs(out.staged(""), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
                      config.dram.bandwidth_gbps);
@@ -131,8 +136,13 @@ SimulationResult simulate_into(const RunOptions& options, const AcceleratorConfi
   simulation_options.observers = outputs.observers();
   const SimulationResult result = Simulation(config, table, workload, simulation_options).run();
   outputs.finish();
+  const nlohmann::json report = run_json(result, config, workload, options.fidelity);
+  if (const auto bad = first_non_finite(report)) {
+    report_non_finite(*bad, {config.file, table.file});
+    return std::nullopt;
+  }
   write_file_atomically(out.staged("layers.csv"), layers_csv(result));
-  write_file_atomically(out.staged("report.json"), run_json(result, config, workload, options.fidelity).dump(2) + "\n");
+  write_file_atomically(out.staged("report.json"), report.dump(2) + "\n");
   std::cout << run_table(result);
   return result;
 }

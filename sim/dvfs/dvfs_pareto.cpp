@@ -32,9 +32,8 @@ std::vector<ParetoPoint> dvfs_pareto(const AcceleratorConfig& config, const Ener
 std::string pareto_csv(const std::vector<ParetoPoint>& points) {
   std::string csv = "scheme,deadline_ms,latency_ms,energy_mj,latency_kept,on_front\n";
   for (const ParetoPoint& p : points) {
-    csv += fmt::format("{},{},{:.9g},{:.9g},{},{}\n", p.scheme,
-                       p.deadline_ns > 0 ? fmt::format("{:.9g}", p.deadline_ns / 1e6) : "", p.latency_ns / 1e6,
-                       p.energy_pj / 1e9, p.latency_kept ? 1 : 0, p.on_front ? 1 : 0);
+    csv += fmt::format("{},{},{},{},{},{}\n", p.scheme, p.deadline_ns > 0 ? fmt::format("{}", p.deadline_ns / 1e6) : "",
+                       p.latency_ns / 1e6, p.energy_pj / 1e9, p.latency_kept ? 1 : 0, p.on_front ? 1 : 0);
   }
   return csv;
 }

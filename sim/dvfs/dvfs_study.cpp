@@ -93,10 +93,10 @@ std::string study_rows(const StudyRun& run, const DvfsStudyOptions& options) {
     } else {
       outcome = run_dvfs(config, table, workload, scheme, baseline);
     }
-    rows += fmt::format("{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.1f},{:.1f},{}\n", run.config,
-                        run.dram, run.workload, name, outcome.energy_saving_pct, outcome.compute_energy_saving_pct,
-                        outcome.dram_energy_saving_pct, outcome.allocation.estimated_saving_pct,
-                        outcome.latency_change_pct, outcome.allocation.bandwidth_reduction_pct, baseline.total.time_ns,
+    rows += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", run.config, run.dram, run.workload, name,
+                        outcome.energy_saving_pct, outcome.compute_energy_saving_pct, outcome.dram_energy_saving_pct,
+                        outcome.allocation.estimated_saving_pct, outcome.latency_change_pct,
+                        outcome.allocation.bandwidth_reduction_pct, baseline.total.time_ns,
                         baseline.total.energy.total_pj(), options.traffic_model);
   }
   return rows;
@@ -132,7 +132,7 @@ std::string averages_csv(const std::vector<std::string>& rows) {
   for (const std::string& key : order) {
     const Average& a = averages[key];
     out += fmt::format("{},{}", key, a.count);
-    for (double sum : a.sums) out += fmt::format(",{:.3f}", sum / a.count);
+    for (double sum : a.sums) out += fmt::format(",{}", sum / a.count);
     out += "," + a.traffic_model + "\n";
   }
   return out;

@@ -39,11 +39,10 @@ std::size_t layer_column(const SweepGrid& grid) {
 
 std::string metric_row(const std::string& prefix, const LayerResult& l) {
   const EnergyBreakdown& e = l.energy;
-  return fmt::format(
-      "{},{},{},{},{:.3f},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}\n", prefix,
-      csv_quoted(l.name), l.op, l.cycles, l.time_ns, l.stall_cycles, l.macs, l.dram_read_bytes, l.dram_write_bytes,
-      l.glb_reads + l.glb_writes, e.mac_pj, e.rf_pj, e.noc_pj, e.glb_pj, e.dram_pj, e.clock_pj, e.control_pj,
-      e.leakage_pj, e.total_pj());
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", prefix, csv_quoted(l.name), l.op,
+                     l.cycles, l.time_ns, l.stall_cycles, l.macs, l.dram_read_bytes, l.dram_write_bytes,
+                     l.glb_reads + l.glb_writes, e.mac_pj, e.rf_pj, e.noc_pj, e.glb_pj, e.dram_pj, e.clock_pj,
+                     e.control_pj, e.leakage_pj, e.total_pj());
 }
 
 // Simulates one point; its rows, or "!" and the reason it could not be simulated.

@@ -36,8 +36,8 @@ std::string sweeps_csv(const std::vector<SweepCheck>& sweeps) {
     for (std::size_t i = 0; i < c.grid.size(); ++i) {
       const double fit = template_value(c.fit.kind, c.fit.first, c.fit.second, c.fit.width, c.grid[i]);
       const bool measured = std::find(c.measured.begin(), c.measured.end(), c.grid[i]) != c.measured.end();
-      csv += fmt::format("{},{},{:g},{:.17g},{:.17g},{},{:.17g}\n", s, csv_quoted(c.label), c.grid[i], c.truth_ms[i],
-                         fit, measured ? 1 : 0, 100 * (fit - c.truth_ms[i]) / c.truth_ms[i]);
+      csv += fmt::format("{},{},{:g},{},{},{},{}\n", s, csv_quoted(c.label), c.grid[i], c.truth_ms[i], fit,
+                         measured ? 1 : 0, 100 * (fit - c.truth_ms[i]) / c.truth_ms[i]);
     }
   }
   return csv;
@@ -80,8 +80,8 @@ std::string random_csv(const RandomLayerCheck& r) {
     const bool covered = r.predicted_ms[i] > 0;
     csv += fmt::format(
         "{},{},{},{},{},{},{:.17g},{},{}\n", l.kernel, l.stride, l.filters, l.channels, l.width, l.height,
-        r.simulated_ms[i], covered ? fmt::format("{:.17g}", r.predicted_ms[i]) : "",
-        covered ? fmt::format("{:.17g}", 100 * (r.predicted_ms[i] - r.simulated_ms[i]) / r.simulated_ms[i]) : "");
+        r.simulated_ms[i], covered ? fmt::format("{}", r.predicted_ms[i]) : "",
+        covered ? fmt::format("{}", 100 * (r.predicted_ms[i] - r.simulated_ms[i]) / r.simulated_ms[i]) : "");
   }
   return csv;
 }
@@ -105,8 +105,8 @@ std::string network_csv(const std::vector<NetworkCheck>& networks) {
     std::size_t index = 0;
     for (const NetworkLayer& l : n.layers) {
       if (l.op == "input") continue;
-      csv += fmt::format("{},{},{},{},{},{:.17g},{:.17g}\n", n.name, index++, csv_quoted(l.name), l.op,
-                         l.modelled ? 1 : 0, l.simulated_ms, l.estimated_ms);
+      csv += fmt::format("{},{},{},{},{},{},{}\n", n.name, index++, csv_quoted(l.name), l.op, l.modelled ? 1 : 0,
+                         l.simulated_ms, l.estimated_ms);
     }
   }
   return csv;

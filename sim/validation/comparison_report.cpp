@@ -249,7 +249,7 @@ std::string comparison_markdown(const ComparisonReport& r) {
 
 std::string comparison_csv(const ComparisonReport& r) {
   std::string out = "layer,source,energy_mj,latency_ms,edp_mj_ms\n";
-  const auto number = [](const std::optional<double>& v) { return v ? fmt::format("{:.6g}", *v) : std::string(); };
+  const auto number = [](const std::optional<double>& v) { return v ? fmt::format("{}", *v) : std::string(); };
   for (std::size_t l = 0; l < r.layers.size(); ++l) {
     for (const auto& s : r.sources) {
       if (!s.layer_energy_mj[l] && !s.layer_latency_ms[l]) continue;

@@ -68,8 +68,8 @@ std::string samples_csv(const LahmerFitRun& run) {
       "error_pct\n";
   for (const LahmerSweepPoint& p : run.points) {
     const double model = model_energy_j(run.fit, p);
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{:.0f},{:.6g},{:.6g},{:.3f}\n", p.sweep, p.fully_connected ? 1 : 0,
-                       p.i_size, p.ifm, p.ofm, p.ksize, p.stride, p.fc_inputs, p.fc_outputs, p.load, p.energy_j, model,
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", p.sweep, p.fully_connected ? 1 : 0, p.i_size, p.ifm,
+                       p.ofm, p.ksize, p.stride, p.fc_inputs, p.fc_outputs, p.load, p.energy_j, model,
                        100 * (model - p.energy_j) / p.energy_j);
   }
   return out;
