@@ -28,4 +28,10 @@ class InputError : public std::runtime_error {
   std::string key_path_;
 };
 
+// A command line that cannot work whatever the files hold: a missing or empty option, options that
+// exclude each other. The command line exits with status 2 (docs/cli.md).
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace ergon

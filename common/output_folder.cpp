@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "common/input_error.hpp"
 #include "common/interrupt_cleanup.hpp"
 #include "common/output_paths.hpp"
 
@@ -38,11 +39,11 @@ void refuse_over_input(const std::string& option, const std::string& target, con
 }  // namespace
 
 void check_output_folder_option(const std::string& target, const std::string& option) {
-  if (target.empty()) throw std::runtime_error(option + " is empty; give an output folder");
+  if (target.empty()) throw UsageError(option + " is empty; give an output folder");
   std::error_code error;
   const fs::file_status status = fs::status(target, error);
   if (fs::exists(status) && !fs::is_directory(status)) {
-    throw std::runtime_error(option + " " + target + " is a file, not a folder; give an output folder");
+    throw UsageError(option + " " + target + " is a file, not a folder; give an output folder");
   }
   if (error && error != std::errc::no_such_file_or_directory) {
     throw std::runtime_error(option + " " + target + ": " + error.message());

@@ -160,6 +160,9 @@ void register_blackthorn_commands(CLI::App& app) {
       ->capture_default_str();
   estimate->add_option("--out,-o", estimate_options->out_path, "Write to this file (atomically) instead of stdout");
   estimate->callback([estimate_options] {
+    refuse_output_over_inputs(estimate_options->out_path,
+                              {estimate_options->workload_path, estimate_options->models_dir + "/models.json"},
+                              "--out");
     const BlackthornModels models = read_models(estimate_options->models_dir);
     const Workload workload = load_workload(estimate_options->workload_path);
     emit_output(estimate_text(estimate_blackthorn(workload, models), models, estimate_options->format),

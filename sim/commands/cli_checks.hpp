@@ -5,17 +5,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/input_error.hpp"  // UsageError
+
 namespace ergon {
 
 // Exit statuses (docs/cli.md). 3, interrupted, is common/interrupt_cleanup's kExitInterrupted.
 inline constexpr int kExitInputError = 1;
 inline constexpr int kExitUsageError = 2;
-
-// A command line that cannot work whatever the files hold: a missing option, options that exclude each
-// other. Exits with kExitUsageError.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // An input file named on the command line that cannot be read: it does not exist, is a folder, is a
 // dangling link or a loop of links, or is not readable. The message names the option and says which.

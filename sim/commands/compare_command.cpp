@@ -201,6 +201,16 @@ void register_compare_command(CLI::App& app) {
     ComparisonInputs inputs{options->workload_path, options->config_paths, options->overrides,
                             options->blackthorn_models};
     if (inputs.config_paths.empty()) inputs.config_paths.push_back(default_config_path());
+    // Checked before anything runs: the simulations would make a later refusal an exception after SystemC.
+    std::vector<std::string> read = inputs.config_paths;
+    read.push_back(options->workload_path);
+    if (!options->blackthorn_models.empty()) {
+      read.push_back(options->blackthorn_models + "/models.json");
+    }
+    for (const std::string& path : inputs.config_paths) {
+      read.push_back(energy_table_path(load_accelerator_config(path, options->overrides)));
+    }
+    refuse_output_over_inputs(options->out_path, read, "--out");
     const Workload workload = load_workload(options->workload_path);
     if (options->format == "markdown")
       return emit_output(comparison_markdown(build_comparison(inputs)), options->out_path);

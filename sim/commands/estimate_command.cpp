@@ -27,9 +27,12 @@ struct CnnergyCommandOptions {
 };
 
 void run_cnnergy(const CnnergyCommandOptions& options) {
+  refuse_output_over_inputs(options.out_path, {options.workload_path, options.config_path, options.energy_table_path},
+                            "--out");
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
   const std::string table_path =
       options.energy_table_path.empty() ? energy_table_path(config) : options.energy_table_path;
+  refuse_output_over_inputs(options.out_path, {table_path}, "--out");
   const EnergyTable table = load_energy_table(table_path);
   const Workload workload = load_workload(options.workload_path);
   CnnergyOptions model_options;

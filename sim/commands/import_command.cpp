@@ -9,11 +9,14 @@
 #include "arch/accelerator_config.hpp"
 #include "arch/importers/scalesim_config.hpp"
 #include "common/atomic_file.hpp"
+#include "common/interrupt_cleanup.hpp"
+#include "common/output_paths.hpp"
 #include "network/importers/onnx_model.hpp"
 #include "network/importers/scalesim_topology.hpp"
 #include "network/workload.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
 
 namespace ergon {
 namespace {
@@ -32,6 +35,7 @@ struct ScaleSimImportOptions {
 template <typename Check>
 void write_checked(const std::string& path, const std::string& text, Check&& check) {
   const std::string staging = path + ".check.yaml";
+  const CleanupOnInterrupt cleanup(staging);
   write_file_atomically(staging, text);
   try {
     check(staging);
@@ -43,6 +47,12 @@ void write_checked(const std::string& path, const std::string& text, Check&& che
 }
 
 void import_scalesim(const ScaleSimImportOptions& options) {
+  const std::vector<std::string> inputs = {options.topology_path, options.config_path};
+  refuse_output_over_inputs(options.out_path, inputs, "--out");
+  if (!options.config_out_path.empty()) refuse_output_over_inputs(options.config_out_path, inputs, "--config-out");
+  if (!options.config_out_path.empty() && find_output_over_input({options.config_out_path}, {options.out_path})) {
+    throw UsageError("--config-out and --out name the same file " + options.out_path);
+  }
   // Both inputs are read before anything is written, so a bad cfg leaves no converted topology behind.
   const auto kind = options.gemm ? ScaleSimTopologyKind::kGemm : ScaleSimTopologyKind::kAuto;
   const ScaleSimTopology topology = read_scalesim_topology(options.topology_path, kind);
@@ -95,6 +105,7 @@ void register_import_command(CLI::App& app) {
   onnx->add_option("model", *onnx_model, "ONNX model (.onnx)")->required()->check(input_file());
   onnx->add_option("--out,-o", *onnx_out, "Workload YAML to write")->required();
   onnx->callback([onnx_model, onnx_out] {
+    refuse_output_over_inputs(*onnx_out, {*onnx_model}, "--out");
     // Imported once; every layer checked against ONNX's shapes before anything is written.
     const OnnxImport imported = import_onnx(*onnx_model, model_import_options());
     const Workload workload = onnx_workload(imported, *onnx_model);

@@ -1,0 +1,168 @@
+// The command-line half of the catalogue (tests/data/invalid_inputs.yaml, `commands:`): each case runs
+// the `ergon` binary in a fresh folder holding its files, and checks the exit status (docs/cli.md), that
+// stderr starts with "error:" and holds every expected fragment, that no file in the folder changed, and
+// that nothing was left behind except the files the case names under `leaves`.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "tests/test_paths.hpp"
+
+namespace ergon {
+namespace {
+namespace fs = std::filesystem;
+
+struct CommandCase {
+  std::string name;
+  std::map<std::string, std::string> files;   // written into the folder: name -> content
+  std::map<std::string, std::string> copies;  // copied from the source tree: name -> path under it
+  std::map<std::string, std::string> links;   // symbolic links: name -> target
+  std::vector<std::string> args;
+  int exit_status = 0;
+  std::vector<std::string> expected_fragments;
+  std::vector<std::string> leaves;  // entries the command may add to the folder
+  double interrupt_after_s = 0;     // > 0: send SIGINT after this long
+};
+
+void PrintTo(const CommandCase& entry, std::ostream* stream) {
+  *stream << entry.name;
+}
+
+std::vector<CommandCase> load_command_cases() {
+  const YAML::Node root = YAML::LoadFile(test::data_dir() + "/invalid_inputs.yaml");
+  std::vector<CommandCase> cases;
+  for (const YAML::Node& node : root["commands"]) {
+    CommandCase entry;
+    entry.name = node["name"].as<std::string>();
+    if (node["files"]) entry.files = node["files"].as<std::map<std::string, std::string>>();
+    if (node["copies"]) entry.copies = node["copies"].as<std::map<std::string, std::string>>();
+    if (node["links"]) entry.links = node["links"].as<std::map<std::string, std::string>>();
+    entry.args = node["args"].as<std::vector<std::string>>();
+    entry.exit_status = node["exit"].as<int>();
+    if (node["expect"]) entry.expected_fragments = node["expect"].as<std::vector<std::string>>();
+    if (node["leaves"]) entry.leaves = node["leaves"].as<std::vector<std::string>>();
+    if (node["interrupt_after_s"]) entry.interrupt_after_s = node["interrupt_after_s"].as<double>();
+    cases.push_back(entry);
+  }
+  return cases;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream stream(path, std::ios::binary);
+  std::stringstream text;
+  text << stream.rdbuf();
+  return text.str();
+}
+
+// Every entry of the folder (links not followed) and, for regular files, the content.
+// Links are not followed (a case may hold a loop of links).
+void snapshot_into(const fs::path& root, const fs::path& folder, std::map<std::string, std::string>& entries) {
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    const fs::file_status status = fs::symlink_status(entry.path());
+    const std::string name = entry.path().lexically_relative(root).string();
+    if (fs::is_symlink(status)) {
+      entries[name] = "<link to " + fs::read_symlink(entry.path()).string() + ">";
+    } else if (fs::is_directory(status)) {
+      entries[name] = "<folder>";
+      snapshot_into(root, entry.path(), entries);
+    } else {
+      entries[name] = read_file(entry.path());
+    }
+  }
+}
+
+std::map<std::string, std::string> snapshot(const fs::path& folder) {
+  std::map<std::string, std::string> entries;
+  snapshot_into(folder, folder, entries);
+  return entries;
+}
+
+// Runs ergon with `args` in `folder`; stdout and stderr go to files beside it. Returns the exit status.
+int run_ergon(const CommandCase& entry, const fs::path& folder, const fs::path& stdout_path,
+              const fs::path& stderr_path) {
+  std::vector<std::string> args = {test::ergon_binary()};
+  args.insert(args.end(), entry.args.begin(), entry.args.end());
+  const pid_t child = fork();
+  if (child == 0) {
+    if (chdir(folder.c_str()) != 0) _exit(126);
+    const int out = open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(out, STDOUT_FILENO);
+    dup2(err, STDERR_FILENO);
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  if (entry.interrupt_after_s > 0) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(entry.interrupt_after_s));
+    kill(child, SIGINT);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+class CommandCatalogueTest : public testing::TestWithParam<CommandCase> {};
+
+TEST_P(CommandCatalogueTest, ExitsWithLocatedMessageAndLeavesInputsAlone) {
+  const CommandCase& entry = GetParam();
+  const fs::path root = test::unique_temp_path("ergon_command_catalogue_" + entry.name);
+  const fs::path folder = root / "work";
+  fs::remove_all(root);
+  fs::create_directories(folder);
+  for (const auto& [name, content] : entry.files) std::ofstream(folder / name, std::ios::binary) << content;
+  for (const auto& [name, source] : entry.copies) fs::copy_file(test::source_dir() + "/" + source, folder / name);
+  for (const auto& [name, target] : entry.links) fs::create_symlink(target, folder / name);
+  const auto before = snapshot(folder);
+
+  const int status = run_ergon(entry, folder, root / "stdout.txt", root / "stderr.txt");
+  const std::string errors = read_file(root / "stderr.txt");
+  if (std::getenv("ERGON_PRINT_CATALOGUE")) std::cout << entry.name << " (" << status << "): " << errors;
+  EXPECT_EQ(status, entry.exit_status) << "stderr: " << errors;
+  if (entry.exit_status != 0) {
+    const auto first_error = errors.find("error: ");
+    EXPECT_TRUE(first_error == 0 || (first_error != std::string::npos && errors[first_error - 1] == '\n'))
+        << "no line starts with 'error: '\n  stderr: " << errors;
+  }
+  for (const std::string& fragment : entry.expected_fragments) {
+    EXPECT_NE(errors.find(fragment), std::string::npos) << "stderr lacks '" << fragment << "'\n  stderr: " << errors;
+  }
+  auto after = snapshot(folder);
+  for (const auto& [name, content] : before) {
+    const auto found = after.find(name);
+    ASSERT_NE(found, after.end()) << "the input " << name << " was removed";
+    EXPECT_TRUE(found->second == content) << "the input " << name << " changed";
+    after.erase(found);
+  }
+  for (const std::string& allowed : entry.leaves) {
+    for (auto it = after.begin(); it != after.end();) {
+      it = it->first == allowed || it->first.rfind(allowed + "/", 0) == 0 ? after.erase(it) : std::next(it);
+    }
+  }
+  for (const auto& [name, content] : after) ADD_FAILURE() << "left behind: " << name;
+  fs::remove_all(root);
+}
+
+INSTANTIATE_TEST_SUITE_P(Commands, CommandCatalogueTest, testing::ValuesIn(load_command_cases()),
+                         [](const testing::TestParamInfo<CommandCase>& case_info) { return case_info.param.name; });
+
+TEST(CommandCatalogue, CoversEveryExitStatus) {
+  std::map<int, int> per_status;
+  for (const auto& entry : load_command_cases()) ++per_status[entry.exit_status];
+  for (int status : {0, 1, 2, 3}) EXPECT_GT(per_status[status], 0) << "no case exits with " << status;
+}
+
+}  // namespace
+}  // namespace ergon
