@@ -7,9 +7,12 @@
 #include <memory>
 
 #include "common/atomic_file.hpp"
+#include "common/finite_json.hpp"
 #include "common/gnuplot.hpp"
+#include "common/output_folder.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/dvfs/dvfs_pareto.hpp"
 #include "sim/dvfs/dvfs_run.hpp"
@@ -33,7 +36,13 @@ struct DvfsOptions {
 };
 
 void run_dvfs_command(const DvfsOptions& options) {
+  // Staged, moved into --out only when everything is written (common/output_folder).
+  OutputFolder out(options.out_dir, "--out",
+                   {"report.json", "layers.csv", "rti_layers.csv", "activity.csv", "trace.vcd", "trace.json",
+                    "pareto.csv", "pareto.gp", "pareto.png", "pareto.svg"},
+                   {options.config_path, options.workload_path});
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
+  out.add_inputs({energy_table_path(config)});
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
   const DvfsScheme scheme = parse_dvfs_scheme(options.scheme);
@@ -47,26 +56,28 @@ void run_dvfs_command(const DvfsOptions& options) {
   const DvfsOutcome outcome = run_dvfs(config, table, workload, scheme, race_to_idle, options.deadline_ms * 1e6);
   std::vector<ParetoPoint> front;
   if (options.pareto) front = dvfs_pareto(config, table, workload, race_to_idle);
-  std::filesystem::create_directories(options.out_dir);
   // The final schedule once more, streaming its activity (frequency and voltage per interval) and traces.
-  RunOutputs outputs(options.out_dir, workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
+  RunOutputs outputs(out.staged(""), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
                      config.dram.bandwidth_gbps);
   SimulationOptions replay = scheduled_options(outcome.allocation);
   replay.observers = outputs.observers();
   Simulation(config, table, workload, replay).run();
   outputs.finish();
-  write_file_atomically(options.out_dir + "/report.json", dvfs_json(outcome, config, workload).dump(2) + "\n");
-  write_file_atomically(options.out_dir + "/layers.csv", layers_csv(outcome.scheduled));
-  write_file_atomically(options.out_dir + "/rti_layers.csv", layers_csv(outcome.race_to_idle));
+  const nlohmann::json report = dvfs_json(outcome, config, workload);
+  if (const auto bad = first_non_finite(report)) return report_non_finite(*bad, {config.file, table.file});
+  write_file_atomically(out.staged("report.json"), report.dump(2) + "\n");
+  write_file_atomically(out.staged("layers.csv"), layers_csv(outcome.scheduled));
+  write_file_atomically(out.staged("rti_layers.csv"), layers_csv(outcome.race_to_idle));
   std::string written = "report.json,layers.csv,rti_layers.csv,activity.csv";
   if (options.pareto) {
-    write_file_atomically(options.out_dir + "/pareto.csv", pareto_csv(front));
-    write_file_atomically(options.out_dir + "/pareto.gp",
+    write_file_atomically(out.staged("pareto.csv"), pareto_csv(front));
+    write_file_atomically(out.staged("pareto.gp"),
                           pareto_gnuplot(fmt::format("{} on {}: energy against latency, every scheme and deadline",
                                                      workload.name(), config.name)));
-    written += run_gnuplot(options.out_dir, "pareto.gp") ? ",pareto.csv,pareto.gp,pareto.png,pareto.svg"
-                                                         : ",pareto.csv,pareto.gp";
+    written += run_gnuplot(out.staged(""), "pareto.gp") ? ",pareto.csv,pareto.gp,pareto.png,pareto.svg"
+                                                        : ",pareto.csv,pareto.gp";
   }
+  out.commit();
   std::cout << dvfs_table(outcome) << "wrote " << options.out_dir << "/{" << written << "}\n";
 }
 

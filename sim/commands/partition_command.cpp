@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "common/atomic_file.hpp"
+#include "common/finite_json.hpp"
 #include "common/gnuplot.hpp"
+#include "common/output_folder.hpp"
 #include "power/estimators/cnnergy.hpp"
 #include "power/partition/neupart.hpp"
 #include "power/partition/neupart_figures.hpp"
@@ -21,6 +23,7 @@
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/cnnergy_hardware.hpp"
 #include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/simulation.hpp"
 
@@ -182,9 +185,8 @@ void set_transmission_code(const PartitionOptions& o, const AcceleratorConfig& c
   }
 }
 
-void write_outputs(const PartitionOptions& o, const Workload& workload, const PartitionInputs& in,
+void write_outputs(OutputFolder& out, const PartitionOptions& o, const Workload& workload, const PartitionInputs& in,
                    const PartitionResult& result, nlohmann::ordered_json quartiles) {
-  std::filesystem::create_directories(o.out_dir);
   nlohmann::ordered_json cuts = nlohmann::ordered_json::array();
   std::string csv =
       "client_layers,last_client_layer,crossing,bits,client_energy_mj,transmit_energy_mj,total_energy_mj,delay_ms,"
@@ -219,16 +221,18 @@ void write_outputs(const PartitionOptions& o, const Workload& workload, const Pa
                                        {"saving_vs_client_pct", result.saving_vs_client_pct},
                                        {"sparsity_in_quartiles", std::move(quartiles)},
                                        {"cuts", cuts}};
-  write_file_atomically(o.out_dir + "/partition.json", json.dump(2) + "\n");
-  write_file_atomically(o.out_dir + "/cuts.csv", csv);
-  write_file_atomically(o.out_dir + "/savings_map.csv", savings_map(workload, in));
-  write_file_atomically(o.out_dir + "/savings_map.gp", map_gnuplot(workload.name()));
+  if (const auto bad = first_non_finite(json)) return report_non_finite(*bad, {o.config_path, o.workload_path});
+  write_file_atomically(out.staged("partition.json"), json.dump(2) + "\n");
+  write_file_atomically(out.staged("cuts.csv"), csv);
+  write_file_atomically(out.staged("savings_map.csv"), savings_map(workload, in));
+  write_file_atomically(out.staged("savings_map.gp"), map_gnuplot(workload.name()));
   std::vector<std::string> scripts = {"savings_map.gp"};
   const std::vector<FigureFile> figures = neupart_figures(workload, in, result);
-  for (const FigureFile& file : figures) write_file_atomically(o.out_dir + "/" + file.name, file.text);
+  for (const FigureFile& file : figures) write_file_atomically(out.staged(file.name), file.text);
   for (const std::string& script : figure_scripts(figures)) scripts.push_back(script);
   bool plotted = true;
-  for (const std::string& script : scripts) plotted = run_gnuplot(o.out_dir, script) && plotted;
+  for (const std::string& script : scripts) plotted = run_gnuplot(out.staged(""), script) && plotted;
+  out.commit();
   std::cout << "wrote " << o.out_dir << "/{partition.json,cuts.csv,savings_map.csv,savings_map.gp";
   for (const FigureFile& file : figures) std::cout << "," << file.name;
   std::cout << "}" << (plotted ? " and a .png and .svg per .gp script" : " (no plots: gnuplot missing or failed)")
@@ -236,6 +240,11 @@ void write_outputs(const PartitionOptions& o, const Workload& workload, const Pa
 }
 
 void run_partition(const PartitionOptions& o) {
+  std::optional<OutputFolder> out;  // staged (common/output_folder); --out is optional here
+  if (!o.out_dir.empty()) {
+    out.emplace(o.out_dir, "--out", std::vector<std::string>{"partition.json", "cuts.csv", "savings_map.csv"},
+                std::vector<std::string>{o.config_path, o.workload_path, o.sparsity_table});
+  }
   const AcceleratorConfig config = load_accelerator_config(o.config_path, o.overrides);
   const Workload loaded = load_workload(o.workload_path);
   std::string table_path = o.sparsity_table;
@@ -243,6 +252,7 @@ void run_partition(const PartitionOptions& o) {
   if (table_path.empty() && std::filesystem::exists(shipped)) table_path = shipped;
   std::optional<Workload> table;
   if (!table_path.empty()) table.emplace(load_workload(table_path));
+  if (out) out->add_inputs({table_path, energy_table_path(config)});
   PartitionInputs in;
   set_transmission_code(o, config, in);
   in.ofmap_sparsity = tensor_sparsity(loaded, table ? &*table : nullptr, o.default_sparsity);
@@ -270,7 +280,7 @@ void run_partition(const PartitionOptions& o) {
             << fmt::format("RLC: {}-bit values, {}-bit runs, {} pairs per 64-bit word, alpha = {:.4f} (eq. 25)\n",
                            in.word_bits, in.rlc_run_bits, rlc_pairs_per_word(in.word_bits, in.rlc_run_bits),
                            rlc_overhead(in.word_bits, in.rlc_run_bits));
-  if (!o.out_dir.empty()) write_outputs(o, workload, in, result, std::move(quartiles));
+  if (out) write_outputs(*out, o, workload, in, result, std::move(quartiles));
 }
 
 }  // namespace
