@@ -1,11 +1,53 @@
 #include "sim/data_paths.hpp"
 
+#include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 
 namespace ergon {
 
+namespace {
+
+bool holds_data(const std::filesystem::path& folder) {
+  std::error_code error;
+  return std::filesystem::is_directory(folder / "configs", error);
+}
+
+std::filesystem::path beside_executable() {
+  std::error_code error;
+  const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return {};
+  return (executable.parent_path() / ".." / "share" / "ergon").lexically_normal();
+}
+
+const char* data_dir_variable() {
+  const char* variable = std::getenv("ERGON_DATA_DIR");
+  return variable != nullptr && *variable != '\0' ? variable : nullptr;
+}
+
+// Where the data should be; not checked (default option values are computed before any command runs).
+std::string data_dir_candidate() {
+  if (const char* variable = data_dir_variable()) return variable;
+  return beside_executable().string();
+}
+
+}  // namespace
+
+void check_data_dir_variable() {
+  const char* variable = data_dir_variable();
+  if (variable != nullptr && !holds_data(variable)) {
+    throw std::runtime_error(std::string("ERGON_DATA_DIR=") + variable +
+                             " has no configs/ folder; point it at the folder that holds configs/, power/, "
+                             "workloads/ and reference/, or unset it");
+  }
+}
+
 std::string shipped_data_dir() {
-  return ERGON_DATA_DIR;
+  check_data_dir_variable();
+  const std::string folder = data_dir_candidate();
+  if (holds_data(folder)) return folder;
+  throw std::runtime_error("cannot find Ergon's data (configs/, power/, workloads/, reference/) in " + folder +
+                           "; set ERGON_DATA_DIR to the folder that holds them");
 }
 
 std::string lahmer_parameters_path() {
@@ -13,7 +55,7 @@ std::string lahmer_parameters_path() {
 }
 
 std::string default_config_path() {
-  return shipped_data_dir() + "/configs/eyeriss.yaml";
+  return data_dir_candidate() + "/configs/eyeriss.yaml";
 }
 
 std::string energy_table_path(const AcceleratorConfig& config) {

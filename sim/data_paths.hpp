@@ -6,7 +6,12 @@
 
 namespace ergon {
 
-std::string shipped_data_dir();        // the source tree's root, fixed at build time
+// The folder holding configs/, power/tables/, workloads/ and reference/: $ERGON_DATA_DIR when set, else
+// ../share/ergon beside the executable (an installed tree, or the build tree's links). Throws, naming
+// both places, when neither holds configs/.
+std::string shipped_data_dir();
+// Throws when ERGON_DATA_DIR is set but holds no configs/ folder.
+void check_data_dir_variable();
 std::string default_config_path();     // configs/eyeriss.yaml
 std::string lahmer_parameters_path();  // reference/jetson/lahmer_2022_table3.yaml
 // A table name ("cnnergy_65nm") resolves to power/tables/<name>.yaml; a value ending in .yaml is a

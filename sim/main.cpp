@@ -7,6 +7,7 @@
 #include "common/interrupt_cleanup.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
+#include "sim/data_paths.hpp"
 #include "sim/parallel/interrupt.hpp"
 
 namespace {
@@ -44,6 +45,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "ergon 0.1.0");
   register_commands(app);
+  // A data folder set by the user that is wrong fails every command at once, saying so.
+  app.preparse_callback([](std::size_t) { ergon::check_data_dir_variable(); });
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {

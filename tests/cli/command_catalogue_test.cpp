@@ -24,9 +24,10 @@ namespace fs = std::filesystem;
 
 struct CommandCase {
   std::string name;
-  std::map<std::string, std::string> files;   // written into the folder: name -> content
-  std::map<std::string, std::string> copies;  // copied from the source tree: name -> path under it
-  std::map<std::string, std::string> links;   // symbolic links: name -> target
+  std::map<std::string, std::string> files;        // written into the folder: name -> content
+  std::map<std::string, std::string> copies;       // copied from the source tree: name -> path under it
+  std::map<std::string, std::string> links;        // symbolic links: name -> target
+  std::map<std::string, std::string> environment;  // variables set for the command
   std::vector<std::string> args;
   int exit_status = 0;
   std::vector<std::string> expected_fragments;
@@ -47,6 +48,7 @@ std::vector<CommandCase> load_command_cases() {
     if (node["files"]) entry.files = node["files"].as<std::map<std::string, std::string>>();
     if (node["copies"]) entry.copies = node["copies"].as<std::map<std::string, std::string>>();
     if (node["links"]) entry.links = node["links"].as<std::map<std::string, std::string>>();
+    if (node["env"]) entry.environment = node["env"].as<std::map<std::string, std::string>>();
     entry.args = node["args"].as<std::vector<std::string>>();
     entry.exit_status = node["exit"].as<int>();
     if (node["expect"]) entry.expected_fragments = node["expect"].as<std::vector<std::string>>();
@@ -95,6 +97,7 @@ int run_ergon(const CommandCase& entry, const fs::path& folder, const fs::path& 
   const pid_t child = fork();
   if (child == 0) {
     if (chdir(folder.c_str()) != 0) _exit(126);
+    for (const auto& [name, value] : entry.environment) setenv(name.c_str(), value.c_str(), 1);
     const int out = open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(out, STDOUT_FILENO);
@@ -123,7 +126,10 @@ TEST_P(CommandCatalogueTest, ExitsWithLocatedMessageAndLeavesInputsAlone) {
   fs::remove_all(root);
   fs::create_directories(folder);
   for (const auto& [name, content] : entry.files) std::ofstream(folder / name, std::ios::binary) << content;
-  for (const auto& [name, source] : entry.copies) fs::copy_file(test::source_dir() + "/" + source, folder / name);
+  for (const auto& [name, source] : entry.copies) {
+    fs::create_directories((folder / name).parent_path());
+    fs::copy_file(test::source_dir() + "/" + source, folder / name);
+  }
   for (const auto& [name, target] : entry.links) fs::create_symlink(target, folder / name);
   const auto before = snapshot(folder);
 
