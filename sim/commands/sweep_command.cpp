@@ -39,7 +39,7 @@ void run_sweep_command(SweepArguments& arguments) {
 }  // namespace
 
 void register_sweep_command(CLI::App& app) {
-  CLI::App* sweep = app.add_subcommand("sweep", "Sweep numeric config keys over workloads, in parallel processes");
+  CLI::App* sweep = app.add_subcommand("sweep", "Sweep config keys over workloads, in parallel processes");
   auto arguments = std::make_shared<SweepArguments>();
   SweepOptions& options = arguments->options;
   options.config_path = default_config_path();
@@ -52,9 +52,12 @@ void register_sweep_command(CLI::App& app) {
       ->check(input_file());
   sweep
       ->add_option("--param,-p", arguments->parameters,
-                   "key.path=SPEC: a list 1,2,4; a range lo:hi:step; a geometric range lo:hi:*2 (repeatable: "
-                   "cartesian product)")
+                   "key.path=SPEC: a list 1,2,4 or lpddr4,hbm2; a range lo:hi:step; a geometric range lo:hi:*2 "
+                   "(repeatable: cartesian product)")
       ->required();
+  sweep->add_option("--max-points", options.max_points, "Refuse a sweep with more points than this")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   sweep->add_option("--set", options.overrides, "Override a config key at every point: key.path=value (repeatable)");
   sweep->add_option("--out,-o", options.out_dir, "Output folder (results.csv, sweep.json)");
   sweep->add_option("--jobs,-j", options.jobs, "Worker processes")->capture_default_str()->check(CLI::Range(1u, 1024u));

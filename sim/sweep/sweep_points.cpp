@@ -56,6 +56,25 @@ std::vector<std::string> split(const std::string& text, char separator) {
   return parts;
 }
 
+// A list of numbers is normalised (so "8,16.0" and "8,16" name the same points); a list holding any other
+// word (dram.preset=lpddr4,ddr5-4800) is kept as written, and each value is checked against the config
+// key before the sweep runs.
+std::vector<std::string> list_values(const std::vector<std::string>& items, const std::string& argument) {
+  bool all_numbers = true;
+  for (const std::string& item : items) {
+    if (item.empty()) fail(argument, "an empty value in the list (two commas, or a comma at an end)");
+    all_numbers = all_numbers && parse_finite_number(item).has_value();
+  }
+  std::vector<std::string> values;
+  for (const std::string& item : items) values.push_back(all_numbers ? format_value(number(item, argument)) : item);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (values[i] == values[j]) fail(argument, "'" + items[i] + "' is in the list twice");
+    }
+  }
+  return values;
+}
+
 }  // namespace
 
 SweepParameter parse_sweep_parameter(const std::string& text) {
@@ -70,7 +89,7 @@ SweepParameter parse_sweep_parameter(const std::string& text) {
   if (range.size() == 3) {
     parameter.values = range_values(range, text);
   } else if (range.size() == 1) {
-    for (const std::string& item : split(spec, ',')) parameter.values.push_back(format_value(number(item, text)));
+    parameter.values = list_values(split(spec, ','), text);
   } else {
     fail(text, "a range has three parts: lo:hi:step or lo:hi:*factor");
   }

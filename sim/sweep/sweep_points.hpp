@@ -8,12 +8,13 @@
 namespace ergon {
 
 struct SweepParameter {
-  std::string key;                  // a numeric config key path, e.g. glb.size_kib
+  std::string key;                  // a config key path, e.g. glb.size_kib or dram.preset
   std::vector<std::string> values;  // as passed to --set
 };
 
-// "key.path=SPEC" where SPEC is a list "1,2,4", an inclusive range "lo:hi:step", or a geometric range
-// "lo:hi:*factor" ("8:512:*2" is a log2 range). Throws InputError naming the argument.
+// "key.path=SPEC" where SPEC is a list ("1,2,4", or words: "lpddr4,ddr5-4800,hbm2"), an inclusive range
+// "lo:hi:step", or a geometric range "lo:hi:*factor" ("8:512:*2" is a log2 range). Throws InputError
+// naming the argument.
 SweepParameter parse_sweep_parameter(const std::string& text);
 
 struct SweepPoint {

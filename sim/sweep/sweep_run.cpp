@@ -172,8 +172,34 @@ std::map<std::size_t, PointRows> prepare_results(const SweepOptions& options, co
 
 }  // namespace
 
+// The grid's size and shape, e.g. "2 workloads x 1000 glb.size_kib x 64 pe_array.rows".
+std::string grid_shape(const SweepGrid& grid) {
+  std::string shape = fmt::format("{} workload{}", grid.workloads().size(), grid.workloads().size() == 1 ? "" : "s");
+  for (const SweepParameter& p : grid.parameters()) shape += fmt::format(" x {} {}", p.values.size(), p.key);
+  return shape;
+}
+
+// Checks that need no simulation: the point count, and a plot's numeric axis.
+void check_grid(const SweepOptions& options, const SweepGrid& grid) {
+  if (grid.size() > options.max_points) {
+    throw UsageError(
+        fmt::format("the sweep has {} points ({}), more than --max-points {}; narrow the --param "
+                    "ranges or raise --max-points",
+                    grid.size(), grid_shape(grid), options.max_points));
+  }
+  if (options.plot && !grid.parameters().empty()) {
+    for (const std::string& value : grid.parameters().front().values) {
+      if (!parse_finite_number(value)) {
+        throw UsageError("--plot draws energy against a numeric key; --param " + grid.parameters().front().key +
+                         " has the value '" + value + "'");
+      }
+    }
+  }
+}
+
 std::string list_sweep_points(const SweepOptions& options) {
   const SweepGrid grid = make_grid(options);
+  check_grid(options, grid);
   std::string out;
   for (std::size_t i = 0; i < grid.size(); ++i) {
     if (options.shard.contains(i)) out += point_label(grid, i) + "\n";
@@ -183,6 +209,7 @@ std::string list_sweep_points(const SweepOptions& options) {
 
 void run_sweep(const SweepOptions& options) {
   const SweepGrid grid = make_grid(options);
+  check_grid(options, grid);
   check_parameters(options, grid);
   std::filesystem::create_directories(options.out_dir);
   const std::string results = options.out_dir + "/results.csv";

@@ -21,7 +21,8 @@ struct SweepOptions {
   Shard shard;
   Fidelity fidelity = Fidelity::kTransactionLevel;
   bool plot = false;
-  bool reverse_order = false;  // run the points last first; the results are the same, byte for byte
+  bool reverse_order = false;       // run the points last first; the results are the same, byte for byte
+  std::size_t max_points = 100000;  // a larger grid is refused before anything runs (--max-points)
 };
 
 void run_sweep(const SweepOptions& options);
