@@ -1,6 +1,7 @@
 #pragma once
-// The streamed outputs of one simulation: activity.csv always, trace.vcd and trace.json on request.
-// They are written while the simulation runs and renamed into place by finish().
+// The outputs of one simulation besides its report: activity.csv (bounded, unless `--activity none`),
+// trace.vcd and trace.json on request. Traces stream while the simulation runs; every file is renamed
+// into place by finish().
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,14 +15,16 @@ namespace ergon {
 
 class RunOutputs {
  public:
-  // `traces` may hold "vcd" and "perfetto".
+  // `traces` may hold "vcd" and "perfetto". activity.csv is written unless `activity` is kNone.
   RunOutputs(const std::string& out_dir, const Workload& workload, const std::vector<std::string>& traces,
-             double frequency_mhz, double voltage_v, double dram_bandwidth_gbps);
+             double frequency_mhz, double voltage_v, double dram_bandwidth_gbps,
+             ActivityDetail activity = ActivityDetail::kIntervals,
+             std::size_t activity_max_rows = kDefaultActivityMaxRows);
   RunObservers observers();
   void finish();
 
  private:
-  ActivityCsvWriter activity_;
+  std::optional<ActivityCsvWriter> activity_;
   std::optional<VcdWriter> vcd_;
   std::optional<PerfettoWriter> perfetto_;
 };

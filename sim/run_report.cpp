@@ -191,22 +191,29 @@ std::string layers_csv(const SimulationResult& result) {
   return out;
 }
 
-ActivityCsvWriter::ActivityCsvWriter(const std::string& path, const Workload& workload) : file_(path) {
+ActivityCsvWriter::ActivityCsvWriter(std::string path, const Workload& workload, ActivityDetail detail,
+                                     std::size_t max_rows)
+    : path_(std::move(path)), rows_(detail, max_rows) {
   for (const auto& layer : workload.layers()) layer_names_.push_back(layer.name);
-  file_.write(
-      "layer,start_cycle,end_cycle,active_pes,macs_per_cycle,rf_accesses_per_cycle,noc_transfers_per_cycle,"
-      "glb_accesses_per_cycle,dram_bytes_per_cycle,frequency_mhz,voltage_v,stall,start_ns,end_ns,dvfs_switch,"
-      "dram_bandwidth_gbps\n");
 }
 
-void ActivityCsvWriter::write(const ActivityInterval& a) {
-  const double cycles = static_cast<double>(a.end_cycle - a.start_cycle);
-  const auto rate = [cycles](std::uint64_t count) { return cycles > 0 ? static_cast<double>(count) / cycles : 0.0; };
-  fmt::print(file_.handle(), "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-             csv_quoted(layer_names_.at(a.layer_index)), a.start_cycle, a.end_cycle, a.active_pes, rate(a.macs),
-             rate(a.rf_accesses), rate(a.noc_transfers), rate(a.glb_accesses), rate(a.dram_bytes), a.frequency_mhz,
-             a.voltage_v, a.stall ? 1 : 0, static_cast<double>(a.start_ps) / 1e3, static_cast<double>(a.end_ps) / 1e3,
-             a.dvfs_switch ? 1 : 0, a.dram_bandwidth_gbps);
+void ActivityCsvWriter::finish() {
+  StreamingFile file(path_);
+  file.write(
+      "layer,start_cycle,end_cycle,active_pes,macs_per_cycle,rf_accesses_per_cycle,noc_transfers_per_cycle,"
+      "glb_accesses_per_cycle,dram_bytes_per_cycle,frequency_mhz,voltage_v,stall,start_ns,end_ns,dvfs_switch,"
+      "dram_bandwidth_gbps,intervals\n");
+  for (const ActivityRow& row : rows_.rows()) {
+    const ActivityInterval& a = row.interval;
+    const double cycles = row.cycles();
+    const auto rate = [cycles](std::uint64_t count) { return cycles > 0 ? static_cast<double>(count) / cycles : 0.0; };
+    fmt::print(file.handle(), "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+               csv_quoted(layer_names_.at(a.layer_index)), a.start_cycle, a.end_cycle, row.mean_active_pes(),
+               rate(a.macs), rate(a.rf_accesses), rate(a.noc_transfers), rate(a.glb_accesses), rate(a.dram_bytes),
+               a.frequency_mhz, a.voltage_v, row.stall_fraction(), static_cast<double>(a.start_ps) / 1e3,
+               static_cast<double>(a.end_ps) / 1e3, a.dvfs_switch ? 1 : 0, a.dram_bandwidth_gbps, row.intervals);
+  }
+  file.finish();
 }
 
 }  // namespace ergon

@@ -9,6 +9,7 @@
 #include "arch/controller/activity.hpp"
 #include "common/streaming_file.hpp"
 #include "network/workload.hpp"
+#include "sim/activity_rows.hpp"
 #include "sim/simulation.hpp"
 
 namespace ergon {
@@ -26,15 +27,17 @@ nlohmann::ordered_json run_json(const SimulationResult& result, const Accelerato
                                 const Workload& workload, const std::string& fidelity);
 std::string layers_csv(const SimulationResult& result);
 
-// Streams activity intervals to activity.csv as the simulation produces them.
+// Collects activity intervals as the simulation produces them, bounded (sim/activity_rows), and writes
+// activity.csv when the run finishes.
 class ActivityCsvWriter {
  public:
-  ActivityCsvWriter(const std::string& path, const Workload& workload);
-  void write(const ActivityInterval& interval);
-  void finish() { file_.finish(); }
+  ActivityCsvWriter(std::string path, const Workload& workload, ActivityDetail detail, std::size_t max_rows);
+  void write(const ActivityInterval& interval) { rows_.add(interval); }
+  void finish();
 
  private:
-  StreamingFile file_;
+  std::string path_;
+  ActivityRows rows_;
   std::vector<std::string> layer_names_;
 };
 

@@ -31,6 +31,8 @@ struct DvfsOptions {
   std::string scheme = "vf-oh-q";
   std::string out_dir;
   std::vector<std::string> traces;
+  std::string activity = "intervals";
+  std::size_t activity_max_rows = kDefaultActivityMaxRows;
   double deadline_ms = 0;
   bool pareto = false;
 };
@@ -58,7 +60,7 @@ void run_dvfs_command(const DvfsOptions& options) {
   if (options.pareto) front = dvfs_pareto(config, table, workload, race_to_idle);
   // The final schedule once more, streaming its activity (frequency and voltage per interval) and traces.
   RunOutputs outputs(out.staged(""), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
-                     config.dram.bandwidth_gbps);
+                     config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows);
   SimulationOptions replay = scheduled_options(outcome.allocation);
   replay.observers = outputs.observers();
   Simulation(config, table, workload, replay).run();
@@ -68,7 +70,8 @@ void run_dvfs_command(const DvfsOptions& options) {
   write_file_atomically(out.staged("report.json"), report.dump(2) + "\n");
   write_file_atomically(out.staged("layers.csv"), layers_csv(outcome.scheduled));
   write_file_atomically(out.staged("rti_layers.csv"), layers_csv(outcome.race_to_idle));
-  std::string written = "report.json,layers.csv,rti_layers.csv,activity.csv";
+  std::string written = std::string("report.json,layers.csv,rti_layers.csv") +
+                        (parse_activity_detail(options.activity) == ActivityDetail::kNone ? "" : ",activity.csv");
   if (options.pareto) {
     write_file_atomically(out.staged("pareto.csv"), pareto_csv(front));
     write_file_atomically(out.staged("pareto.gp"),
@@ -97,6 +100,7 @@ void register_dvfs_command(CLI::App& app) {
       ->check(CLI::IsMember(dvfs_scheme_names(), CLI::ignore_case))
       ->capture_default_str();
   dvfs->add_option("--out,-o", options->out_dir, "Output folder")->required();
+  add_activity_options(*dvfs, options->activity, options->activity_max_rows);
   dvfs->add_option("--deadline-ms", options->deadline_ms,
                    "Spend the slack up to this inference latency (ms; at least race to idle's) instead of keeping "
                    "race to idle's latency")

@@ -28,6 +28,8 @@ struct RunOptions {
   std::int64_t batch = 0;  // 0: each layer's own batch
   std::string out_dir;
   std::vector<std::string> traces;
+  std::string activity = "intervals";
+  std::size_t activity_max_rows = kDefaultActivityMaxRows;
   std::string scalesim_config;
   std::string scalesim_topology;
   bool scalesim_gemm = false;
@@ -58,7 +60,8 @@ std::vector<std::string> named_inputs(const RunOptions& options) {
 }
 
 std::vector<std::string> planned_outputs(const RunOptions& options) {
-  std::vector<std::string> names = {"report.json", "layers.csv", "activity.csv"};
+  std::vector<std::string> names = {"report.json", "layers.csv"};
+  if (parse_activity_detail(options.activity) != ActivityDetail::kNone) names.push_back("activity.csv");
   for (const std::string& trace : options.traces) names.push_back(trace == "vcd" ? "trace.vcd" : "trace.json");
   if (!options.scalesim_topology.empty()) {
     names.push_back(kScaleSimConfigFile);
@@ -114,7 +117,8 @@ void run_simulation(const RunOptions& options) {
   const auto result = simulate_into(options, inputs.config, inputs.workload, mapping, out);
   if (!result) return;  // reported; nothing is written
   out.commit();
-  std::cout << "wrote " << options.out_dir << "/{report.json,layers.csv,activity.csv}\n";
+  std::cout << "wrote " << options.out_dir << "/{report.json,layers.csv"
+            << (parse_activity_detail(options.activity) == ActivityDetail::kNone ? "" : ",activity.csv") << "}\n";
   for (const auto& layer : result->layers) {  // the outputs stay for the investigation
     if (layer.output_mismatches > 0) {
       throw std::runtime_error("layer " + layer.name + ": the simulated output differs from the reference in " +
@@ -128,7 +132,7 @@ std::optional<SimulationResult> simulate_into(const RunOptions& options, const A
                                               const OutputFolder& out) {
   const EnergyTable table = load_energy_table(energy_table_path(config));
   RunOutputs outputs(out.staged(""), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
-                     config.dram.bandwidth_gbps);
+                     config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows);
   SimulationOptions simulation_options;
   if (options.batch > 0) simulation_options.batch = options.batch;
   simulation_options.mapping = mapping;
@@ -172,6 +176,7 @@ void register_run_command(CLI::App& app) {
   run->add_option("--mapping", options->mapping_path, "Mapping file pinning parameters per layer (docs/mapping.md)")
       ->check(input_file());
   run->add_option("--out,-o", options->out_dir, "Output folder")->required();
+  add_activity_options(*run, options->activity, options->activity_max_rows);
   run->add_option("--trace", options->traces,
                   "Also write trace.vcd (GTKWave) and/or trace.json (Chrome/Perfetto timeline); repeatable")
       ->check(CLI::IsMember({"vcd", "perfetto"}, CLI::ignore_case));
