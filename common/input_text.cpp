@@ -23,7 +23,6 @@ bool looks_binary(const std::string& text) {
 }  // namespace
 
 std::string read_input_text(const std::string& path, const std::string& format) {
-  constexpr std::uintmax_t kMaxInputBytes = 64u << 20;
   const auto fail = [&](const std::string& message) { throw InputError({path, 0, 0, {}}, "", message); };
   std::error_code status;
   if (!std::filesystem::is_regular_file(path, status)) fail("not a regular file (does it exist? is it a folder?)");

@@ -75,6 +75,11 @@ void on_interrupt(int signal_number) {
   for (int slot = 0; slot < kSlots; ++slot) {
     if (slot_in_use[slot]) remove_tree_at(AT_FDCWD, registered_paths[slot].data(), 0);
   }
+  if (signal_number == SIGPIPE) {  // stdout's reader left (`| head`): end as any tool does, quietly
+    signal(SIGPIPE, SIG_DFL);
+    raise(SIGPIPE);
+    return;
+  }
   write_stderr(signal_number == SIGINT ? "\nerror: interrupted (SIGINT); partial outputs removed\n"
                                        : "\nerror: terminated (SIGTERM); partial outputs removed\n");
   _exit(kExitInterrupted);
@@ -89,8 +94,10 @@ void install_interrupt_cleanup() {
   sigemptyset(&action.sa_mask);
   sigaddset(&action.sa_mask, SIGINT);
   sigaddset(&action.sa_mask, SIGTERM);
+  sigaddset(&action.sa_mask, SIGPIPE);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGPIPE, &action, nullptr);
 }
 
 CleanupOnInterrupt::CleanupOnInterrupt(const std::string& relative_path) {

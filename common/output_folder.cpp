@@ -36,6 +36,14 @@ void refuse_over_input(const std::string& option, const std::string& target, con
   }
 }
 
+// --out is a folder for every command; a name like `est.csv` that does not exist yet is a file name
+// from habit (or from before --out was a folder everywhere), and would become a folder of that name.
+bool looks_like_a_file_name(const std::string& target) {
+  static const std::vector<std::string> extensions = {".csv", ".json", ".md", ".txt", ".yaml", ".yml", ".png", ".svg"};
+  const std::string extension = fs::path(target).extension().string();
+  return std::find(extensions.begin(), extensions.end(), extension) != extensions.end();
+}
+
 }  // namespace
 
 void check_output_folder_option(const std::string& target, const std::string& option) {
@@ -47,6 +55,10 @@ void check_output_folder_option(const std::string& target, const std::string& op
   }
   if (error && error != std::errc::no_such_file_or_directory) {
     throw std::runtime_error(option + " " + target + ": " + error.message());
+  }
+  if (!fs::exists(status) && looks_like_a_file_name(target)) {
+    throw UsageError(option + " " + target + " looks like a file name; " + option +
+                     " is always a folder (docs/cli.md), the command names its files in it");
   }
 }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/interrupt_cleanup.hpp"
+#include "common/output_budget.hpp"
 
 namespace ergon {
 
@@ -25,6 +26,7 @@ StreamingFile::~StreamingFile() {
 }
 
 void StreamingFile::write(const std::string& text) {
+  if (budget_ != nullptr && !budget_->take(text.size(), path_)) return;
   std::fwrite(text.data(), 1, text.size(), file_);
 }
 

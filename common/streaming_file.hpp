@@ -9,6 +9,7 @@
 namespace ergon {
 
 class CleanupOnInterrupt;
+class OutputBudget;
 
 class StreamingFile {
  public:
@@ -19,6 +20,8 @@ class StreamingFile {
   StreamingFile(StreamingFile&&) = delete;
 
   std::FILE* handle() { return file_; }
+  // Writes draw on `budget` (common/output_budget): once it is spent, further writes are dropped.
+  void set_budget(OutputBudget* budget) { budget_ = budget; }
   void write(const std::string& text);
   void finish();
 
@@ -27,6 +30,7 @@ class StreamingFile {
   std::string temporary_path_;
   std::unique_ptr<CleanupOnInterrupt> cleanup_;  // removes the temporary file if the run is interrupted
   std::FILE* file_ = nullptr;
+  OutputBudget* budget_ = nullptr;
 };
 
 }  // namespace ergon

@@ -4,15 +4,29 @@
 
 namespace ergon {
 
+std::uint64_t activity_csv_max_bytes(ActivityDetail detail, std::size_t max_rows, const Workload& workload) {
+  const std::uint64_t rows = detail == ActivityDetail::kNone     ? 0
+                             : detail == ActivityDetail::kLayers ? workload.layers().size()
+                                                                 : max_rows;
+  return (rows + 1) * kActivityRowMaxBytes;
+}
+
 RunOutputs::RunOutputs(const std::string& out_dir, const Workload& workload, const std::vector<std::string>& traces,
                        double frequency_mhz, double voltage_v, double dram_bandwidth_gbps, ActivityDetail activity,
-                       std::size_t activity_max_rows) {
+                       std::size_t activity_max_rows, std::uint64_t max_trace_bytes)
+    : trace_budget_(max_trace_bytes) {
   if (activity != ActivityDetail::kNone) {
     activity_.emplace(out_dir + "/activity.csv", workload, activity, activity_max_rows);
   }
   const auto wants = [&](const char* trace) { return std::find(traces.begin(), traces.end(), trace) != traces.end(); };
-  if (wants("vcd")) vcd_.emplace(out_dir + "/trace.vcd", frequency_mhz, voltage_v, dram_bandwidth_gbps);
-  if (wants("perfetto")) perfetto_.emplace(out_dir + "/trace.json", workload);
+  if (wants("vcd")) {
+    vcd_.emplace(out_dir + "/trace.vcd", frequency_mhz, voltage_v, dram_bandwidth_gbps);
+    vcd_->set_budget(&trace_budget_);
+  }
+  if (wants("perfetto")) {
+    perfetto_.emplace(out_dir + "/trace.json", workload);
+    perfetto_->set_budget(&trace_budget_);
+  }
 }
 
 RunObservers RunOutputs::observers() {

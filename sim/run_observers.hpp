@@ -7,23 +7,35 @@
 #include <vector>
 
 #include "arch/controller/activity.hpp"
+#include "common/output_budget.hpp"
 #include "network/workload.hpp"
 #include "sim/run_report.hpp"
 #include "sim/traces.hpp"
 
 namespace ergon {
 
+// The most bytes an activity.csv row takes (17 numbers in shortest round-trip form): the size bound of
+// activity.csv checked before a run.
+inline constexpr std::uint64_t kActivityRowMaxBytes = 200;
+
+// How many bytes activity.csv may take at `detail` for `workload`, at most.
+std::uint64_t activity_csv_max_bytes(ActivityDetail detail, std::size_t max_rows, const Workload& workload);
+
 class RunOutputs {
  public:
-  // `traces` may hold "vcd" and "perfetto". activity.csv is written unless `activity` is kNone.
+  // `traces` may hold "vcd" and "perfetto". activity.csv is written unless `activity` is kNone. The traces
+  // together may take `max_trace_bytes`; past it they stop (see trace_budget_exceeded).
   RunOutputs(const std::string& out_dir, const Workload& workload, const std::vector<std::string>& traces,
              double frequency_mhz, double voltage_v, double dram_bandwidth_gbps,
              ActivityDetail activity = ActivityDetail::kIntervals,
-             std::size_t activity_max_rows = kDefaultActivityMaxRows);
+             std::size_t activity_max_rows = kDefaultActivityMaxRows, std::uint64_t max_trace_bytes = UINT64_MAX);
   RunObservers observers();
   void finish();
+  // The traces outgrew their budget: they are incomplete and must not be kept.
+  const OutputBudget& trace_budget() const { return trace_budget_; }
 
  private:
+  OutputBudget trace_budget_;
   std::optional<ActivityCsvWriter> activity_;
   std::optional<VcdWriter> vcd_;
   std::optional<PerfettoWriter> perfetto_;

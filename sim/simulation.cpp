@@ -8,6 +8,7 @@
 #include "arch/components.hpp"
 #include "arch/controller/controller.hpp"
 #include "arch/dataflows/registry.hpp"
+#include "common/progress_display.hpp"
 #include "dataflow/mapping_error.hpp"
 #include "sim/systemc_kernel.hpp"
 
@@ -160,6 +161,36 @@ Simulation::Simulation(AcceleratorConfig config, EnergyTable table, const Worklo
   }
 }
 
+namespace {
+
+bool& simulation_progress_shown() {
+  static bool shown = false;
+  return shown;
+}
+
+// Chains a progress display onto the run's own observers: the fraction of the network's MACs in the
+// layers done, with the simulated cycles so far.
+RunObservers with_progress(RunObservers observers, const Workload& workload, ProgressDisplay& display) {
+  std::vector<double> macs_done_after;  // by layer index: MACs of every layer up to and including it
+  double macs = 0;
+  for (const Layer& layer : workload.layers()) macs_done_after.push_back(macs += static_cast<double>(layer.macs));
+  const double total = std::max(macs, 1.0);
+  const std::size_t layers = workload.layers().size();
+  observers.layer_done = [own = observers.layer_done, macs_done_after, total, layers, &display](
+                             std::size_t layer_index, std::uint64_t end_cycle) {
+    if (own) own(layer_index, end_cycle);
+    display.update(macs_done_after[layer_index] / total,
+                   fmt::format("layer {} of {}, {} cycles simulated", layer_index + 1, layers, end_cycle));
+  };
+  return observers;
+}
+
+}  // namespace
+
+void show_simulation_progress(bool show) {
+  simulation_progress_shown() = show;
+}
+
 SimulationResult Simulation::run() {
   SimulationResult result;
   result.config_name = config_.name;
@@ -176,8 +207,12 @@ SimulationResult Simulation::run() {
   const DramAddressMap address_map(workload_, batch_per_layer, config_.dram.word_bits);
   std::vector<LayerJob> jobs;
   LayerPlanning planning(config_, access_prices(config_, table_));
+  const std::string run_name = workload_.name() + " on " + config_.name;
+  ProgressDisplay mapping_progress("mapping " + run_name, simulation_progress_shown());
   for (std::size_t i = 0; i < workload_.layers().size(); ++i) {
     const Layer& layer = workload_.layers()[i];
+    mapping_progress.update(static_cast<double>(i) / static_cast<double>(workload_.layers().size()),
+                            fmt::format("layer {} of {}", i + 1, workload_.layers().size()));
     LayerResult entry;
     entry.bound = "n/a";
     entry.name = layer.name;
@@ -201,6 +236,7 @@ SimulationResult Simulation::run() {
     }
     result.layers.push_back(entry);
   }
+  mapping_progress.finish(fmt::format("{} layers", workload_.layers().size()));
 
   start_fresh_systemc_kernel();
   ClockDomain clock(sc_core::sc_time(1e6 / nominal.frequency_mhz, sc_core::SC_PS));
@@ -218,11 +254,15 @@ SimulationResult Simulation::run() {
   if (options_.fidelity == Fidelity::kCycleAccurate) {
     cycle_array = dataflow.make_cycle_array(config_, *noc, *glb, *pe_array, clock);
   }
+  ProgressDisplay simulation_progress("simulating " + run_name, simulation_progress_shown());
   auto controller = std::make_unique<Controller>(
       "controller", ControlledModules{clock, *glb, *noc, *pe_array, *dram, cycle_array.get()}, dvfs, jobs,
-      options_.observers, options_.check_outputs);
+      simulation_progress_shown() ? with_progress(options_.observers, workload_, simulation_progress)
+                                  : options_.observers,
+      options_.check_outputs);
   controller->dram_socket().bind(dram->target_socket());
   sc_core::sc_start();
+  simulation_progress.finish(fmt::format("{} layers", workload_.layers().size()));
   if (const auto& failure = controller->failure()) {
     throw std::runtime_error("layer '" + workload_.layers()[failure->layer_index].name +
                              "' could not be simulated: " + failure->message);

@@ -18,6 +18,7 @@ class VcdWriter {
   VcdWriter(const std::string& path, double frequency_mhz, double voltage_v, double dram_bandwidth_gbps);
   void write(const ActivityInterval& interval);
   void finish();
+  void set_budget(OutputBudget* budget) { file_.set_budget(budget); }
 
  private:
   void change(const std::string& code, const std::string& value, std::string& last);
@@ -32,6 +33,7 @@ class PerfettoWriter {
   PerfettoWriter(const std::string& path, const Workload& workload);
   void write(const TraceEvent& event);
   void finish();
+  void set_budget(OutputBudget* budget) { file_.set_budget(budget); }
 
  private:
   StreamingFile file_;

@@ -42,10 +42,14 @@ struct TraceEvent {
 
 using TraceSink = std::function<void(const TraceEvent&)>;
 
-// Who watches a run; either may be empty.
+// A layer finished at `end_cycle` of the compute clock (progress displays).
+using LayerDoneSink = std::function<void(std::size_t layer_index, std::uint64_t end_cycle)>;
+
+// Who watches a run; any may be empty.
 struct RunObservers {
   ActivitySink activity;
   TraceSink trace;
+  LayerDoneSink layer_done;
 };
 
 }  // namespace ergon

@@ -72,6 +72,7 @@ void Controller::compute_layer(std::size_t job) {
     values_->release(job);
   }
   loader_.layer_done();
+  events_.layer_done(jobs_[job].layer_index, layer.end_cycle);
 }
 
 // Takes the next step; the time the array waited for its data is a stall, and the step's DRAM reads are

@@ -34,6 +34,9 @@ class RunEvents {
   void emit_switch(std::size_t layer_index, const sc_core::sc_time& stop) const;
   void trace(TraceEvent::Kind kind, std::size_t layer_index, const sc_core::sc_time& start, const sc_core::sc_time& end,
              std::uint64_t bytes = 0) const;
+  void layer_done(std::size_t layer_index, std::uint64_t end_cycle) const {
+    if (observers_.layer_done) observers_.layer_done(layer_index, end_cycle);
+  }
   // The levels in force (both domains), from now on.
   void trace_levels(std::size_t layer_index) const;
 

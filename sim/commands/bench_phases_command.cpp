@@ -11,8 +11,11 @@
 
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
+#include "common/input_error.hpp"
+#include "common/output_folder.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/phases/phase_calibration.hpp"
 
@@ -28,6 +31,7 @@ struct BenchOptions {
   std::string out_dir;
   bool calibrate = false;
   bool against_measurements = false;
+  std::string format = "table";
 };
 
 std::string measurements_path() {
@@ -123,18 +127,10 @@ std::string phase_table(const std::string& title, const std::vector<PhaseBreakdo
   return out;
 }
 
-void run_bench(const BenchOptions& o, const AcceleratorConfig& config, const EnergyTable& table) {
-  const Workload workload = load_workload(o.workload_path);
-  std::vector<PhaseBreakdown> results;
-  for (const std::string& point : o.points) results.push_back(run_phase_benchmark(config, table, workload, point));
-  std::cout << phase_table(workload.name() + " on " + config.name + " (simulated, per iteration)", results);
-  if (o.out_dir.empty()) return;
+nlohmann::ordered_json bench_json(const Workload& workload, const AcceleratorConfig& config,
+                                  const std::vector<PhaseBreakdown>& results) {
   nlohmann::ordered_json json = {{"schema_version", 1}, {"workload", workload.name()}, {"config", config.name}};
   for (const PhaseBreakdown& b : results) {
-    const std::string dir = o.out_dir + "/" + b.point;
-    std::filesystem::create_directories(dir);
-    const double idle_mw = b.pre.latency_us > 0 ? b.pre.energy_uj / b.pre.latency_us * 1e3 * 0.1 : 0;
-    write_traces(b, o.runs, config.soc->idle_us, idle_mw, dir);
     json["points"][b.point] = {{"pre_inference", measure_json(b.pre)},
                                {"inference", measure_json(b.inference)},
                                {"post_inference", measure_json(b.post)},
@@ -156,8 +152,40 @@ void run_bench(const BenchOptions& o, const AcceleratorConfig& config, const Ene
                         {"post_inference", relative_edp_pct(h.post, l.post)},
                         {"total", relative_edp_pct(h.total(), l.total())}};
   }
-  write_file_atomically(o.out_dir + "/phases.json", json.dump(2) + "\n");
-  std::cout << "wrote " << o.out_dir << "/phases.json and <point>/{trace.vcd,power_trace.csv,power_trace.gp}\n";
+  return json;
+}
+
+std::string bench_csv(const std::vector<PhaseBreakdown>& results) {
+  std::string csv = "point,phase,energy_uj,latency_us,edp_js\n";
+  for (const PhaseBreakdown& b : results) {
+    const std::pair<const char*, PhaseMeasure> rows[] = {
+        {"pre-inference", b.pre}, {"inference", b.inference}, {"post-inference", b.post}, {"total", b.total()}};
+    for (const auto& [name, m] : rows) {
+      csv += fmt::format("{},{},{},{},{}\n", b.point, name, m.energy_uj, m.latency_us, m.edp_js());
+    }
+  }
+  return csv;
+}
+
+// `out`: the staged --out folder, or null.
+void run_bench(const BenchOptions& o, const AcceleratorConfig& config, const EnergyTable& table, OutputFolder* out) {
+  const Workload workload = load_workload(o.workload_path);
+  std::vector<PhaseBreakdown> results;
+  for (const std::string& point : o.points) results.push_back(run_phase_benchmark(config, table, workload, point));
+  const ReportForms forms{phase_table(workload.name() + " on " + config.name + " (simulated, per iteration)", results),
+                          bench_json(workload, config, results).dump(2) + "\n", bench_csv(results)};
+  if (!out) return print_report(forms, o.format);
+  for (const PhaseBreakdown& b : results) {
+    const std::string dir = out->staged(b.point);
+    std::filesystem::create_directories(dir);
+    const double idle_mw = b.pre.latency_us > 0 ? b.pre.energy_uj / b.pre.latency_us * 1e3 * 0.1 : 0;
+    write_traces(b, o.runs, config.soc->idle_us, idle_mw, dir);
+  }
+  write_file_atomically(out->staged("phases.json"), forms.json);
+  write_file_atomically(out->staged("phases_summary.csv"), forms.csv);
+  out->commit();
+  print_report(forms, o.format);  // after the files: a reader that stops early cannot cost them
+  note_written(o.out_dir, {"phases.json", "phases_summary.csv", "<point>/{trace.vcd,power_trace.csv,power_trace.gp}"});
 }
 
 // The four models' NPU simulations at every point (shared by calibration, LOMO and predictions).
@@ -316,7 +344,8 @@ do for [out in "png svg"] {{
 }
 
 // Simulated against measured (Tables IV-VI), per model, point and phase, in-sample and leave-one-model-out.
-void run_against_measurements(const BenchOptions& o, const AcceleratorConfig& config, const EnergyTable& table) {
+void run_against_measurements(const BenchOptions& o, const AcceleratorConfig& config, const EnergyTable& table,
+                              OutputFolder* out) {
   const PhaseMeasurements measured = load_phase_measurements(measurements_path());
   const std::map<std::string, ModelPrediction> predictions =
       predict_models(config, table, measured, simulate_mlperf_tiny(config, table));
@@ -326,6 +355,7 @@ void run_against_measurements(const BenchOptions& o, const AcceleratorConfig& co
   std::string csv =
       "model,point,phase,energy_uj,lomo_energy_uj,measured_energy_uj,latency_us,lomo_latency_us,"
       "measured_latency_us\n";
+  nlohmann::ordered_json rows_json = nlohmann::ordered_json::array();
   ErrorSums errors[2][2];  // [prediction?][LOMO?]
   for (const auto& [model, p] : predictions) {
     for (const SocOperatingPoint& point : config.soc->operating_points) {
@@ -336,28 +366,38 @@ void run_against_measurements(const BenchOptions& o, const AcceleratorConfig& co
       const PhaseRows lomo = phase_rows(p.lomo.at(point.name), found->second.at(point.name));
       for (int i = 0; i < 4; ++i) {
         const auto& [sim, meas] = rows[i].second;
-        const PhaseMeasure& out = lomo[i].second.first;
+        const PhaseMeasure& lomo_out = lomo[i].second.first;
         const double e_err = error_pct(sim.energy_uj, meas.energy_uj),
                      t_err = error_pct(sim.latency_us, meas.latency_us);
-        const double e_lomo = error_pct(out.energy_uj, meas.energy_uj),
-                     t_lomo = error_pct(out.latency_us, meas.latency_us);
+        const double e_lomo = error_pct(lomo_out.energy_uj, meas.energy_uj),
+                     t_lomo = error_pct(lomo_out.latency_us, meas.latency_us);
         md += fmt::format(
             "| {} | {}{} | {} | {:.1f} | {:.1f} | {:+.1f}% | {:+.1f}% | {:.1f} | {:.1f} | {:+.1f}% | {:+.1f}% |\n",
             model, point.name, prediction ? " (prediction)" : "", rows[i].first, sim.energy_uj, meas.energy_uj, e_err,
             e_lomo, sim.latency_us, meas.latency_us, t_err, t_lomo);
         csv += fmt::format("{},{},{},{},{},{},{},{},{}\n", model, point.name, rows[i].first, sim.energy_uj,
-                           out.energy_uj, meas.energy_uj, sim.latency_us, out.latency_us, meas.latency_us);
+                           lomo_out.energy_uj, meas.energy_uj, sim.latency_us, lomo_out.latency_us, meas.latency_us);
+        rows_json.push_back({{"model", model},
+                             {"point", point.name},
+                             {"phase", rows[i].first},
+                             {"prediction", prediction},
+                             {"energy_uj", sim.energy_uj},
+                             {"lomo_energy_uj", lomo_out.energy_uj},
+                             {"measured_energy_uj", meas.energy_uj},
+                             {"latency_us", sim.latency_us},
+                             {"lomo_latency_us", lomo_out.latency_us},
+                             {"measured_latency_us", meas.latency_us}});
         if (i == 3) continue;  // RMS over phases, as before
         errors[prediction][0].add(e_err, t_err);
         errors[prediction][1].add(e_lomo, t_lomo);
       }
     }
   }
-  std::cout << md;
+  std::string summary;
   for (int prediction : {0, 1}) {
-    std::cout << fmt::format("{}: RMS error per phase, in-sample {}; leave-one-model-out {}\n",
-                             prediction ? "predicted points" : "reference point (fitted)", errors[prediction][0].text(),
-                             errors[prediction][1].text());
+    summary += fmt::format("{}: RMS error per phase, in-sample {}; leave-one-model-out {}\n",
+                           prediction ? "predicted points" : "reference point (fitted)", errors[prediction][0].text(),
+                           errors[prediction][1].text());
   }
   const auto& points = config.soc->operating_points;
   std::string ratios;
@@ -366,17 +406,19 @@ void run_against_measurements(const BenchOptions& o, const AcceleratorConfig& co
     const std::string& l = points[0].name == h ? points[1].name : points[0].name;
     int right = 0, total = 0;
     ratios = ratio_table(predictions, measured, h, l, &right, &total);
-    std::cout << "\n" << ratios << fmt::format("rEDP signs right: {} of {}\n", right, total);
-    if (!o.out_dir.empty()) {
-      std::filesystem::create_directories(o.out_dir);
-      write_figures(predictions, measured, h, l, o.out_dir);
-    }
+    ratios += fmt::format("rEDP signs right: {} of {}\n", right, total);
+    if (out) write_figures(predictions, measured, h, l, out->staged(""));
   }
-  if (!o.out_dir.empty()) {
-    std::filesystem::create_directories(o.out_dir);
-    write_file_atomically(o.out_dir + "/against_measurements.md", md + "\n" + ratios);
-    write_file_atomically(o.out_dir + "/against_measurements.csv", csv);
-  }
+  const nlohmann::ordered_json json = {{"schema_version", 1}, {"config", config.name}, {"rows", rows_json}};
+  const ReportForms forms{md + summary + (ratios.empty() ? "" : "\n" + ratios), json.dump(2) + "\n", csv,
+                          md + (ratios.empty() ? "" : "\n" + ratios)};
+  if (!out) return print_report(forms, o.format);
+  write_file_atomically(out->staged("against_measurements.md"), forms.markdown);
+  write_file_atomically(out->staged("against_measurements.csv"), csv);
+  write_file_atomically(out->staged("against_measurements.json"), forms.json);
+  const std::vector<std::string> written = out->commit();
+  print_report(forms, o.format);
+  note_written(o.out_dir, written);
 }
 
 }  // namespace
@@ -394,14 +436,32 @@ void register_bench_phases_command(CLI::App& app) {
   command->add_option("--runs", o->runs, "Iterations in the traces")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
-  command->add_option("--out,-o", o->out_dir, "Output folder");
+  command->add_option("--out,-o", o->out_dir,
+                      "Also write into this folder: phases.json, phases_summary.csv and per point the traces; with "
+                      "--against-measurements, against_measurements.{md,csv,json} and Figs. 5-6");
+  add_format_option(*command, o->format);
+  add_progress_options(*command);
   command->add_flag("--calibrate", o->calibrate,
                     "Fit the soc cost model on the reference point's measurements and print it");
   command->add_flag("--against-measurements", o->against_measurements,
                     "Simulate the paper's four models at every point, beside Tables IV and V");
   command->callback([o] {
+    if (o->calibrate && (o->format != "table" || !o->out_dir.empty())) {
+      throw UsageError("--calibrate prints the fitted soc section as YAML; --format and --out do not apply to it");
+    }
+    if (!o->calibrate && !o->against_measurements && (o->workload_path.empty() || o->points.empty())) {
+      throw UsageError("give --workload and --point (or --calibrate, or --against-measurements)");
+    }
+    std::optional<OutputFolder> out;  // staged: all or nothing (common/output_folder)
+    if (!o->out_dir.empty()) {
+      out.emplace(o->out_dir, "--out",
+                  std::vector<std::string>{"phases.json", "phases_summary.csv", "against_measurements.md",
+                                           "against_measurements.csv", "against_measurements.json", "phases.csv"},
+                  std::vector<std::string>{o->config_path, o->workload_path});
+    }
     const AcceleratorConfig config = load_accelerator_config(o->config_path, o->overrides);
     if (!config.soc) throw std::runtime_error(o->config_path + ": no `soc` section (see configs/stm32n6.yaml)");
+    if (out) out->add_inputs({energy_table_path(config)});
     const EnergyTable table = load_energy_table(energy_table_path(config));
     if (o->calibrate) {
       const SocCalibration c = calibrate_soc(config, table, load_phase_measurements(measurements_path()),
@@ -409,9 +469,8 @@ void register_bench_phases_command(CLI::App& app) {
       std::cout << "# fitted on " << config.soc->reference_point << " (" << c.models.size() << " models):\n" << c.yaml;
       return;
     }
-    if (o->against_measurements) return run_against_measurements(*o, config, table);
-    if (o->workload_path.empty() || o->points.empty()) throw std::runtime_error("give --workload and --point");
-    run_bench(*o, config, table);
+    if (o->against_measurements) return run_against_measurements(*o, config, table, out ? &*out : nullptr);
+    run_bench(*o, config, table, out ? &*out : nullptr);
   });
 }
 

@@ -46,7 +46,7 @@ struct EstimateOptions {
   std::string models_dir;
   std::string workload_path;
   std::string format = "table";
-  std::string out_path;
+  std::string out_dir;
 };
 
 BlackthornModels read_models(const std::string& dir) {
@@ -60,28 +60,30 @@ BlackthornModels read_models(const std::string& dir) {
   }
 }
 
-std::string estimate_text(const BlackthornEstimate& e, const BlackthornModels& models, const std::string& format) {
-  if (format == "json") {
-    nlohmann::ordered_json layers = nlohmann::ordered_json::array();
-    for (const auto& l : e.layers) {
-      layers.push_back(
-          {{"name", l.name}, {"op", l.op}, {"modelled", l.modelled}, {"latency_ms", l.latency_ms}, {"note", l.note}});
-    }
-    return nlohmann::ordered_json{
-               {"schema_version", 1},       {"estimator", "blackthorn"},      {"workload", e.workload},
-               {"backend", models.backend}, {"total_latency_ms", e.total_ms}, {"unmodelled_layers", e.unmodelled},
-               {"layers", layers}}
-               .dump(2) +
-           "\n";
+std::string estimate_json(const BlackthornEstimate& e, const BlackthornModels& models) {
+  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+  for (const auto& l : e.layers) {
+    layers.push_back(
+        {{"name", l.name}, {"op", l.op}, {"modelled", l.modelled}, {"latency_ms", l.latency_ms}, {"note", l.note}});
   }
-  if (format == "csv") {
-    std::string out = "layer,op,modelled,latency_ms,note\n";
-    for (const auto& l : e.layers) {
-      out += fmt::format("{},{},{},{:.6g},{}\n", csv_quoted(l.name), l.op, l.modelled ? 1 : 0, l.latency_ms,
-                         csv_quoted(l.note));
-    }
-    return out + fmt::format("total,,,{:.6g},\n", e.total_ms);
+  return nlohmann::ordered_json{
+             {"schema_version", 1},       {"estimator", "blackthorn"},      {"workload", e.workload},
+             {"backend", models.backend}, {"total_latency_ms", e.total_ms}, {"unmodelled_layers", e.unmodelled},
+             {"layers", layers}}
+             .dump(2) +
+         "\n";
+}
+
+std::string estimate_csv(const BlackthornEstimate& e) {
+  std::string out = "layer,op,modelled,latency_ms,note\n";
+  for (const auto& l : e.layers) {
+    out +=
+        fmt::format("{},{},{},{},{}\n", csv_quoted(l.name), l.op, l.modelled ? 1 : 0, l.latency_ms, csv_quoted(l.note));
   }
+  return out + fmt::format("total,,,{},\n", e.total_ms);
+}
+
+std::string estimate_table(const BlackthornEstimate& e, const BlackthornModels& models) {
   std::string out = fmt::format("Blackthorn estimate of {} from models of {}\n", e.workload, models.backend);
   out += fmt::format("{:<28} {:<10} {:>12}\n", "layer", "op", "latency ms");
   std::string ignored;
@@ -155,18 +157,17 @@ void register_blackthorn_commands(CLI::App& app) {
   estimate->add_option("--workload,-w", estimate_options->workload_path, "Workload YAML")
       ->required()
       ->check(input_file());
-  estimate->add_option("--format", estimate_options->format, "Output format")
-      ->check(CLI::IsMember({"table", "json", "csv"}, CLI::ignore_case))
-      ->capture_default_str();
-  estimate->add_option("--out,-o", estimate_options->out_path, "Write to this file (atomically) instead of stdout");
+  add_format_option(*estimate, estimate_options->format);
+  add_report_out_option(*estimate, estimate_options->out_dir, "blackthorn");
   estimate->callback([estimate_options] {
-    refuse_output_over_inputs(estimate_options->out_path,
-                              {estimate_options->workload_path, estimate_options->models_dir + "/models.json"},
-                              "--out");
+    std::optional<OutputFolder> out =
+        open_report_folder(estimate_options->out_dir, "blackthorn",
+                           {estimate_options->workload_path, estimate_options->models_dir + "/models.json"});
     const BlackthornModels models = read_models(estimate_options->models_dir);
     const Workload workload = load_workload(estimate_options->workload_path);
-    emit_output(estimate_text(estimate_blackthorn(workload, models), models, estimate_options->format),
-                estimate_options->out_path);
+    const BlackthornEstimate result = estimate_blackthorn(workload, models);
+    emit_report({estimate_table(result, models), estimate_json(result, models), estimate_csv(result)},
+                estimate_options->format, out, "blackthorn");
   });
 }
 

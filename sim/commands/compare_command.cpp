@@ -26,7 +26,7 @@ struct CompareOptions {
   std::vector<std::string> overrides;
   std::string blackthorn_models;
   std::string format = "table";
-  std::string out_path;
+  std::string out_dir;
 };
 
 struct ComparedLayer {
@@ -173,6 +173,49 @@ std::string compare_json(const Comparison& comparison, const std::string& worklo
   return json.dump(2) + "\n";
 }
 
+// The simulation of the first row-stationary config beside CNNergy, by component: the table's detail, or
+// the whole of --format cnnergy-json.
+std::string cnnergy_detail(const CompareOptions& options, const Workload& workload, bool as_json) {
+  for (const std::string& path : options.config_paths) {
+    const AcceleratorConfig config = load_accelerator_config(path, options.overrides);
+    if (!is_row_stationary(config.pe_array)) continue;
+    const Comparison comparison = compare(config, load_energy_table(energy_table_path(config)), workload);
+    if (as_json) return compare_json(comparison, workload.name());
+    std::string text;
+    if (!comparison.rows.empty()) text += compare_table(comparison.rows, workload.name());
+    if (!comparison.skipped.empty()) {
+      text += "\nsimulated but not in the comparison (CNNergy does not model them):\n";
+      for (const auto& line : comparison.skipped) text += "  " + line + "\n";
+    }
+    return text;
+  }
+  return "";
+}
+
+void run_compare(CompareOptions options) {
+  if (options.config_paths.empty()) options.config_paths.push_back(default_config_path());
+  // Checked before anything runs: the simulations would make a later refusal an exception after SystemC.
+  std::vector<std::string> read = options.config_paths;
+  read.push_back(options.workload_path);
+  if (!options.blackthorn_models.empty()) read.push_back(options.blackthorn_models + "/models.json");
+  for (const std::string& path : options.config_paths) {
+    read.push_back(energy_table_path(load_accelerator_config(path, options.overrides)));
+  }
+  std::optional<OutputFolder> out = open_report_folder(options.out_dir, "comparison", read);
+  const Workload workload = load_workload(options.workload_path);
+  if (options.format == "cnnergy-json") {
+    std::cout << cnnergy_detail(options, workload, true);
+    if (!out) return;  // else --out still gets the comparison report
+  }
+  const ComparisonReport report =
+      build_comparison({options.workload_path, options.config_paths, options.overrides, options.blackthorn_models});
+  ReportForms forms{"", comparison_json(report).dump(2) + "\n", comparison_csv(report), comparison_markdown(report)};
+  if (options.format == "table")
+    forms.table = comparison_table(report) + "\n" + cnnergy_detail(options, workload, false);
+  write_report_files(forms, out, "comparison");
+  if (options.format != "cnnergy-json") print_report(forms, options.format);
+}
+
 }  // namespace
 
 void register_compare_command(CLI::App& app) {
@@ -191,50 +234,11 @@ void register_compare_command(CLI::App& app) {
       ->add_option("--blackthorn-models", options->blackthorn_models,
                    "Folder of `ergon profile blackthorn` models to add their latency estimate")
       ->check(CLI::ExistingDirectory);
-  command
-      ->add_option("--format", options->format,
-                   "table (with the simulation-vs-CNNergy detail), markdown, csv or json (the comparison report)")
-      ->check(CLI::IsMember({"table", "markdown", "csv", "json", "cnnergy-json"}, CLI::ignore_case))
-      ->capture_default_str();
-  command->add_option("--out,-o", options->out_path, "Write to this file (atomically) instead of stdout");
-  command->callback([options] {
-    ComparisonInputs inputs{options->workload_path, options->config_paths, options->overrides,
-                            options->blackthorn_models};
-    if (inputs.config_paths.empty()) inputs.config_paths.push_back(default_config_path());
-    // Checked before anything runs: the simulations would make a later refusal an exception after SystemC.
-    std::vector<std::string> read = inputs.config_paths;
-    read.push_back(options->workload_path);
-    if (!options->blackthorn_models.empty()) {
-      read.push_back(options->blackthorn_models + "/models.json");
-    }
-    for (const std::string& path : inputs.config_paths) {
-      read.push_back(energy_table_path(load_accelerator_config(path, options->overrides)));
-    }
-    refuse_output_over_inputs(options->out_path, read, "--out");
-    const Workload workload = load_workload(options->workload_path);
-    if (options->format == "markdown")
-      return emit_output(comparison_markdown(build_comparison(inputs)), options->out_path);
-    if (options->format == "csv") return emit_output(comparison_csv(build_comparison(inputs)), options->out_path);
-    if (options->format == "json") {
-      return emit_output(comparison_json(build_comparison(inputs)).dump(2) + "\n", options->out_path);
-    }
-    std::string text = options->format == "table" ? comparison_table(build_comparison(inputs)) + "\n" : "";
-    // In detail: the simulation of the first row-stationary config beside CNNergy, by component.
-    for (const std::string& path : inputs.config_paths) {
-      const AcceleratorConfig config = load_accelerator_config(path, options->overrides);
-      if (!is_row_stationary(config.pe_array)) continue;
-      const Comparison comparison = compare(config, load_energy_table(energy_table_path(config)), workload);
-      if (options->format == "cnnergy-json")
-        return emit_output(compare_json(comparison, workload.name()), options->out_path);
-      if (!comparison.rows.empty()) text += compare_table(comparison.rows, workload.name());
-      if (!comparison.skipped.empty()) {
-        text += "\nsimulated but not in the comparison (CNNergy does not model them):\n";
-        for (const auto& line : comparison.skipped) text += "  " + line + "\n";
-      }
-      break;
-    }
-    emit_output(text, options->out_path);
-  });
+  add_format_option(*command, options->format, {"cnnergy-json"},
+                    "cnnergy-json (the simulation beside CNNergy, by component)");
+  add_report_out_option(*command, options->out_dir, "comparison");
+  add_progress_options(*command);
+  command->callback([options] { run_compare(*options); });
 }
 
 }  // namespace ergon

@@ -1,7 +1,11 @@
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "arch/accelerator_config.hpp"
+#include "common/text.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
@@ -13,6 +17,8 @@ namespace {
 struct ConfigShowOptions {
   std::string config_path;
   std::vector<std::string> overrides;
+  std::string format = "table";
+  std::string out_dir;
 };
 
 nlohmann::ordered_json dvfs_json(const DvfsConfig& dvfs) {
@@ -27,7 +33,7 @@ nlohmann::ordered_json dvfs_json(const DvfsConfig& dvfs) {
           {"memory", {{"switch_overhead_us", dvfs.memory_switch_overhead_us}, {"levels", memory}}}};
 }
 
-std::string config_json(const AcceleratorConfig& c) {
+nlohmann::ordered_json config_json(const AcceleratorConfig& c) {
   const auto& rf = c.pe_array.rf;
   nlohmann::ordered_json json = {
       {"name", c.name},
@@ -71,7 +77,35 @@ std::string config_json(const AcceleratorConfig& c) {
     json["dram"]["page_policy"] = c.dram.page_policy;
     json["dram"]["address_mapping"] = c.dram.address_mapping;
   }
-  return json.dump(2) + "\n";
+  return json;
+}
+
+// Every leaf as a key path (the spelling of --set) and its value; list items by index.
+void flatten(const nlohmann::ordered_json& node, const std::string& path,
+             std::vector<std::pair<std::string, std::string>>& rows) {
+  if (node.is_object() || node.is_array()) {
+    std::size_t index = 0;
+    for (auto item = node.begin(); item != node.end(); ++item, ++index) {
+      const std::string key = node.is_object() ? item.key() : std::to_string(index);
+      flatten(*item, path.empty() ? key : path + "." + key, rows);
+    }
+    return;
+  }
+  rows.emplace_back(path, node.is_string() ? node.get<std::string>() : node.dump());
+}
+
+ReportForms config_forms(const AcceleratorConfig& config) {
+  const nlohmann::ordered_json json = config_json(config);
+  std::vector<std::pair<std::string, std::string>> rows;
+  flatten(json, "", rows);
+  std::size_t width = 0;
+  for (const auto& row : rows) width = std::max(width, row.first.size());
+  ReportForms forms{"", json.dump(2) + "\n", "key,value\n"};
+  for (const auto& [key, value] : rows) {
+    forms.table += fmt::format("{:<{}}  {}\n", key, width, value);
+    forms.csv += key + "," + csv_quoted(value) + "\n";
+  }
+  return forms;
 }
 
 }  // namespace
@@ -83,8 +117,14 @@ void register_config_command(CLI::App& app) {
   auto options = std::make_shared<ConfigShowOptions>();
   show->add_option("file", options->config_path, "Accelerator config YAML")->required()->check(input_file());
   show->add_option("--set", options->overrides, "Override a key: key.path=value (repeatable)");
-  show->callback(
-      [options] { emit_output(config_json(load_accelerator_config(options->config_path, options->overrides)), ""); });
+  add_format_option(*show, options->format);
+  add_report_out_option(*show, options->out_dir, "config");
+  show->callback([options] {
+    std::optional<OutputFolder> out = open_report_folder(options->out_dir, "config", {options->config_path});
+    const AcceleratorConfig loaded = load_accelerator_config(options->config_path, options->overrides);
+    if (out) out->add_inputs({energy_table_path(loaded)});
+    emit_report(config_forms(loaded), options->format, out, "config");
+  });
 }
 
 }  // namespace ergon

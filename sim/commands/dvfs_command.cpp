@@ -35,6 +35,8 @@ struct DvfsOptions {
   std::size_t activity_max_rows = kDefaultActivityMaxRows;
   double deadline_ms = 0;
   bool pareto = false;
+  std::string format = "table";
+  double max_output_mb = kDefaultMaxOutputMb;
 };
 
 void run_dvfs_command(const DvfsOptions& options) {
@@ -47,6 +49,8 @@ void run_dvfs_command(const DvfsOptions& options) {
   out.add_inputs({energy_table_path(config)});
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
+  const std::uint64_t trace_bytes =
+      trace_allowance_bytes(options.max_output_mb, options.activity, options.activity_max_rows, workload);
   const DvfsScheme scheme = parse_dvfs_scheme(options.scheme);
   const SimulationResult race_to_idle = simulate_race_to_idle(config, table, workload);
   if (const std::string why = unreachable_deadline(options.deadline_ms * 1e6, race_to_idle.total.time_ns);
@@ -60,28 +64,31 @@ void run_dvfs_command(const DvfsOptions& options) {
   if (options.pareto) front = dvfs_pareto(config, table, workload, race_to_idle);
   // The final schedule once more, streaming its activity (frequency and voltage per interval) and traces.
   RunOutputs outputs(out.staged(""), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
-                     config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows);
+                     config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows,
+                     trace_bytes);
   SimulationOptions replay = scheduled_options(outcome.allocation);
   replay.observers = outputs.observers();
   Simulation(config, table, workload, replay).run();
   outputs.finish();
+  if (outputs.trace_budget().exceeded())
+    return report_output_over_budget(outputs.trace_budget(), options.max_output_mb, options.out_dir);
   const nlohmann::json report = dvfs_json(outcome, config, workload);
   if (const auto bad = first_non_finite(report)) return report_non_finite(*bad, {config.file, table.file});
-  write_file_atomically(out.staged("report.json"), report.dump(2) + "\n");
-  write_file_atomically(out.staged("layers.csv"), layers_csv(outcome.scheduled));
+  const ReportForms forms{dvfs_table(outcome), report.dump(2) + "\n", layers_csv(outcome.scheduled)};
+  write_file_atomically(out.staged("report.json"), forms.json);
+  write_file_atomically(out.staged("layers.csv"), forms.csv);
   write_file_atomically(out.staged("rti_layers.csv"), layers_csv(outcome.race_to_idle));
-  std::string written = std::string("report.json,layers.csv,rti_layers.csv") +
-                        (parse_activity_detail(options.activity) == ActivityDetail::kNone ? "" : ",activity.csv");
+  bool plotted = true;
   if (options.pareto) {
     write_file_atomically(out.staged("pareto.csv"), pareto_csv(front));
     write_file_atomically(out.staged("pareto.gp"),
                           pareto_gnuplot(fmt::format("{} on {}: energy against latency, every scheme and deadline",
                                                      workload.name(), config.name)));
-    written += run_gnuplot(out.staged(""), "pareto.gp") ? ",pareto.csv,pareto.gp,pareto.png,pareto.svg"
-                                                        : ",pareto.csv,pareto.gp";
+    plotted = run_gnuplot(out.staged(""), "pareto.gp");
   }
-  out.commit();
-  std::cout << dvfs_table(outcome) << "wrote " << options.out_dir << "/{" << written << "}\n";
+  const std::vector<std::string> written = out.commit();
+  print_report(forms, options.format);  // after the files: a reader that stops early cannot cost them
+  note_written(options.out_dir, written, plotted ? "" : " (no pareto.png: gnuplot missing or failed)");
 }
 
 }  // namespace
@@ -99,7 +106,12 @@ void register_dvfs_command(CLI::App& app) {
                    "(overhead and quantised levels)")
       ->check(CLI::IsMember(dvfs_scheme_names(), CLI::ignore_case))
       ->capture_default_str();
-  dvfs->add_option("--out,-o", options->out_dir, "Output folder")->required();
+  dvfs->add_option("--out,-o", options->out_dir,
+                   "Output folder: report.json, layers.csv (the DVFS run), rti_layers.csv (race to idle), activity.csv")
+      ->required();
+  add_format_option(*dvfs, options->format);
+  add_progress_options(*dvfs);
+  add_max_output_option(*dvfs, options->max_output_mb);
   add_activity_options(*dvfs, options->activity, options->activity_max_rows);
   dvfs->add_option("--deadline-ms", options->deadline_ms,
                    "Spend the slack up to this inference latency (ms; at least race to idle's) instead of keeping "

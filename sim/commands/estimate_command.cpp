@@ -23,31 +23,24 @@ struct CnnergyCommandOptions {
   int word_bits = 0;  // 0 = the config's pe_array.word_bits
   bool no_control = false;
   std::string format = "table";
-  std::string out_path;
+  std::string out_dir;
 };
 
 void run_cnnergy(const CnnergyCommandOptions& options) {
-  refuse_output_over_inputs(options.out_path, {options.workload_path, options.config_path, options.energy_table_path},
-                            "--out");
+  std::optional<OutputFolder> out = open_report_folder(
+      options.out_dir, "cnnergy", {options.workload_path, options.config_path, options.energy_table_path});
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
   const std::string table_path =
       options.energy_table_path.empty() ? energy_table_path(config) : options.energy_table_path;
-  refuse_output_over_inputs(options.out_path, {table_path}, "--out");
+  if (out) out->add_inputs({table_path});
   const EnergyTable table = load_energy_table(table_path);
   const Workload workload = load_workload(options.workload_path);
   CnnergyOptions model_options;
   model_options.word_bits = options.word_bits != 0 ? options.word_bits : config.pe_array.word_bits;
   model_options.include_control_and_clock = !options.no_control;
   const CnnergyEstimate estimate = estimate_cnnergy(workload, table, cnnergy_hardware(config), model_options);
-  std::string text;
-  if (options.format == "json") {
-    text = cnnergy_json(estimate).dump(2) + "\n";
-  } else if (options.format == "csv") {
-    text = cnnergy_csv(estimate);
-  } else {
-    text = cnnergy_table(estimate);
-  }
-  emit_output(text, options.out_path);
+  emit_report({cnnergy_table(estimate), cnnergy_json(estimate).dump(2) + "\n", cnnergy_csv(estimate)}, options.format,
+              out, "cnnergy");
 }
 
 struct LahmerCommandOptions {
@@ -57,7 +50,7 @@ struct LahmerCommandOptions {
   std::string kclc = "exact";
   std::string kclc_padding = "ignore";  // eq. 2 as printed
   std::string format = "table";
-  std::string out_path;
+  std::string out_dir;
 };
 
 KclcOptions lahmer_kclc_options(const LahmerCommandOptions& options) {
@@ -71,14 +64,12 @@ KclcOptions lahmer_kclc_options(const LahmerCommandOptions& options) {
 void run_lahmer(const LahmerCommandOptions& options) {
   const KclcOptions kclc = lahmer_kclc_options(options);
   const std::string parameters = options.parameters_path.empty() ? lahmer_parameters_path() : options.parameters_path;
-  refuse_output_over_inputs(options.out_path, {parameters, options.workload_path}, "--out");
+  std::optional<OutputFolder> out = open_report_folder(options.out_dir, "lahmer", {parameters, options.workload_path});
   const LahmerBoard board = load_lahmer_board(parameters, options.board);
   const Workload workload = load_workload(options.workload_path);
   const LahmerEstimate estimate = estimate_lahmer(workload, board, kclc);
-  const std::string text = options.format == "json"  ? lahmer_json(estimate).dump(2) + "\n"
-                           : options.format == "csv" ? lahmer_csv(estimate)
-                                                     : lahmer_table(estimate);
-  emit_output(text, options.out_path);
+  emit_report({lahmer_table(estimate), lahmer_json(estimate).dump(2) + "\n", lahmer_csv(estimate)}, options.format, out,
+              "lahmer");
 }
 
 void register_lahmer(CLI::App& estimate) {
@@ -100,10 +91,8 @@ void register_lahmer(CLI::App& estimate) {
                    "computes)")
       ->check(CLI::IsMember({"ignore", "include"}, CLI::ignore_case))
       ->capture_default_str();
-  lahmer->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"table", "json", "csv"}, CLI::ignore_case))
-      ->capture_default_str();
-  lahmer->add_option("--out,-o", options->out_path, "Write to this file (atomically) instead of stdout");
+  add_format_option(*lahmer, options->format);
+  add_report_out_option(*lahmer, options->out_dir, "lahmer");
   lahmer->callback([options] { run_lahmer(*options); });
 }
 
@@ -129,10 +118,8 @@ void register_estimate_command(CLI::App& app) {
   cnnergy->add_option("--bits", options->word_bits, "Word width (default: the config's pe_array.word_bits)")
       ->check(CLI::IsMember({8, 16}));
   cnnergy->add_flag("--no-control", options->no_control, "Leave out clock-tree and control energy");
-  cnnergy->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"table", "json", "csv"}, CLI::ignore_case))
-      ->capture_default_str();
-  cnnergy->add_option("--out,-o", options->out_path, "Write to this file (atomically) instead of stdout");
+  add_format_option(*cnnergy, options->format);
+  add_report_out_option(*cnnergy, options->out_dir, "cnnergy");
   cnnergy->callback([options] { run_cnnergy(*options); });
   register_lahmer(*estimate);
 }

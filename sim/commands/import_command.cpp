@@ -9,6 +9,7 @@
 #include "arch/accelerator_config.hpp"
 #include "arch/importers/scalesim_config.hpp"
 #include "common/atomic_file.hpp"
+#include "common/input_text.hpp"
 #include "common/interrupt_cleanup.hpp"
 #include "common/output_paths.hpp"
 #include "network/importers/onnx_model.hpp"
@@ -34,6 +35,12 @@ struct ScaleSimImportOptions {
 // does not load never replaces anything.
 template <typename Check>
 void write_checked(const std::string& path, const std::string& text, Check&& check) {
+  if (text.size() > kMaxInputBytes) {  // it would be written only to be refused when read
+    throw std::runtime_error(fmt::format(
+        "{}: the converted file would be {:.1f} MiB, and Ergon reads files up to {} MiB; nothing was written "
+        "(split the input into smaller parts)",
+        path, static_cast<double>(text.size()) / (1 << 20), kMaxInputBytes >> 20));
+  }
   const std::string staging = path + ".check.yaml";
   const CleanupOnInterrupt cleanup(staging);
   write_file_atomically(staging, text);

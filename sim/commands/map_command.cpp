@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arch/dataflows/registry.hpp"
+#include "common/text.hpp"
 #include "dataflow/mapping_error.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
@@ -27,7 +28,7 @@ struct MapOptions {
   std::string layer;
   std::string mapping_path;
   std::string format = "table";
-  std::string out_path;
+  std::string out_dir;
 };
 
 struct MappedLayer {
@@ -73,9 +74,47 @@ nlohmann::ordered_json layer_json(const MappedLayer& mapped) {
   return json;
 }
 
+std::string parameter_text(const nlohmann::ordered_json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// A row per layer: the union of the dataflows' parameter names as columns (empty where a layer's mapping
+// has no such parameter), then the mapper's estimate.
+std::string mapping_csv(const std::vector<MappedLayer>& mapped) {
+  std::vector<std::string> keys;
+  for (const MappedLayer& layer : mapped) {
+    if (!layer.plan) continue;
+    const MappingSummary mapping = layer.plan->mapping();
+    for (auto item = mapping.parameters.begin(); item != mapping.parameters.end(); ++item) {
+      if (std::find(keys.begin(), keys.end(), item.key()) == keys.end()) keys.push_back(item.key());
+    }
+  }
+  std::string csv = "layer,op,executed";
+  for (const std::string& key : keys) csv += "," + csv_quoted(key);
+  csv +=
+      ",objective,estimate_cycles,estimate_energy_pj,estimate_dram_bytes,estimate_glb_accesses,candidates,"
+      "median_over_best,worst_over_best\n";
+  for (const MappedLayer& layer : mapped) {
+    csv += csv_quoted(layer.layer->name) + "," + op_name(layer.layer->op) + "," + (layer.plan ? "1" : "0");
+    MappingSummary mapping;
+    if (layer.plan) mapping = layer.plan->mapping();
+    for (const std::string& key : keys) {
+      csv += "," + (mapping.parameters.contains(key) ? csv_quoted(parameter_text(mapping.parameters[key])) : "");
+    }
+    if (const auto& e = mapping.estimate) {
+      const auto ratio = [&e](double value) { return e->best_objective > 0 ? value / e->best_objective : 0.0; };
+      csv += fmt::format(",{},{},{},{},{},{},{},{}\n", e->objective, e->cycles, e->energy_pj, e->dram_bytes,
+                         e->glb_accesses, e->candidates, ratio(e->median_objective), ratio(e->worst_objective));
+    } else {
+      csv += ",,,,,,,,\n";
+    }
+  }
+  return csv;
+}
+
 void run_map(const MapOptions& options) {
-  refuse_output_over_inputs(options.out_path, {options.config_path, options.workload_path, options.mapping_path},
-                            "--out");
+  std::optional<OutputFolder> out = open_report_folder(
+      options.out_dir, "mapping", {options.config_path, options.workload_path, options.mapping_path});
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
@@ -101,16 +140,13 @@ void run_map(const MapOptions& options) {
       fail_at_layer(layer, "", error.what());
     }
   }
-  if (options.format == "json") {
-    nlohmann::ordered_json json = {{"config", config.name}, {"workload", workload.name()}};
-    json["layers"] = nlohmann::ordered_json::array();
-    for (const MappedLayer& layer : mapped) json["layers"].push_back(layer_json(layer));
-    return emit_output(json.dump(2) + "\n", options.out_path);
-  }
+  nlohmann::ordered_json json = {{"config", config.name}, {"workload", workload.name()}};
+  json["layers"] = nlohmann::ordered_json::array();
+  for (const MappedLayer& layer : mapped) json["layers"].push_back(layer_json(layer));
   std::string text = fmt::format("{} on {} ({}, mapper objective {})\n\n", workload.name(), config.name,
                                  config.pe_array.impl, config.mapper.objective);
   for (const MappedLayer& layer : mapped) text += layer_table(layer) + "\n";
-  emit_output(text, options.out_path);
+  emit_report({text, json.dump(2) + "\n", mapping_csv(mapped)}, options.format, out, "mapping");
 }
 
 }  // namespace
@@ -129,10 +165,8 @@ void register_map_command(CLI::App& app) {
   command->add_option("--layer", options->layer, "Only this layer");
   command->add_option("--mapping", options->mapping_path, "Mapping file pinning parameters per layer (docs/mapping.md)")
       ->check(input_file());
-  command->add_option("--format", options->format, "table or json")
-      ->check(CLI::IsMember({"table", "json"}, CLI::ignore_case))
-      ->capture_default_str();
-  command->add_option("--out,-o", options->out_path, "Write to this file instead of stdout");
+  add_format_option(*command, options->format);
+  add_report_out_option(*command, options->out_dir, "mapping");
   command->callback([options] { run_map(*options); });
 }
 

@@ -1,10 +1,17 @@
 #pragma once
 // Sends a command's result to stdout or, with --out, atomically to a file.
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/output_budget.hpp"
+#include "common/output_folder.hpp"
+#include "common/report_formats.hpp"
+
 namespace ergon {
+
+class Workload;
 
 void emit_output(const std::string& content, const std::string& out_path);
 
@@ -12,6 +19,45 @@ void emit_output(const std::string& content, const std::string& out_path);
 // resolved; `option` names the output's option in the message.
 void refuse_output_over_inputs(const std::string& out_path, const std::vector<std::string>& input_paths,
                                const std::string& option);
+
+// --format table|json|csv|markdown, table by default, plus `extra` forms a command adds, which
+// `extra_help` explains (docs/cli.md).
+void add_format_option(CLI::App& command, std::string& format, const std::vector<std::string>& extra = {},
+                       const std::string& extra_help = "");
+
+// --out DIR of a command whose files are its report: DIR/<stem>.json and DIR/<stem>.csv.
+void add_report_out_option(CLI::App& command, std::string& out_dir, const std::string& stem);
+
+// The --out folder of a report command, opened before any work so that an output over an input is refused
+// first; nothing when --out is not given.
+std::optional<OutputFolder> open_report_folder(const std::string& out_dir, const std::string& stem,
+                                               const std::vector<std::string>& inputs);
+
+// Prints `forms` on stdout in `format` and, with a folder, writes <stem>.json and <stem>.csv into it.
+void emit_report(const ReportForms& forms, const std::string& format, std::optional<OutputFolder>& out,
+                 const std::string& stem);
+void print_report(const ReportForms& forms, const std::string& format);
+void write_report_files(const ReportForms& forms, std::optional<OutputFolder>& out, const std::string& stem);
+
+// "note: wrote DIR/{a,b}" on stderr, after stdout is flushed, so that stdout holds the report alone.
+void note_written(const std::string& out_dir, const std::vector<std::string>& names, const std::string& remark = "");
+
+// The command shows the progress of its simulations on stderr (docs/cli.md, "Progress"); --quiet,-q
+// turns that off.
+void add_progress_options(CLI::App& command);
+
+// --max-output-mb (docs/cli.md, "Bounds"): the most a run's files may take.
+inline constexpr double kDefaultMaxOutputMb = 1024;
+void add_max_output_option(CLI::App& command, double& max_output_mb);
+
+// What the traces may take: --max-output-mb less activity.csv's bound. A usage error when activity.csv
+// alone could exceed it, before anything runs.
+std::uint64_t trace_allowance_bytes(double max_output_mb, const std::string& activity, std::size_t activity_max_rows,
+                                    const Workload& workload);
+
+// The traces outgrew --max-output-mb: says so with the figure and sets the exit status (found after the
+// simulation, so not thrown).
+void report_output_over_budget(const OutputBudget& budget, double max_output_mb, const std::string& out_dir);
 
 // --activity none|layers|intervals and --activity-max-rows (docs/simulator.md).
 void add_activity_options(CLI::App& command, std::string& detail, std::size_t& max_rows);

@@ -42,6 +42,7 @@ struct PartitionOptions {
   int rlc_run_bits = 0;        // 0: NeuPart's run field for the width (paper_rlc_run_bits)
   bool table_batches = false;  // simulate each layer at its CNNergy table row's batch, as NeuPart prices it
   std::string out_dir;
+  std::string format = "table";
 };
 
 // Per-layer client energy and latency, per image, from the simulation or the CNNergy estimate of `workload`,
@@ -185,8 +186,10 @@ void set_transmission_code(const PartitionOptions& o, const AcceleratorConfig& c
   }
 }
 
-void write_outputs(OutputFolder& out, const PartitionOptions& o, const Workload& workload, const PartitionInputs& in,
-                   const PartitionResult& result, nlohmann::ordered_json quartiles) {
+// partition.json and cuts.csv (a row per cut); the table is filled by the caller.
+ReportForms partition_forms(const PartitionOptions& o, const Workload& workload, const PartitionInputs& in,
+                            const PartitionResult& result, nlohmann::ordered_json quartiles,
+                            std::optional<std::string>& non_finite) {
   nlohmann::ordered_json cuts = nlohmann::ordered_json::array();
   std::string csv =
       "client_layers,last_client_layer,crossing,bits,client_energy_mj,transmit_energy_mj,total_energy_mj,delay_ms,"
@@ -221,9 +224,14 @@ void write_outputs(OutputFolder& out, const PartitionOptions& o, const Workload&
                                        {"saving_vs_client_pct", result.saving_vs_client_pct},
                                        {"sparsity_in_quartiles", std::move(quartiles)},
                                        {"cuts", cuts}};
-  if (const auto bad = first_non_finite(json)) return report_non_finite(*bad, {o.config_path, o.workload_path});
-  write_file_atomically(out.staged("partition.json"), json.dump(2) + "\n");
-  write_file_atomically(out.staged("cuts.csv"), csv);
+  non_finite = first_non_finite(json);
+  return {"", json.dump(2) + "\n", csv};
+}
+
+void write_outputs(OutputFolder& out, const ReportForms& forms, const std::string& format, const Workload& workload,
+                   const PartitionInputs& in, const PartitionResult& result) {
+  write_file_atomically(out.staged("partition.json"), forms.json);
+  write_file_atomically(out.staged("cuts.csv"), forms.csv);
   write_file_atomically(out.staged("savings_map.csv"), savings_map(workload, in));
   write_file_atomically(out.staged("savings_map.gp"), map_gnuplot(workload.name()));
   std::vector<std::string> scripts = {"savings_map.gp"};
@@ -232,11 +240,9 @@ void write_outputs(OutputFolder& out, const PartitionOptions& o, const Workload&
   for (const std::string& script : figure_scripts(figures)) scripts.push_back(script);
   bool plotted = true;
   for (const std::string& script : scripts) plotted = run_gnuplot(out.staged(""), script) && plotted;
-  out.commit();
-  std::cout << "wrote " << o.out_dir << "/{partition.json,cuts.csv,savings_map.csv,savings_map.gp";
-  for (const FigureFile& file : figures) std::cout << "," << file.name;
-  std::cout << "}" << (plotted ? " and a .png and .svg per .gp script" : " (no plots: gnuplot missing or failed)")
-            << "\n";
+  const std::vector<std::string> written = out.commit();
+  print_report(forms, format);  // after the files: a reader that stops early cannot cost them
+  note_written(out.target(), written, plotted ? "" : " (no plots: gnuplot missing or failed)");
 }
 
 void run_partition(const PartitionOptions& o) {
@@ -274,13 +280,17 @@ void run_partition(const PartitionOptions& o) {
                                                : "CNNergy";
   std::string quartile_text;
   nlohmann::ordered_json quartiles = quartile_savings(workload, in, quartile_text);
-  std::cout << result_table(workload, result, in, source) << quartile_text
-            << (table_path.empty() ? "tensor sparsity: none known (every tensor sent at full size)\n"
-                                   : "tensor sparsity from " + table_path + "\n")
-            << fmt::format("RLC: {}-bit values, {}-bit runs, {} pairs per 64-bit word, alpha = {:.4f} (eq. 25)\n",
-                           in.word_bits, in.rlc_run_bits, rlc_pairs_per_word(in.word_bits, in.rlc_run_bits),
-                           rlc_overhead(in.word_bits, in.rlc_run_bits));
-  if (out) write_outputs(*out, o, workload, in, result, std::move(quartiles));
+  std::optional<std::string> non_finite;
+  ReportForms forms = partition_forms(o, workload, in, result, std::move(quartiles), non_finite);
+  if (non_finite) return report_non_finite(*non_finite, {o.config_path, o.workload_path});
+  forms.table = result_table(workload, result, in, source) + quartile_text +
+                (table_path.empty() ? "tensor sparsity: none known (every tensor sent at full size)\n"
+                                    : "tensor sparsity from " + table_path + "\n") +
+                fmt::format("RLC: {}-bit values, {}-bit runs, {} pairs per 64-bit word, alpha = {:.4f} (eq. 25)\n",
+                            in.word_bits, in.rlc_run_bits, rlc_pairs_per_word(in.word_bits, in.rlc_run_bits),
+                            rlc_overhead(in.word_bits, in.rlc_run_bits));
+  if (!out) return print_report(forms, o.format);
+  write_outputs(*out, forms, o.format, workload, in, result);
 }
 
 }  // namespace
@@ -328,7 +338,10 @@ void register_partition_command(CLI::App& app) {
                    "Zero-run field of the transmission's RLC in bits (default: NeuPart's, 4 at 8-bit data, else 5)")
       ->check(CLI::PositiveNumber);
   command->add_option("--out,-o", o->out_dir,
-                      "Write partition.json, cuts.csv, the bit-rate x power savings map and NeuPart Figs. 10, 12, 13");
+                      "Also write partition.json, cuts.csv, the bit-rate x power savings map and NeuPart Figs. 10, 12, "
+                      "13 into this folder");
+  add_format_option(*command, o->format);
+  add_progress_options(*command);
   command->callback([o] { run_partition(*o); });
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
@@ -15,6 +16,7 @@
 #include "common/text.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/simulation.hpp"
 
@@ -27,6 +29,7 @@ struct RooflineOptions {
   std::vector<std::string> overrides;
   std::int64_t batch = 0;
   std::string out_dir;
+  std::string format = "table";
 };
 
 std::string gnuplot_script(double peak_gops, double bandwidth_gbps, const std::string& title) {
@@ -49,7 +52,7 @@ plot [0.01:10000] roof(x) title 'roofline' lw 2 lc rgb 'black', \
 }
 
 void run_roofline(const RooflineOptions& options) {
-  OutputFolder out(options.out_dir, "--out", {"roofline.csv", "roofline.gp", "roofline.png"},
+  OutputFolder out(options.out_dir, "--out", {"roofline.csv", "roofline.json", "roofline.gp", "roofline.png"},
                    {options.config_path, options.workload_path});
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
   out.add_inputs({energy_table_path(config)});
@@ -68,6 +71,7 @@ void run_roofline(const RooflineOptions& options) {
       "{:>10}\n",
       workload.name(), config.name, peak_gops, result.pe_count, config.clock.frequency_mhz, config.dram.bandwidth_gbps,
       "layer", "ops/byte", "GOPS", "roof GOPS", "bound", "sim bound");
+  nlohmann::ordered_json layers_json = nlohmann::ordered_json::array();
   for (const LayerResult& layer : result.layers) {
     if (!layer.executed || layer.cycles == 0) continue;
     const double operations = 2.0 * static_cast<double>(layer.macs);
@@ -85,15 +89,30 @@ void run_roofline(const RooflineOptions& options) {
                        layer.cycles, intensity, achieved, attainable, bound, layer.bound);
     table_text += fmt::format("{:<28} {:>12.3f} {:>12.3f} {:>12.3f} {:>8} {:>10}\n", layer.name, intensity, achieved,
                               attainable, bound, layer.bound);
+    layers_json.push_back({{"layer", layer.name},
+                           {"op", layer.op},
+                           {"operations", operations},
+                           {"dram_bytes", bytes},
+                           {"cycles", layer.cycles},
+                           {"intensity_ops_per_byte", intensity},
+                           {"achieved_gops", achieved},
+                           {"attainable_gops", attainable},
+                           {"bound", bound},
+                           {"simulated_bound", layer.bound}});
   }
+  const nlohmann::ordered_json json = {{"workload", workload.name()},
+                                       {"config", config.name},
+                                       {"compute_ceiling_gops", peak_gops},
+                                       {"dram_bandwidth_gbps", config.dram.bandwidth_gbps},
+                                       {"layers", layers_json}};
   write_file_atomically(out.staged("roofline.csv"), csv);
   write_file_atomically(out.staged("roofline.gp"),
                         gnuplot_script(peak_gops, config.dram.bandwidth_gbps, workload.name() + " on " + config.name));
-  std::cout << table_text;
+  write_file_atomically(out.staged("roofline.json"), json.dump(2) + "\n");
   const bool plotted = run_gnuplot(out.staged(""), "roofline.gp");
-  out.commit();
-  std::cout << "wrote " << options.out_dir << "/roofline.csv and roofline.gp"
-            << (plotted ? " and roofline.png" : " (install gnuplot for roofline.png)") << "\n";
+  const std::vector<std::string> written = out.commit();
+  print_report({table_text, json.dump(2) + "\n", csv}, options.format);  // after the files, as everywhere
+  note_written(options.out_dir, written, plotted ? "" : " (install gnuplot for roofline.png)");
 }
 
 }  // namespace
@@ -108,7 +127,10 @@ void register_roofline_command(CLI::App& app) {
   command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   command->add_option("--batch", options->batch, "Images processed together by every layer")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
-  command->add_option("--out,-o", options->out_dir, "Output folder")->required();
+  command->add_option("--out,-o", options->out_dir, "Output folder: roofline.csv, roofline.json, roofline.gp/png/svg")
+      ->required();
+  add_format_option(*command, options->format);
+  add_progress_options(*command);
   command->callback([options] { run_roofline(*options); });
 }
 

@@ -34,6 +34,8 @@ struct RunOptions {
   std::string scalesim_topology;
   bool scalesim_gemm = false;
   std::string mapping_path;
+  std::string format = "table";
+  double max_output_mb = kDefaultMaxOutputMb;
 };
 
 constexpr const char* kScaleSimConfigFile = "scalesim_config.yaml";
@@ -101,9 +103,12 @@ RunInputs load_inputs(const RunOptions& options, const OutputFolder& out) {
   return {load_accelerator_config(options.config_path, options.overrides), load_workload(options.workload_path)};
 }
 
-std::optional<SimulationResult> simulate_into(const RunOptions& options, const AcceleratorConfig& config,
-                                              const Workload& workload, const std::optional<MappingFile>& mapping,
-                                              const OutputFolder& out);
+// The result and the text for stdout (--format), or nothing when the run failed (reported).
+std::optional<std::pair<SimulationResult, std::string>> simulate_into(const RunOptions& options,
+                                                                      const AcceleratorConfig& config,
+                                                                      const Workload& workload,
+                                                                      const std::optional<MappingFile>& mapping,
+                                                                      const OutputFolder& out);
 
 void run_simulation(const RunOptions& options) {
   check_scalesim_options(options);
@@ -116,10 +121,10 @@ void run_simulation(const RunOptions& options) {
   if (!options.mapping_path.empty()) mapping = load_mapping_file(options.mapping_path);
   const auto result = simulate_into(options, inputs.config, inputs.workload, mapping, out);
   if (!result) return;  // reported; nothing is written
-  out.commit();
-  std::cout << "wrote " << options.out_dir << "/{report.json,layers.csv"
-            << (parse_activity_detail(options.activity) == ActivityDetail::kNone ? "" : ",activity.csv") << "}\n";
-  for (const auto& layer : result->layers) {  // the outputs stay for the investigation
+  const std::vector<std::string> written = out.commit();
+  std::cout << result->second << std::flush;  // after the files: a reader that stops early cannot cost them
+  note_written(options.out_dir, written);
+  for (const auto& layer : result->first.layers) {  // the outputs stay for the investigation
     if (layer.output_mismatches > 0) {
       throw std::runtime_error("layer " + layer.name + ": the simulated output differs from the reference in " +
                                std::to_string(layer.output_mismatches) + " values");
@@ -127,12 +132,16 @@ void run_simulation(const RunOptions& options) {
   }
 }
 
-std::optional<SimulationResult> simulate_into(const RunOptions& options, const AcceleratorConfig& config,
-                                              const Workload& workload, const std::optional<MappingFile>& mapping,
-                                              const OutputFolder& out) {
+std::optional<std::pair<SimulationResult, std::string>> simulate_into(const RunOptions& options,
+                                                                      const AcceleratorConfig& config,
+                                                                      const Workload& workload,
+                                                                      const std::optional<MappingFile>& mapping,
+                                                                      const OutputFolder& out) {
   const EnergyTable table = load_energy_table(energy_table_path(config));
-  RunOutputs outputs(out.staged(""), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
-                     config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows);
+  RunOutputs outputs(
+      out.staged(""), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
+      config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows,
+      trace_allowance_bytes(options.max_output_mb, options.activity, options.activity_max_rows, workload));
   SimulationOptions simulation_options;
   if (options.batch > 0) simulation_options.batch = options.batch;
   simulation_options.mapping = mapping;
@@ -140,15 +149,19 @@ std::optional<SimulationResult> simulate_into(const RunOptions& options, const A
   simulation_options.observers = outputs.observers();
   const SimulationResult result = Simulation(config, table, workload, simulation_options).run();
   outputs.finish();
+  if (outputs.trace_budget().exceeded()) {
+    report_output_over_budget(outputs.trace_budget(), options.max_output_mb, options.out_dir);
+    return std::nullopt;
+  }
   const nlohmann::json report = run_json(result, config, workload, options.fidelity);
   if (const auto bad = first_non_finite(report)) {
     report_non_finite(*bad, {config.file, table.file});
     return std::nullopt;
   }
-  write_file_atomically(out.staged("layers.csv"), layers_csv(result));
-  write_file_atomically(out.staged("report.json"), report.dump(2) + "\n");
-  std::cout << run_table(result);
-  return result;
+  const ReportForms forms{run_table(result), report.dump(2) + "\n", layers_csv(result)};
+  write_file_atomically(out.staged("layers.csv"), forms.csv);
+  write_file_atomically(out.staged("report.json"), forms.json);
+  return std::make_pair(result, report_in_format(forms, options.format));
 }
 
 }  // namespace
@@ -175,7 +188,11 @@ void register_run_command(CLI::App& app) {
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
   run->add_option("--mapping", options->mapping_path, "Mapping file pinning parameters per layer (docs/mapping.md)")
       ->check(input_file());
-  run->add_option("--out,-o", options->out_dir, "Output folder")->required();
+  run->add_option("--out,-o", options->out_dir, "Output folder: report.json, layers.csv, activity.csv, traces")
+      ->required();
+  add_format_option(*run, options->format);
+  add_progress_options(*run);
+  add_max_output_option(*run, options->max_output_mb);
   add_activity_options(*run, options->activity, options->activity_max_rows);
   run->add_option("--trace", options->traces,
                   "Also write trace.vcd (GTKWave) and/or trace.json (Chrome/Perfetto timeline); repeatable")

@@ -3,6 +3,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "common/text.hpp"
 #include "network/workload.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
@@ -14,6 +15,7 @@ namespace {
 struct ShowOptions {
   std::string workload_path;
   std::string format = "table";
+  std::string out_dir;
 };
 
 std::string joined(const std::vector<std::string>& names) {
@@ -38,6 +40,20 @@ std::string workload_table(const Workload& workload) {
                      workload.total_macs(), static_cast<double>(workload.total_macs()) / 1e9, workload.total_params(),
                      static_cast<double>(workload.total_params()) / 1e6, workload.total_vector_ops());
   return out;
+}
+
+std::string workload_csv(const Workload& workload) {
+  std::string csv = "index,layer,op,input_shape,output_shape,macs,params,vector_ops,batch,inputs\n";
+  std::size_t index = 0;
+  for (const Layer& layer : workload.layers()) {
+    const std::string input = layer.input_shapes.empty() ? "" : layer.input_shapes[0].to_string();
+    std::string inputs;
+    for (const auto& name : layer.input_names) inputs += (inputs.empty() ? "" : " ") + name;
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", index++, csv_quoted(layer.name), op_name(layer.op),
+                       csv_quoted(input), csv_quoted(layer.output_shape.to_string()), layer.macs, layer.params_count,
+                       layer.vector_ops, layer.batch, csv_quoted(inputs));
+  }
+  return csv;
 }
 
 nlohmann::ordered_json shape_json(const TensorShape& shape) {
@@ -78,12 +94,13 @@ void register_workload_command(CLI::App& app) {
   CLI::App* show = workload->add_subcommand("show", "Print the graph in topological order with shapes and MACs");
   auto options = std::make_shared<ShowOptions>();
   show->add_option("file", options->workload_path, "Workload YAML")->required()->check(input_file());
-  show->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"table", "json"}, CLI::ignore_case))
-      ->capture_default_str();
+  add_format_option(*show, options->format);
+  add_report_out_option(*show, options->out_dir, "workload");
   show->callback([options] {
+    std::optional<OutputFolder> out = open_report_folder(options->out_dir, "workload", {options->workload_path});
     const Workload loaded = load_workload(options->workload_path);
-    emit_output(options->format == "json" ? workload_json(loaded) : workload_table(loaded), "");
+    emit_report({workload_table(loaded), workload_json(loaded), workload_csv(loaded)}, options->format, out,
+                "workload");
   });
 }
 

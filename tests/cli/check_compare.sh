@@ -8,7 +8,10 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 args=(compare --workload "$source_dir/workloads/alexnet.yaml" --config "$source_dir/configs/eyeriss.yaml"
   --config "$source_dir/configs/edge_tpu.yaml")
-"$ergon" "${args[@]}" --format json --out "$out/report.json"
+"$ergon" "${args[@]}" --format json --out "$out/files" > "$out/report.json"
+# --out DIR holds the report's JSON (as printed) and CSV.
+cmp "$out/report.json" "$out/files/comparison.json"
+[ -s "$out/files/comparison.csv" ]
 python3 - "$out/report.json" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
@@ -26,6 +29,7 @@ PY
 "$ergon" "${args[@]}" --format markdown > "$out/report.md"
 grep -q "^| sim edge_tpu | " "$out/report.md"
 "$ergon" "${args[@]}" --format csv > "$out/report.csv"
+cmp "$out/report.csv" "$out/files/comparison.csv"
 grep -q '^total,"CNNergy",' "$out/report.csv"
 "$ergon" "${args[@]}" > "$out/report.txt"
 grep -q "simulation (transaction level) vs CNNergy estimate" "$out/report.txt"

@@ -11,14 +11,20 @@ workload="$source_dir/workloads/alexnet.yaml"
 "$ergon" map --config "$config" --workload "$workload" --batch 4 --layer conv3 > "$out/map.txt"
 grep -q "for filter_col_fold in" "$out/map.txt"
 grep -q "candidates by energy" "$out/map.txt"
-"$ergon" map --config "$config" --workload "$workload" --batch 4 --format json --out "$out/map.json"
+"$ergon" map --config "$config" --workload "$workload" --batch 4 --format json > "$out/map.json"
 cat > "$out/pins.yaml" <<'PINS'
 layers:
   conv3: {ofmap_rows: 13, loop_order: [images, filters, ofmap_rows, channels], glb_slots: {ifmap: 1, psum: 1},
           double_buffered: false}
 PINS
 "$ergon" map --config "$config" --workload "$workload" --batch 4 --format json --mapping "$out/pins.yaml" \
-  --out "$out/pinned.json"
+  > "$out/pinned.json"
+# --out DIR keeps the JSON and the CSV (a row per layer); stdout shows --format.
+"$ergon" map --config "$config" --workload "$workload" --batch 4 --format csv --out "$out/map_dir" > "$out/map.csv"
+cmp "$out/map.csv" "$out/map_dir/mapping.csv"
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1])) == json.load(open(sys.argv[2]))' \
+  "$out/map.json" "$out/map_dir/mapping.json"
+head -1 "$out/map.csv" | grep -q "^layer,op,executed,"
 "$ergon" run --config "$config" --workload "$workload" --batch 4 --mapping "$out/pins.yaml" --out "$out/run" \
   > /dev/null
 python3 - "$out" <<'PY'
@@ -54,12 +60,14 @@ fi
 grep -q "bad.yaml:2:10: layers.conv3" "$out/err.txt"
 if [ -e "$out/bad" ]; then echo "a failed run left its output folder" >&2; exit 1; fi
 # The output never replaces an input.
+mkdir "$out/held"
+cp "$out/pins.yaml" "$out/held/mapping.json"
 cp "$out/pins.yaml" "$out/pins_kept.yaml"
-if "$ergon" map --config "$config" --workload "$workload" --mapping "$out/pins.yaml" --out "$out/pins.yaml" \
+if "$ergon" map --config "$config" --workload "$workload" --mapping "$out/held/mapping.json" --out "$out/held" \
   2> "$out/err2.txt"; then
   echo "map wrote over its mapping file" >&2
   exit 1
 fi
-grep -q "is an input of this command" "$out/err2.txt"
-cmp "$out/pins.yaml" "$out/pins_kept.yaml"
+grep -q "the output mapping.json would replace the input" "$out/err2.txt"
+cmp "$out/held/mapping.json" "$out/pins_kept.yaml"
 echo "map checks passed"

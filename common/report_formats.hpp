@@ -1,0 +1,27 @@
+#pragma once
+// The forms a command prints its result in (--format, docs/cli.md "Formats"). Each reporting command
+// produces a table for people, the whole result as JSON and one row per item as CSV; markdown is derived
+// from the CSV here, so every command has it and it never disagrees with the CSV.
+#include <string>
+#include <vector>
+
+namespace ergon {
+
+struct ReportForms {
+  std::string table;          // aligned and rounded for reading
+  std::string json;           // the whole result, full precision
+  std::string csv;            // one row per item (layer, cut, point, key), full precision
+  std::string markdown = {};  // a command's own markdown; empty: the CSV as a markdown table
+};
+
+// The formats every reporting command accepts, in the order --help lists them.
+const std::vector<std::string>& report_format_names();
+
+// `forms` in `format` (one of report_format_names()); throws std::invalid_argument for another name.
+std::string report_in_format(const ReportForms& forms, const std::string& format);
+
+// A CSV text (RFC 4180, a header line first) as a GitHub-flavoured markdown table. Numbers that are not
+// integers are rounded to 6 significant digits for reading; `|` inside a field is escaped.
+std::string csv_as_markdown(const std::string& csv);
+
+}  // namespace ergon
