@@ -124,7 +124,7 @@ void register_blackthorn_commands(CLI::App& app) {
           "--fit-error",
           [options](const std::string& form) { options->run.fit.innermost.relative_error = form == "relative"; },
           "Error the fits of measured latencies minimise: relative (default) or absolute (the paper's eq. 4)")
-      ->check(CLI::IsMember({"relative", "absolute"}, CLI::ignore_case));
+      ->transform(CLI::IsMember({"relative", "absolute"}, CLI::ignore_case));
   blackthorn
       ->add_option("--sweeps", options->run.sweeps,
                    "Full 1-D sweeps to check the fitter against (the paper's Fig. 7; 0: none)")

@@ -82,7 +82,7 @@ nlohmann::ordered_json config_json(const AcceleratorConfig& c) {
 
 // Every leaf as a key path (the spelling of --set) and its value; list items by index.
 void flatten(const nlohmann::ordered_json& node, const std::string& path,
-             std::vector<std::pair<std::string, std::string>>& rows) {
+             std::vector<std::pair<std::string, nlohmann::ordered_json>>& rows) {
   if (node.is_object() || node.is_array()) {
     std::size_t index = 0;
     for (auto item = node.begin(); item != node.end(); ++item, ++index) {
@@ -91,19 +91,20 @@ void flatten(const nlohmann::ordered_json& node, const std::string& path,
     }
     return;
   }
-  rows.emplace_back(path, node.is_string() ? node.get<std::string>() : node.dump());
+  rows.emplace_back(path, node);
 }
 
 ReportForms config_forms(const AcceleratorConfig& config) {
   const nlohmann::ordered_json json = config_json(config);
-  std::vector<std::pair<std::string, std::string>> rows;
+  std::vector<std::pair<std::string, nlohmann::ordered_json>> rows;
   flatten(json, "", rows);
   std::size_t width = 0;
   for (const auto& row : rows) width = std::max(width, row.first.size());
   ReportForms forms{"", json.dump(2) + "\n", "key,value\n"};
   for (const auto& [key, value] : rows) {
-    forms.table += fmt::format("{:<{}}  {}\n", key, width, value);
-    forms.csv += key + "," + csv_quoted(value) + "\n";
+    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    forms.table += fmt::format("{:<{}}  {}\n", key, width, text);
+    forms.csv += key + "," + (value.is_string() ? csv_quoted(text) : text) + "\n";  // numbers unquoted
   }
   return forms;
 }

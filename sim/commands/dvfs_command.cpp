@@ -104,7 +104,7 @@ void register_dvfs_command(CLI::App& app) {
   dvfs->add_option("--scheme", options->scheme,
                    "rti (race to idle), ideal (continuous, free switching), vf-oh (switch overhead), vf-oh-q "
                    "(overhead and quantised levels)")
-      ->check(CLI::IsMember(dvfs_scheme_names(), CLI::ignore_case))
+      ->transform(CLI::IsMember(dvfs_scheme_names(), CLI::ignore_case))
       ->capture_default_str();
   dvfs->add_option("--out,-o", options->out_dir,
                    "Output folder: report.json, layers.csv (the DVFS run), rti_layers.csv (race to idle), activity.csv")
@@ -121,7 +121,7 @@ void register_dvfs_command(CLI::App& app) {
                  "Also write pareto.csv (+ pareto.gp/png): energy against latency for every scheme at deadlines of "
                  "1-2x race to idle's latency");
   dvfs->add_option("--trace", options->traces, "Also write trace.vcd and/or trace.json of the DVFS run; repeatable")
-      ->check(CLI::IsMember({"vcd", "perfetto"}, CLI::ignore_case));
+      ->transform(CLI::IsMember({"vcd", "perfetto"}, CLI::ignore_case));
   dvfs->callback([options] { run_dvfs_command(*options); });
 
   CLI::App* study = app.add_subcommand("dvfs-study", "ARADA's grid: 9 workloads x Edge/HPC TPU x DRAM x schemes");
@@ -137,7 +137,7 @@ void register_dvfs_command(CLI::App& app) {
       ->add_option("--traffic-model", study_options->traffic_model,
                    "physical: Ergon's memory system; scalesim: SCALE-Sim v2's, as ARADA's figures assume "
                    "(docs/arada.md)")
-      ->check(CLI::IsMember(dvfs_study_traffic_models(), CLI::ignore_case))
+      ->transform(CLI::IsMember(dvfs_study_traffic_models(), CLI::ignore_case))
       ->capture_default_str();
   study->add_option("--set", study_options->overrides,
                     "Override a config key of every run, after the traffic model's: key.path=value (repeatable)");

@@ -83,13 +83,13 @@ void register_lahmer(CLI::App& estimate) {
                    "Parameter file (default: reference/jetson/lahmer_2022_table3.yaml)")
       ->check(input_file());
   lahmer->add_option("--kclc", options->kclc, "KCLC form of eq. 2: exact or approximate")
-      ->check(CLI::IsMember({"exact", "approximate"}, CLI::ignore_case))
+      ->transform(CLI::IsMember({"exact", "approximate"}, CLI::ignore_case))
       ->capture_default_str();
   lahmer
       ->add_option("--kclc-padding", options->kclc_padding,
                    "Padding in the exact KCLC: ignore (eq. 2 as printed) or include (the positions a padded layer "
                    "computes)")
-      ->check(CLI::IsMember({"ignore", "include"}, CLI::ignore_case))
+      ->transform(CLI::IsMember({"ignore", "include"}, CLI::ignore_case))
       ->capture_default_str();
   add_format_option(*lahmer, options->format);
   add_report_out_option(*lahmer, options->out_dir, "lahmer");
@@ -116,7 +116,7 @@ void register_estimate_command(CLI::App& app) {
                    "Energy table YAML (default: the config's energy.table)")
       ->check(input_file());
   cnnergy->add_option("--bits", options->word_bits, "Word width (default: the config's pe_array.word_bits)")
-      ->check(CLI::IsMember({8, 16}));
+      ->transform(CLI::IsMember({8, 16}));
   cnnergy->add_flag("--no-control", options->no_control, "Leave out clock-tree and control energy");
   add_format_option(*cnnergy, options->format);
   add_report_out_option(*cnnergy, options->out_dir, "cnnergy");

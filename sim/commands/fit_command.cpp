@@ -75,13 +75,13 @@ void register_fit_command(CLI::App& app) {
       ->capture_default_str()
       ->needs(measurements);
   lahmer->add_option("--kclc", options->kclc, "KCLC form of eq. 2 (with --measurements): exact or approximate")
-      ->check(CLI::IsMember({"exact", "approximate"}, CLI::ignore_case))
+      ->transform(CLI::IsMember({"exact", "approximate"}, CLI::ignore_case))
       ->capture_default_str()
       ->needs(measurements);
   lahmer
       ->add_option("--kclc-padding", options->kclc_padding,
                    "Padding in exact KCLC (with --measurements): ignore (eq. 2 as printed) or include")
-      ->check(CLI::IsMember({"ignore", "include"}, CLI::ignore_case))
+      ->transform(CLI::IsMember({"ignore", "include"}, CLI::ignore_case))
       ->capture_default_str()
       ->needs(measurements);
   lahmer->callback([options] { run_fit_lahmer(*options); });

@@ -41,7 +41,9 @@ void add_format_option(CLI::App& command, std::string& format, const std::vector
       "What stdout shows: table (for reading), json (the whole result), csv (a row per item, full "
       "precision) or markdown (the CSV as a table)";
   if (!extra_help.empty()) help += "; " + extra_help;
-  command.add_option("--format", format, help)->check(CLI::IsMember(names, CLI::ignore_case))->capture_default_str();
+  command.add_option("--format", format, help)
+      ->transform(CLI::IsMember(names, CLI::ignore_case))
+      ->capture_default_str();
 }
 
 void add_report_out_option(CLI::App& command, std::string& out_dir, const std::string& stem) {
@@ -124,7 +126,7 @@ void add_activity_options(CLI::App& command, std::string& detail, std::size_t& m
       .add_option("--activity", detail,
                   "activity.csv: none; layers (a row per layer); intervals (bounded by --activity-max-rows, adjacent "
                   "intervals merged beyond it)")
-      ->check(CLI::IsMember({"none", "layers", "intervals"}, CLI::ignore_case))
+      ->transform(CLI::IsMember({"none", "layers", "intervals"}, CLI::ignore_case))
       ->capture_default_str();
   command
       .add_option("--activity-max-rows", max_rows,

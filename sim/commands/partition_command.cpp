@@ -315,7 +315,7 @@ void register_partition_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
   command->add_option("--energy", o->energy, "Client energy from the simulation (sim) or the CNNergy estimate")
-      ->check(CLI::IsMember({"sim", "cnnergy"}, CLI::ignore_case))
+      ->transform(CLI::IsMember({"sim", "cnnergy"}, CLI::ignore_case))
       ->capture_default_str();
   command
       ->add_option("--sparsity-table", o->sparsity_table,

@@ -182,7 +182,7 @@ void register_run_command(CLI::App& app) {
   run->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   run->add_option("--fidelity", options->fidelity,
                   "tlm: transaction level; cycle: cycle-accurate PE array on real values, outputs checked")
-      ->check(CLI::IsMember({"tlm", "cycle"}, CLI::ignore_case))
+      ->transform(CLI::IsMember({"tlm", "cycle"}, CLI::ignore_case))
       ->capture_default_str();
   run->add_option("--batch", options->batch, "Images processed together by every layer (default: the workload's)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
@@ -196,7 +196,7 @@ void register_run_command(CLI::App& app) {
   add_activity_options(*run, options->activity, options->activity_max_rows);
   run->add_option("--trace", options->traces,
                   "Also write trace.vcd (GTKWave) and/or trace.json (Chrome/Perfetto timeline); repeatable")
-      ->check(CLI::IsMember({"vcd", "perfetto"}, CLI::ignore_case));
+      ->transform(CLI::IsMember({"vcd", "perfetto"}, CLI::ignore_case));
   run->callback([options] { run_simulation(*options); });
 }
 

@@ -66,7 +66,7 @@ void register_sweep_command(CLI::App& app) {
   sweep->add_option("--shard", arguments->shard, "I/N: run only the points whose index modulo N is I")
       ->capture_default_str();
   sweep->add_option("--fidelity", arguments->fidelity, "tlm or cycle")
-      ->check(CLI::IsMember({"tlm", "cycle"}, CLI::ignore_case))
+      ->transform(CLI::IsMember({"tlm", "cycle"}, CLI::ignore_case))
       ->capture_default_str();
   sweep->add_flag("--reverse", options.reverse_order,
                   "Run the points last first (a determinism check: results.csv is byte-identical)");

@@ -31,8 +31,11 @@ struct CommandCase {
   std::vector<std::string> args;
   int exit_status = 0;
   std::vector<std::string> expected_fragments;
-  std::vector<std::string> leaves;  // entries the command may add to the folder
-  double interrupt_after_s = 0;     // > 0: send SIGINT after this long
+  std::vector<std::string> stdout_fragments;  // stdout holds each (--format)
+  std::vector<std::string> stdout_lacks;      // stdout holds none (it is the report alone)
+  std::vector<std::string> stderr_lacks;      // stderr holds none (--quiet)
+  std::vector<std::string> leaves;            // entries the command may add to the folder
+  double interrupt_after_s = 0;               // > 0: send SIGINT after this long
 };
 
 void PrintTo(const CommandCase& entry, std::ostream* stream) {
@@ -52,6 +55,9 @@ std::vector<CommandCase> load_command_cases() {
     entry.args = node["args"].as<std::vector<std::string>>();
     entry.exit_status = node["exit"].as<int>();
     if (node["expect"]) entry.expected_fragments = node["expect"].as<std::vector<std::string>>();
+    if (node["stdout"]) entry.stdout_fragments = node["stdout"].as<std::vector<std::string>>();
+    if (node["stdout_lacks"]) entry.stdout_lacks = node["stdout_lacks"].as<std::vector<std::string>>();
+    if (node["stderr_lacks"]) entry.stderr_lacks = node["stderr_lacks"].as<std::vector<std::string>>();
     if (node["leaves"]) entry.leaves = node["leaves"].as<std::vector<std::string>>();
     if (node["interrupt_after_s"]) entry.interrupt_after_s = node["interrupt_after_s"].as<double>();
     cases.push_back(entry);
@@ -144,6 +150,16 @@ TEST_P(CommandCatalogueTest, ExitsWithLocatedMessageAndLeavesInputsAlone) {
   }
   for (const std::string& fragment : entry.expected_fragments) {
     EXPECT_NE(errors.find(fragment), std::string::npos) << "stderr lacks '" << fragment << "'\n  stderr: " << errors;
+  }
+  const std::string output = read_file(root / "stdout.txt");
+  for (const std::string& fragment : entry.stdout_fragments) {
+    EXPECT_NE(output.find(fragment), std::string::npos) << "stdout lacks '" << fragment << "'\n  stdout: " << output;
+  }
+  for (const std::string& fragment : entry.stdout_lacks) {
+    EXPECT_EQ(output.find(fragment), std::string::npos) << "stdout holds '" << fragment << "'";
+  }
+  for (const std::string& fragment : entry.stderr_lacks) {
+    EXPECT_EQ(errors.find(fragment), std::string::npos) << "stderr holds '" << fragment << "'\n  stderr: " << errors;
   }
   auto after = snapshot(folder);
   for (const auto& [name, content] : before) {
