@@ -13,6 +13,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
+#include "common/output_folder.hpp"
 #include "common/text.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/parallel/interrupt.hpp"
@@ -299,16 +300,24 @@ void merge_sweeps(const std::vector<std::string>& shard_dirs, const std::string&
   const std::size_t points = first["points"].get<std::size_t>();
   std::size_t found = 0;
   for (const auto& source : sources) found += source.second.size();
-  std::filesystem::create_directories(out_dir);
-  write_sorted_results(out_dir + "/results.csv", header, sources);  // throws on a point found twice
-  first["shard"] = "0/1";
-  write_file_atomically(out_dir + "/sweep.json", first.dump(2) + "\n");
-  std::cout << fmt::format("merged {} shards: {} of {} points into {}/results.csv\n", sources.size(), found, points,
-                           out_dir);
   if (found != points) {
     throw std::runtime_error(fmt::format(
-        "{} points are missing: run the missing shards (or --resume them) and merge again", points - found));
+        "{} of {} points are missing from the {} shards: run the missing shards (or --resume them) and merge again "
+        "(nothing was written)",
+        points - found, points, sources.size()));
   }
+  std::vector<std::string> inputs;
+  for (const std::string& dir : shard_dirs) {
+    inputs.push_back(dir + "/results.csv");
+    inputs.push_back(dir + "/sweep.json");
+  }
+  OutputFolder out(out_dir, "--out", {"results.csv", "sweep.json"}, inputs);  // all or nothing
+  write_sorted_results(out.staged("results.csv"), header, sources);           // throws on a point found twice
+  first["shard"] = "0/1";
+  write_file_atomically(out.staged("sweep.json"), first.dump(2) + "\n");
+  out.commit();
+  std::cout << fmt::format("merged {} shards: {} of {} points into {}/results.csv\n", sources.size(), found, points,
+                           out_dir);
 }
 
 }  // namespace ergon
