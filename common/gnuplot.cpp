@@ -14,6 +14,19 @@ std::string shell_quoted(const std::string& text) {
 
 }  // namespace
 
+std::string gnuplot_string(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '\n') {
+      quoted += "\\n";
+    } else {
+      if (c == '"' || c == '\\') quoted += '\\';
+      quoted += c;
+    }
+  }
+  return quoted + "\"";
+}
+
 bool run_gnuplot(const std::string& dir, const std::string& script) {
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) return false;
   // gnuplot writes its images in a staging folder (data files are found through loadpath); only finished

@@ -9,4 +9,8 @@ namespace ergon {
 // True when gnuplot ran `script` in `dir` without error.
 bool run_gnuplot(const std::string& dir, const std::string& script);
 
+// `text` as a double-quoted gnuplot string: quotes and backslashes escaped, a newline as \n (a second title
+// line). Names from inputs (workloads, configs) go through it, so a quote in a name cannot break a script.
+std::string gnuplot_string(const std::string& text);
+
 }  // namespace ergon

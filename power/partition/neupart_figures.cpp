@@ -2,14 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <set>
 
+#include "common/gnuplot.hpp"
 #include "power/partition/paper_layer_names.hpp"
 
 namespace ergon {
 namespace {
 
-// A cut's short label for axes and legends: the paper's name where it has one, else Ergon's.
+// A cut's short label for axes and CSVs: the paper's name where it has one, else Ergon's.
 std::string short_label(const Workload& workload, const CutResult& cut, const PartitionResult& r) {
   if (&cut == &r.cuts.front()) return "In (FCC)";
   if (&cut == &r.cuts.back()) return "FISC";
@@ -17,8 +19,27 @@ std::string short_label(const Workload& workload, const CutResult& cut, const Pa
   return paper.empty() ? cut.last_client_layer : paper + " (" + cut.last_client_layer + ")";
 }
 
+// A legend entry for a cut: the extremes in words (FCC and FISC are NeuPart's abbreviations), any other
+// cut by the layer it follows.
+std::string cut_legend(const Workload& workload, const CutResult& cut, const PartitionResult& r) {
+  if (&cut == &r.cuts.front()) return "all in cloud (FCC): send the input";
+  if (&cut == &r.cuts.back()) return "all on client (FISC)";
+  return "cut after " + short_label(workload, cut, r);
+}
+
+// A Sparsity-In (NeuPart's stand-in for the JPEG size of the input image), named by its quartile boundary
+// when it is one.
+std::string sparsity_in(double sparsity) {
+  const char* names[] = {" (1st-quartile image)", " (median image)", " (3rd-quartile image)"};
+  std::string name;
+  for (std::size_t q = 0; q < 3; ++q) {
+    if (std::abs(sparsity - kSparsityInQuartiles[q]) < 1e-9) name = names[q];
+  }
+  return fmt::format("Sparsity-In {:.1f} %{}", 100 * sparsity, name);
+}
+
 std::string operating_point(const PartitionInputs& in) {
-  return fmt::format("{:.2f} W Tx, Sparsity-In {:.2f}%", in.tx_power_w, 100 * in.input_sparsity);
+  return fmt::format("{:.2f} W transmit power, {}", in.tx_power_w, sparsity_in(in.input_sparsity));
 }
 
 // Everything a script shares: CSV input, grid, and the loop writing PNG then SVG.
@@ -26,7 +47,8 @@ std::string script(const std::string& name, const std::string& settings, const s
   return fmt::format(R"(# NeuPart-style figure from {0}.csv: `gnuplot {0}.gp` writes {0}.png and {0}.svg
 set datafile separator ','
 set grid
-set key outside right top noenhanced
+# Below the plot: the key never hides a curve, wherever a workload's curves fall.
+set key below height 1 noenhanced
 {1}
 # The data beside the script, whether gnuplot runs in its folder or in a staging folder below it.
 csv = system("[ -f {0}.csv ] && echo {0}.csv || echo ../{0}.csv")
@@ -47,14 +69,17 @@ std::vector<FigureFile> energy_by_cut(const Workload& w, const PartitionInputs& 
                        c.total_energy_j * 1e3);
   }
   const std::string settings = fmt::format(
-      "set title 'Client energy by cut (NeuPart Fig. 10): {}, {:.0f} Mbps, {}' noenhanced\n"
-      "set xlabel 'last layer computed on the client'\nset ylabel 'energy per image (mJ)'\n"
-      "set xtics rotate by 60 right noenhanced\nset bmargin 9",
-      w.name(), in.bitrate_bps / 1e6, operating_point(in));
+      "set title {} noenhanced\n"
+      "set xlabel 'last layer computed on the client (In (FCC): none, all in the cloud; FISC: all on the client)'\n"
+      "set ylabel 'client energy per image (mJ)'\n"
+      "set xtics rotate by 60 right noenhanced",
+      gnuplot_string(fmt::format("Client energy per image at each cut (NeuPart Fig. 10): {}\n{:.0f} Mbps, {}", w.name(),
+                                 in.bitrate_bps / 1e6, operating_point(in))));
   const std::string plot =
-      "csv every ::1 using 1:5:xtic(2) with linespoints lw 2 pt 7 title 'total (eq. 1)', "
-      "csv every ::1 using 1:3 with linespoints pt 5 title 'client computation', "
-      "csv every ::1 using 1:4 with linespoints pt 9 title 'transmission (eq. 24)'";
+      "csv every ::1 using 1:5:xtic(2) with linespoints lw 2 pt 7 title 'client total: computation + "
+      "transmission (eq. 1)', "
+      "csv every ::1 using 1:3 with linespoints pt 5 title 'computation on the client', "
+      "csv every ::1 using 1:4 with linespoints pt 9 title 'transmission of the cut tensors (eq. 24)'";
   return {{"energy_by_cut.csv", csv}, {"energy_by_cut.gp", script("energy_by_cut", settings, plot)}};
 }
 
@@ -71,19 +96,21 @@ std::vector<FigureFile> savings_vs_bitrate(const Workload& w, PartitionInputs in
     }
   }
   const std::string settings = fmt::format(
-      "set title 'Client energy saved at the optimal cut (NeuPart Fig. 12): {}, {:.2f} W Tx' noenhanced\n"
-      "set xlabel 'effective bit rate B_e (Mbps)' noenhanced\nset ylabel 'energy saving (%)'\nset yrange [0:*]",
-      w.name(), in.tx_power_w);
+      "set title {} noenhanced\n"
+      "set xlabel 'effective bit rate B_e (Mbps)' noenhanced\nset ylabel 'client energy saved per image (%)'\n"
+      "set yrange [0:*]",
+      gnuplot_string(fmt::format("Client energy saved by the best cut (NeuPart Fig. 12): {}, {:.2f} W transmit power",
+                                 w.name(), in.tx_power_w)));
   std::string plot;
   for (double s : kSparsityInQuartiles) {
     plot += fmt::format(
         "csv every ::1 using 2:(abs($1-{0})<1e-9 ? $3 : NaN) with lines lw 2 "
-        "title 'vs FCC, Sparsity-In {1:.2f}%', ",
-        s, 100 * s);
+        "title {1}, ",
+        s, gnuplot_string("over all in cloud (FCC), " + sparsity_in(s)));
   }
   plot += fmt::format(
       "csv every ::1 using 2:(abs($1-{})<1e-9 ? $5 : NaN) with lines lw 2 dt 2 lc rgb 'black' "
-      "title 'vs FISC (any Sparsity-In)'",
+      "title 'over all on client (FISC), any Sparsity-In'",
       kSparsityInQuartiles[1]);
   return {{"savings_vs_bitrate.csv", csv}, {"savings_vs_bitrate.gp", script("savings_vs_bitrate", settings, plot)}};
 }
@@ -114,22 +141,24 @@ std::vector<FigureFile> bitrate_sweeps(const Workload& w, PartitionInputs in) {
   std::string energy_plot;
   for (std::size_t cut : shown) {
     if (!energy_plot.empty()) energy_plot += ", ";
-    energy_plot += fmt::format("csv every ::1 using 1:($2=={} ? $4 : NaN) with lines lw 2 title '{}'", cut,
-                               short_label(w, runs.front().cuts[cut], runs.front()));
+    energy_plot += fmt::format("csv every ::1 using 1:($2=={} ? $4 : NaN) with lines lw 2 title {}", cut,
+                               gnuplot_string(cut_legend(w, runs.front().cuts[cut], runs.front())));
   }
   const std::string at = fmt::format("{}, {}", w.name(), operating_point(in));
   const std::string energy_settings = fmt::format(
-      "set title 'Client energy of the cuts optimal somewhere (NeuPart Fig. 13b): {}' noenhanced\n"
-      "set xlabel 'effective bit rate B_e (Mbps)' noenhanced\nset ylabel 'energy per image (mJ)'\nset logscale y",
-      at);
+      "set title {} noenhanced\n"
+      "set xlabel 'effective bit rate B_e (Mbps)' noenhanced\nset ylabel 'client energy per image (mJ)'\n"
+      "set logscale y",
+      gnuplot_string("Client energy per image of each cut that is best at some bit rate (NeuPart Fig. 13b)\n" + at));
   const std::string delay_settings = fmt::format(
-      "set title 'Inference delay (NeuPart Fig. 13a, eq. 26): {}' noenhanced\n"
-      "set xlabel 'effective bit rate B_e (Mbps)' noenhanced\nset ylabel 'delay per image (ms)'\nset logscale y",
-      at);
+      "set title {} noenhanced\n"
+      "set xlabel 'effective bit rate B_e (Mbps)' noenhanced\nset ylabel 'inference delay per image (ms)'\n"
+      "set logscale y",
+      gnuplot_string("Inference delay per image: client, transmission and cloud (NeuPart Fig. 13a, eq. 26)\n" + at));
   const std::string delay_plot =
-      "csv every ::1 using 1:2 with lines lw 2 title 'FCC (send the image)', "
-      "csv every ::1 using 1:3 with lines lw 2 title 'FISC (all on the client)', "
-      "csv every ::1 using 1:4 with linespoints lw 2 pt 7 ps 0.6 title 'energy-optimal cut'";
+      "csv every ::1 using 1:2 with lines lw 2 title 'all in cloud (FCC): send the image', "
+      "csv every ::1 using 1:3 with lines lw 2 title 'all on client (FISC)', "
+      "csv every ::1 using 1:4 with linespoints lw 2 pt 7 ps 0.6 title 'the cut with the least client energy'";
   return {{"energy_vs_bitrate.csv", energy},
           {"energy_vs_bitrate.gp", script("energy_vs_bitrate", energy_settings, energy_plot)},
           {"delay_vs_bitrate.csv", delay},

@@ -83,24 +83,28 @@ void write_traces(const PhaseBreakdown& b, int runs, double idle_us, double idle
   vcd += fmt::format("#{}\n", std::llround(time_us * 1e3));
   write_file_atomically(dir + "/trace.vcd", vcd);
   write_file_atomically(dir + "/power_trace.csv", csv);
-  write_file_atomically(dir + "/power_trace.gp", R"(# Seed 001 Fig. 4-style trace: `gnuplot power_trace.gp`
+  write_file_atomically(dir + "/power_trace.gp",
+                        fmt::format(R"gp(# Seed 001 Fig. 4-style trace: `gnuplot power_trace.gp`
 set datafile separator ','
+set title "STM32N6 at {0}, simulated: core-domain power and energy over {1} iteration(s)\n(each: pre-inference, inference, post-inference, idle)" noenhanced
 set xlabel 'time (us)'
-set ylabel 'core power (mW)'
-set y2label 'cumulative energy (uJ)'
+set ylabel 'core-domain power (mW)'
+set y2label 'cumulative core-domain energy (uJ)'
 set y2tics
 set ytics nomirror
-set key top left
+# Below the plot: the key never hides the trace. The triggers are logic levels, drawn at 20 and 10 mW.
+set key below maxrows 2 noenhanced
 set grid
-do for [out in "png svg"] {
-  if (out eq "png") { set terminal pngcairo size 1000,500 font ',10'; set output 'power_trace.png' }
-  else { set terminal svg size 1000,500 font ',10'; set output 'power_trace.svg' }
-  plot 'power_trace.csv' every ::1 using 1:5 with lines lw 2 title 'core power', \
-       '' every ::1 using 1:6 axes x1y2 with lines dt 2 lw 2 title 'cumulative energy', \
-       '' every ::1 using 1:($3*20) with steps title 'trigger 1 (x20)', \
-       '' every ::1 using 1:($4*10) with steps title 'trigger 2 (x10)'
-}
-)");
+do for [out in "png svg"] {{
+  if (out eq "png") {{ set terminal pngcairo size 1000,560 font ',10'; set output 'power_trace.png' }}
+  else {{ set terminal svg size 1000,560 font ',10'; set output 'power_trace.svg' }}
+  plot 'power_trace.csv' every ::1 using 1:5 with lines lw 2 title 'core-domain power (left axis)', \
+       '' every ::1 using 1:6 axes x1y2 with lines dt 2 lw 2 title 'cumulative energy (right axis)', \
+       '' every ::1 using 1:($3*20) with steps title 'trigger 1: high in pre-inference and inference (level only)', \
+       '' every ::1 using 1:($4*10) with steps title 'trigger 2: high in inference and post-inference (level only)'
+}}
+)gp",
+                                    b.point, runs));
   run_gnuplot(dir, "power_trace.gp");
 }
 
@@ -303,7 +307,11 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
 set xtics rotate by -45 font ',8'
+set xlabel 'model and phase (pre: pre-inference, inf: inference, post: post-inference, total: the three)'
 set grid ytics
+# Headroom above the tallest bar for the key, which then never hides a bar.
+set yrange [0:*]
+set offsets 0, 0, graph 0.2, 0
 set key top left
 )";
   write_file_atomically(dir + "/fig5_phases.gp",
@@ -311,15 +319,15 @@ set key top left
                             fmt::format(R"(do for [out in "png svg"] {{
   if (out eq "png") {{ set terminal pngcairo noenhanced size 1400,900 font ',10'; set output 'fig5_phases.png' }}
   else {{ set terminal svg noenhanced size 1400,900 font ',10'; set output 'fig5_phases.svg' }}
-  set multiplot layout 2,1 title 'STM32N6 per-phase latency and energy, {0} vs {1}: measured (Bartoli et al., Tables IV-V) and simulated'
+  set multiplot layout 2,1 title 'STM32N6 per-phase latency and core-domain energy of the MLPerf Tiny models at operating points {0} and {1}: measured (Bartoli et al., Tables IV-V) and simulated'
   set ylabel 'latency (us)'
-  set title '(a) execution time per phase'
-  plot 'phases.csv' every ::1 using 2:xtic(1) title '{0} measured', '' every ::1 using 3 title '{0} simulated', \
-       '' every ::1 using 4 title '{1} measured', '' every ::1 using 5 title '{1} simulated'
-  set ylabel 'energy (uJ)'
+  set title '(a) latency per phase'
+  plot 'phases.csv' every ::1 using 2:xtic(1) title '{0}, measured', '' every ::1 using 3 title '{0}, simulated', \
+       '' every ::1 using 4 title '{1}, measured', '' every ::1 using 5 title '{1}, simulated'
+  set ylabel 'core-domain energy (uJ)'
   set title '(b) energy per phase'
-  plot 'phases.csv' every ::1 using 6:xtic(1) title '{0} measured', '' every ::1 using 7 title '{0} simulated', \
-       '' every ::1 using 8 title '{1} measured', '' every ::1 using 9 title '{1} simulated'
+  plot 'phases.csv' every ::1 using 6:xtic(1) title '{0}, measured', '' every ::1 using 7 title '{0}, simulated', \
+       '' every ::1 using 8 title '{1}, measured', '' every ::1 using 9 title '{1}, simulated'
   unset multiplot
 }}
 )",
@@ -327,15 +335,14 @@ set key top left
   write_file_atomically(dir + "/fig6_edp.gp",
                         "# Seed 001 Fig. 6-style normalised EDP, simulated beside measured: `gnuplot fig6_edp.gp`\n" +
                             common +
-                            fmt::format(R"(set ylabel 'EDP {1} / EDP {0} (normalised to {0})'
-set xlabel 'model and phase'
+                            fmt::format(R"(set ylabel 'energy-delay product at {1} / at {0} (ratio)'
 set yrange [0:1.3]
-set title 'STM32N6 normalised EDP per phase, {1} against {0}: measured (Bartoli et al., Table VI) and simulated'
+set title 'STM32N6 energy-delay product per phase at {1}, normalised to {0}: measured (Bartoli et al., Table VI) and simulated'
 do for [out in "png svg"] {{
   if (out eq "png") {{ set terminal pngcairo noenhanced size 1200,600 font ',10'; set output 'fig6_edp.png' }}
   else {{ set terminal svg noenhanced size 1200,600 font ',10'; set output 'fig6_edp.svg' }}
-  plot 'phases.csv' every ::1 using 10:xtic(1) title 'measured', '' every ::1 using 11 title 'simulated', \
-       1 with lines dt 2 lc rgb 'black' title '{0} (= 1)'
+  plot 'phases.csv' every ::1 using 10:xtic(1) title 'measured (Bartoli et al.)', '' every ::1 using 11 title 'simulated', \
+       1 with lines dt 2 lc rgb 'black' title '{0} (ratio 1): below it, {1} is better'
 }}
 )",
                                         h, l));

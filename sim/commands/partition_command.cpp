@@ -158,10 +158,10 @@ std::string savings_map(const Workload& workload, PartitionInputs in) {
 std::string map_gnuplot(const std::string& workload) {
   return fmt::format(R"(# NeuPart Fig. 12-style map: `gnuplot savings_map.gp` writes savings_map.png and .svg
 set datafile separator ','
-set xlabel 'bit rate (Mbps)'
-set ylabel 'Tx power (W)'
-set cblabel 'saving of the best cut over the better extreme (%)'
-set title 'Partitioning {} between client and cloud' noenhanced
+set xlabel 'effective bit rate B_e (Mbps)' noenhanced
+set ylabel 'transmit power P_Tx (W)' noenhanced
+set cblabel 'client energy saved per image by the best cut (%)'
+set title "{}: client energy saved by splitting the network between client and cloud (NeuPart Fig. 12 style)\nagainst the better of all in cloud (FCC) and all on client (FISC); 0 where one of them is best" noenhanced
 set palette rgbformulae 33,13,10
 set xrange [2.5:202.5]
 set yrange [0.05:2.05]

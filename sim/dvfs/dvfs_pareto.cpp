@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "common/gnuplot.hpp"
+
 namespace ergon {
 
 std::vector<ParetoPoint> dvfs_pareto(const AcceleratorConfig& config, const EnergyTable& table,
@@ -38,26 +40,43 @@ std::string pareto_csv(const std::vector<ParetoPoint>& points) {
   return csv;
 }
 
+std::string dvfs_scheme_legend(const std::string& scheme) {
+  // The option names are ARADA's (Sec. 4.3); a reader of the figure alone needs what each one allows.
+  if (scheme == "rti") return "race to idle (nominal levels, the baseline)";
+  if (scheme == "ideal") return "ideal: continuous levels, free switches";
+  if (scheme == "vf-oh") return "vf-oh: switch overhead charged";
+  if (scheme == "vf-oh-q") return "vf-oh-q: overhead charged, levels quantised";
+  return scheme;
+}
+
 std::string pareto_gnuplot(const std::string& title) {
+  std::string points;
+  for (const std::string& scheme : dvfs_scheme_names()) {
+    points += fmt::format(", \\\n       scheme('{}') using 3:4 with points pt 7 ps 1.2 title {}", scheme,
+                          gnuplot_string(dvfs_scheme_legend(scheme)));
+  }
   return fmt::format(
       R"(# Energy-latency Pareto front from pareto.csv: `gnuplot pareto.gp` writes pareto.png and pareto.svg
 set datafile separator ','
-set key top right
+set key top right noenhanced
 set grid
 set xlabel 'inference latency (ms)'
 set ylabel 'inference energy (mJ)'
-set title '{}' noenhanced
+set title {0} noenhanced
 # The data beside the script, whether gnuplot runs in its folder or in a staging folder below it.
 csv = system("[ -f pareto.csv ] && echo pareto.csv || echo ../pareto.csv")
 scheme(s) = sprintf("< awk -F, 'NR>1 && $1==\"%s\"' %s", s, csv)
 do for [out in "png svg"] {{
   if (out eq "png") {{ set terminal pngcairo size 900,600 font ',10'; set output 'pareto.png' }}
   else {{ set terminal svg size 900,600 font ',10'; set output 'pareto.svg' }}
-  plot sprintf("< awk -F, 'NR>1 && $6==1' %s | sort -t, -k3 -g", csv) using 3:4 with lines lw 2 lc rgb 'black' title 'Pareto front', \
-       for [s in "rti ideal vf-oh vf-oh-q"] scheme(s) using 3:4 with points pt 7 ps 1.2 title s
+  plot sprintf("< awk -F, 'NR>1 && $6==1' %s | sort -t, -k3 -g", csv) using 3:4 with lines lw 2 lc rgb 'black' \
+       title 'Pareto front (no other point has both less energy and less latency)'{1}
 }}
 )",
-      title);
+      gnuplot_string(fmt::format("{}\n(a point per DVFS scheme and deadline, {:g} to {:g} x race to idle's latency, "
+                                 "each re-simulated)",
+                                 title, kParetoDeadlineFactors.front(), kParetoDeadlineFactors.back())),
+      points);
 }
 
 }  // namespace ergon

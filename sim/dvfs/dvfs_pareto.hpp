@@ -26,4 +26,7 @@ std::vector<ParetoPoint> dvfs_pareto(const AcceleratorConfig& config, const Ener
 std::string pareto_csv(const std::vector<ParetoPoint>& points);
 std::string pareto_gnuplot(const std::string& title);  // reads pareto.csv; writes pareto.png and pareto.svg
 
+// A scheme's name for a plot legend: its option name and what it means, e.g. "vf-oh: switch overhead charged".
+std::string dvfs_scheme_legend(const std::string& scheme);
+
 }  // namespace ergon

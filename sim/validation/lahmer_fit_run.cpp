@@ -90,7 +90,7 @@ nlohmann::ordered_json fit_json(const LahmerFit& fit, const std::string& config_
 
 // Fig. 3: energy against CLC, one series per ofm, with the model's lines; Fig. 5: the slopes against ofm
 // with eq. 6's curve; and the FC line (Fig. 4).
-void write_plots(const LahmerFitRun& run, const std::string& out_dir) {
+void write_plots(const LahmerFitRun& run, const std::string& out_dir, const std::string& config_name) {
   std::map<int, std::string> by_ofm;
   std::string fc_data = "# clf energy_j model_j\n";
   for (const LahmerSweepPoint& p : run.points) {
@@ -112,32 +112,46 @@ void write_plots(const LahmerFitRun& run, const std::string& out_dir) {
   write_file_atomically(out_dir + "/fc_energy.dat", fc_data);
   write_file_atomically(
       out_dir + "/lahmer_fit.gp",
-      fmt::format(R"(# Lahmer et al. Fig. 3, 5 and 4 for the simulated accelerator: `gnuplot lahmer_fit.gp`
+      fmt::format(R"gp(# Lahmer et al. Fig. 3, 5 and 4 for the simulated accelerator: `gnuplot lahmer_fit.gp`
 ofms = "{0}"
 set grid
-set key left top
+set format y '%g'
 do for [out in "png svg"] {{
   ext = out
-  if (out eq "png") {{ set terminal pngcairo size 900,600 font ',10' }} else {{ set terminal svg size 900,600 font ',10' }}
+  if (out eq "png") {{ set terminal pngcairo noenhanced size 900,600 font ',10' }}
+  else {{ set terminal svg noenhanced size 900,600 font ',10' }}
   set output 'energy_vs_clc.'.ext
   set logscale xy
-  set xlabel 'CLC (MACs)'; set ylabel 'simulated energy (J)'
-  set title 'Energy against CLC per output-map count (points: simulated; lines: fitted model)'
-  plot for [i=1:words(ofms)] 'energy_vs_clc.dat' index i-1 using 1:2 with points pt 7 lc i title 'ofm '.word(ofms, i), \
-       for [i=1:words(ofms)] 'energy_vs_clc.dat' index i-1 using 1:3 with lines lc i notitle
+  set key top left
+  set xlabel 'conv layer complexity CLC = KCLC x output maps (MACs)'; set ylabel 'simulated energy per layer (J)'
+  set title {3}
+  plot for [i=1:words(ofms)] 'energy_vs_clc.dat' index i-1 using 1:2 with points pt 7 lc i \
+         title sprintf('%s output maps, simulated', word(ofms, i)), \
+       for [i=1:words(ofms)] 'energy_vs_clc.dat' index i-1 using 1:3 with lines lc i notitle, \
+       keyentry with lines lc rgb 'black' title 'fitted model (eq. 7), in the colour of its points'
   set output 'slope_vs_ofm.'.ext
   set logscale x; unset logscale y
-  set xlabel 'ofm'; set ylabel 'slope dE/dCLC (J per MAC)'
-  set title 'Slope against ofm (points) and eq. 6: a_c/ofm + b_c (line)'
-  plot 'slope_vs_ofm.dat' using 1:2 with points pt 7 title 'per-ofm slope', {1:.6g}/x + {2:.6g} title 'eq. 6 fit'
+  set key top right
+  set xlabel 'output feature maps, ofm'; set ylabel 'slope dE/dCLC (J per MAC)'
+  set title {4}
+  plot 'slope_vs_ofm.dat' using 1:2 with points pt 7 title 'slope fitted to each output-map count', \
+       {1:.6g}/x + {2:.6g} title 'eq. 6: a_c / ofm + b_c'
   set output 'fc_energy.'.ext
   set logscale xy
-  set xlabel 'CLF (MACs)'; set ylabel 'simulated energy (J)'
-  set title 'Fully connected: energy against CLF (points) and a_f CLF (line)'
-  plot 'fc_energy.dat' using 1:2 with points pt 7 title 'simulated', 'fc_energy.dat' using 1:3 with lines title 'model'
+  set key top left
+  set xlabel 'fully connected layer complexity CLF = inputs x outputs (MACs)'; set ylabel 'simulated energy per layer (J)'
+  set title {5}
+  plot 'fc_energy.dat' using 1:2 with points pt 7 title 'simulated fully connected layer', \
+       'fc_energy.dat' using 1:3 with lines title 'fitted model: a_f x CLF'
 }}
-)",
-                  titles, run.fit.a_c, run.fit.b_c));
+)gp",
+                  titles, run.fit.a_c, run.fit.b_c,
+                  gnuplot_string("Lahmer et al.'s model on " + config_name +
+                                 ": conv layer energy against CLC, per output-map count (Fig. 3)"),
+                  gnuplot_string("Lahmer et al.'s model on " + config_name +
+                                 ": energy per MAC against output maps (Fig. 5, eq. 6)"),
+                  gnuplot_string("Lahmer et al.'s model on " + config_name +
+                                 ": fully connected layer energy against CLF (Fig. 4)")));
 }
 
 }  // namespace
@@ -192,7 +206,7 @@ std::string write_lahmer_fit(const LahmerFitRun& run, const std::string& out_dir
   std::filesystem::create_directories(out_dir);
   write_file_atomically(out_dir + "/samples.csv", samples_csv(run));
   write_file_atomically(out_dir + "/fit.json", fit_json(run.fit, config_name).dump(2) + "\n");
-  write_plots(run, out_dir);
+  write_plots(run, out_dir, config_name);
   const bool plotted = run_gnuplot(out_dir, "lahmer_fit.gp");
   const LahmerFit& f = run.fit;
   return fmt::format(

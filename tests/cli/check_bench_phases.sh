@@ -4,6 +4,7 @@
 set -euo pipefail
 ergon="$(realpath "$1")"
 source_dir="$(realpath "$2")"
+source "$(dirname "$0")/plot_checks.sh"
 config="$source_dir/configs/stm32n6.yaml"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -40,4 +41,5 @@ for fig in fig5_phases fig6_edp; do
   [ -s "$out/meas/$fig.gp" ]
   if command -v gnuplot > /dev/null; then [ -s "$out/meas/$fig.png" ] && [ -s "$out/meas/$fig.svg" ]; fi
 done
+check_plots "$out/meas"
 echo "bench-phases checks passed"

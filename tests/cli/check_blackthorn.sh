@@ -4,6 +4,7 @@
 set -euo pipefail
 ergon="$(realpath "$1")"
 source_dir="$(realpath "$2")"
+source "$(dirname "$0")/plot_checks.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$ergon" profile blackthorn --config "$source_dir/configs/edge_tpu.yaml" --scale 0.1 --random-layers 50 --jobs 2 \
@@ -16,6 +17,7 @@ grep -q "2 full 1-D sweeps" "$out/summary.txt"
 for file in models.json report.json fitter_sweeps.csv random_layers.csv network_layers.csv; do
   cmp "$out/models/$file" "$out/serial/$file"
 done
+check_plots "$out/models"
 python3 - "$out/models/report.json" "$out/models/models.json" <<'PY'
 import json, sys
 report, models = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))

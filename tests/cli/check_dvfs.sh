@@ -4,6 +4,7 @@
 set -euo pipefail
 ergon="$(realpath "$1")"
 source_dir="$(realpath "$2")"
+source "$(dirname "$0")/plot_checks.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$ergon" dvfs --config "$source_dir/configs/hpc_tpu.yaml" --set dram.preset=ddr5-4800 \
@@ -48,6 +49,7 @@ awk '/^#/ { t = substr($0, 2) + 0; if (t < last) exit 1; last = t }' "$out/dvfs/
 [ "$(tail -n +2 "$out/study/study.csv" | wc -l)" -eq 44 ]
 [ "$(tail -n +2 "$out/study/averages.csv" | wc -l)" -eq 44 ]
 if command -v gnuplot > /dev/null; then [ -s "$out/study/study.png" ] && [ -s "$out/study/study.svg" ]; fi
+check_plots "$out/study"
 # One worker gives the same tables, byte for byte; so does the schedule run again.
 "$ergon" dvfs-study --workload resnet18 --jobs 1 --out "$out/study_serial" > /dev/null 2>&1
 for file in study.csv averages.csv; do cmp "$out/study/$file" "$out/study_serial/$file"; done
@@ -100,6 +102,7 @@ front = [r for r in rows if r["on_front"] == "1"]
 assert front and all(r["latency_kept"] == "1" for r in rows)
 PY
 [ -s "$out/deadline/pareto.gp" ]
+check_plots "$out/deadline"
 if "$ergon" dvfs --config "$source_dir/configs/hpc_tpu.yaml" --workload "$source_dir/workloads/resnet18.yaml" \
   --deadline-ms 0.001 --out "$out/impossible" 2> "$out/impossible.err"; then exit 1; fi
 grep -q "deadline-ms 0.001 is shorter than race to idle's latency" "$out/impossible.err"

@@ -4,6 +4,7 @@
 set -euo pipefail
 ergon="$(realpath "$1")"
 source_dir="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$(dirname "$0")/plot_checks.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$ergon" fit lahmer --jobs 2 --out "$out/fit" > "$out/summary.txt"
@@ -23,6 +24,7 @@ for r in rows:
     assert abs(float(r["model_energy_j"]) - expected) <= 1e-5 * abs(expected), (r, expected)
 PY
 if command -v gnuplot > /dev/null; then [ -s "$out/fit/energy_vs_clc.png" ] && [ -s "$out/fit/slope_vs_ofm.svg" ]; fi
+check_plots "$out/fit"
 
 # Measurements: the shipped synthetic example (Table III's Xavier NX model plus 3 % noise, not a measurement).
 csv="$source_dir/tests/data/lahmer/synthetic_measurements.csv"

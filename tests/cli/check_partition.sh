@@ -4,6 +4,7 @@
 set -euo pipefail
 ergon="$(realpath "$1")"
 source_dir="$(realpath "$2")"
+source "$(dirname "$0")/plot_checks.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cat > "$out/block.yaml" <<'YAML'
@@ -44,6 +45,7 @@ for figure in energy_by_cut savings_vs_bitrate energy_vs_bitrate delay_vs_bitrat
   [ -s "$out/alexnet/$figure.csv" ] && [ -s "$out/alexnet/$figure.gp" ]
   if command -v gnuplot > /dev/null; then [ -s "$out/alexnet/$figure.png" ] && [ -s "$out/alexnet/$figure.svg" ]; fi
 done
+check_plots "$out/alexnet"
 python3 - "$out/alexnet/partition.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

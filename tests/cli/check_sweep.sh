@@ -4,6 +4,7 @@
 set -euo pipefail
 ergon="$(realpath "$1")"
 source_dir="$(realpath "$2")"
+source "$(dirname "$0")/plot_checks.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 sweep=("$ergon" sweep --config "$source_dir/configs/eyeriss.yaml"
@@ -67,4 +68,5 @@ grep -q "least energy" "$out/plot.txt"
 if command -v gnuplot > /dev/null; then
   [ -s "$out/plot/energy_resnet8.png" ] && [ -s "$out/plot/energy_resnet8.svg" ]
 fi
+check_plots "$out/plot"
 echo "sweep checks passed"

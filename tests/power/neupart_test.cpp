@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -229,11 +230,16 @@ TEST(NeuPart, FigureDataCoverTheQuartilesAndBitRates) {
   }
   EXPECT_EQ(rows, 3 * sweep_bitrates_mbps().size());
   for (const auto& [rate, savings_at_rate] : fisc_by_rate) EXPECT_EQ(savings_at_rate.size(), 1u) << rate;
+  // Every figure: a title, labelled axes, the y axis with its unit, and legend entries in words (the paper's
+  // abbreviations FCC and FISC explained where they name a curve).
   for (const FigureFile& file : files) {
     if (file.name.find(".gp") == std::string::npos) continue;
     EXPECT_NE(file.text.find("set xlabel"), std::string::npos) << file.name;
     EXPECT_NE(file.text.find("set ylabel"), std::string::npos) << file.name;
     EXPECT_NE(file.text.find("set title"), std::string::npos) << file.name;
+    EXPECT_TRUE(std::regex_search(file.text, std::regex(R"(set ylabel '[^']*\([^')]+\)')"))) << file.name;
+    EXPECT_EQ(file.text.find("title 'vs FCC"), std::string::npos) << file.name;
+    EXPECT_EQ(file.text.find("title 'FISC'"), std::string::npos) << file.name;
   }
 }
 

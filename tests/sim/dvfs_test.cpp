@@ -202,5 +202,19 @@ TEST(DvfsPareto, TheFrontIsNotDominated) {
   EXPECT_GE(on_front, 3u);
 }
 
+// The plot names each scheme in words, not only by its option name, and a quote in a workload's name
+// cannot end the title's string early.
+TEST(DvfsPareto, ThePlotNamesEverySchemeInWords) {
+  const std::string script = pareto_gnuplot("net \"v2\" on hpc_tpu: energy against latency");
+  EXPECT_NE(script.find("set title \"net \\\"v2\\\" on hpc_tpu: energy against latency\\n"), std::string::npos)
+      << script;
+  EXPECT_NE(script.find("set xlabel 'inference latency (ms)'"), std::string::npos);
+  EXPECT_NE(script.find("set ylabel 'inference energy (mJ)'"), std::string::npos);
+  for (const std::string& scheme : dvfs_scheme_names()) {
+    EXPECT_GT(dvfs_scheme_legend(scheme).size(), scheme.size() + 10) << scheme;
+    EXPECT_NE(script.find("title \"" + dvfs_scheme_legend(scheme) + "\""), std::string::npos) << scheme;
+  }
+}
+
 }  // namespace
 }  // namespace ergon
