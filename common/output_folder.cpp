@@ -99,6 +99,13 @@ std::string OutputFolder::final_path(const std::string& name) const {
   return (fs::path(target_) / name).string();
 }
 
+std::string OutputFolder::shown(std::string text) const {
+  for (std::size_t at = text.find(staging_); at != std::string::npos; at = text.find(staging_, at + target_.size())) {
+    text.replace(at, staging_.size(), target_);
+  }
+  return text;
+}
+
 std::vector<std::string> OutputFolder::commit() {
   std::vector<std::string> names;
   for (const auto& entry : fs::recursive_directory_iterator(staging_)) {

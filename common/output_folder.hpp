@@ -29,8 +29,13 @@ class OutputFolder {
   void add_inputs(const std::vector<std::string>& inputs);
   // Where to write `name` (relative to the folder) before commit().
   std::string staged(const std::string& name) const;
+  // The staging folder itself, for code that writes its own files into a folder.
+  const std::string& staging_folder() const { return staging_; }
   // Where `name` is once committed, for messages.
   std::string final_path(const std::string& name) const;
+  // `text` with the staging folder's path replaced by the target's: for messages made by code that wrote
+  // into staged("") and named the files it wrote.
+  std::string shown(std::string text) const;
   // Moves every staged file into the target. Returns the names moved, sorted.
   std::vector<std::string> commit();
 

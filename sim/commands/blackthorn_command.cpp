@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 
+#include "common/output_folder.hpp"
 #include "common/output_paths.hpp"
 #include "common/text.hpp"
 #include "sim/commands/cli_checks.hpp"
@@ -28,12 +29,14 @@ struct ProfileOptions {
   BlackthornProfileOptions run;
 };
 
+std::vector<std::string> profile_outputs() {
+  return {"models.json", "report.json", "requests.csv", "fitter_sweeps.csv", "random_layers.csv", "network_layers.csv"};
+}
+
 // The measurements must not be one of the files a profile writes into its folder.
 void refuse_output_over_input(const std::string& out_dir, const std::string& input) {
   std::vector<std::string> outputs;
-  for (const char* name :
-       {"models.json", "report.json", "requests.csv", "fitter_sweeps.csv", "random_layers.csv", "network_layers.csv"})
-    outputs.push_back((std::filesystem::path(out_dir) / name).string());
+  for (const std::string& name : profile_outputs()) outputs.push_back((std::filesystem::path(out_dir) / name).string());
   if (const auto clash = find_output_over_input(outputs, {input})) {
     throw std::runtime_error(
         fmt::format("--out {}: the profile would write {} over the measurements {}; keep "
@@ -136,14 +139,24 @@ void register_blackthorn_commands(CLI::App& app) {
           ->check(input_file());
   measurements->excludes("--set")->excludes("--random-layers")->excludes("--config");
   blackthorn->callback([options] {
+    std::vector<std::string> inputs = {options->config_path};
     if (!options->run.measurements_csv.empty()) {
-      refuse_output_over_input(options->out_dir, options->run.measurements_csv);
-      std::cout << write_blackthorn_profile(run_blackthorn_measured_profile(options->run), options->out_dir);
-      return;
+      refuse_output_over_input(options->out_dir, options->run.measurements_csv);  // says which file, first
+      inputs = {options->run.measurements_csv};
     }
-    const AcceleratorConfig config = load_accelerator_config(options->config_path, options->overrides);
-    const EnergyTable table = load_energy_table(energy_table_path(config));
-    std::cout << write_blackthorn_profile(run_blackthorn_profile(config, table, options->run), options->out_dir);
+    OutputFolder out(options->out_dir, "--out", profile_outputs(), inputs);  // staged: all or nothing
+    std::string summary;
+    if (!options->run.measurements_csv.empty()) {
+      summary = write_blackthorn_profile(run_blackthorn_measured_profile(options->run), out.staging_folder());
+    } else {
+      const AcceleratorConfig config = load_accelerator_config(options->config_path, options->overrides);
+      out.add_inputs({energy_table_path(config)});
+      const EnergyTable table = load_energy_table(energy_table_path(config));
+      summary = write_blackthorn_profile(run_blackthorn_profile(config, table, options->run), out.staging_folder());
+    }
+    summary = out.shown(summary);
+    out.commit();
+    std::cout << summary;
   });
 
   CLI::App* estimate =

@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "common/output_folder.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/data_paths.hpp"
@@ -31,17 +32,26 @@ void run_fit_lahmer_measurements(const FitOptions& options) {
   } catch (const std::invalid_argument& error) {
     throw std::runtime_error(error.what());
   }
+  // Staged: all or nothing, never over the measurements (common/output_folder).
+  OutputFolder out(options.out_dir, "--out", {"parameters.yaml", "fit.json", "residuals.csv"},
+                   {options.measurements_path});
   const auto rows = read_lahmer_measurements(options.measurements_path, kclc);
   const LahmerMeasuredFit fit = fit_lahmer_measurements(rows, options.measurements_path, kclc);
-  std::cout << write_lahmer_measured_fit(fit, options.out_dir, options.board);
+  const std::string summary = out.shown(write_lahmer_measured_fit(fit, out.staging_folder(), options.board));
+  out.commit();
+  std::cout << summary;
 }
 
 void run_fit_lahmer(const FitOptions& options) {
   if (!options.measurements_path.empty()) return run_fit_lahmer_measurements(options);
+  OutputFolder out(options.out_dir, "--out", {"samples.csv", "fit.json", "lahmer_fit.gp"}, {options.config_path});
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
+  out.add_inputs({energy_table_path(config)});
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const LahmerFitRun run = run_lahmer_fit(config, table, options.jobs);
-  std::cout << write_lahmer_fit(run, options.out_dir, config.name);
+  const std::string summary = out.shown(write_lahmer_fit(run, out.staging_folder(), config.name));
+  out.commit();
+  std::cout << summary;
 }
 
 }  // namespace

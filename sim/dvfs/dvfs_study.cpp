@@ -10,6 +10,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
+#include "common/output_folder.hpp"
 #include "network/importers/scalesim_topology.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/dvfs/dvfs_pareto.hpp"
@@ -227,8 +228,9 @@ void run_dvfs_study(const DvfsStudyOptions& options) {
                               run_overrides({hardware.config, dram, names.front()}, options));
     }
   }
-  const std::string& out_dir = options.out_dir;
-  std::filesystem::create_directories(out_dir);
+  // Staged (common/output_folder): an interrupted or failed study leaves nothing in --out.
+  OutputFolder out(options.out_dir, "--out", {"study.csv", "averages.csv", "study.gp", "study.png", "study.svg"}, {});
+  const std::string& out_dir = out.staging_folder();
   std::vector<std::string> rows(runs.size());
   std::size_t finished = 0;
   run_in_processes(
@@ -245,7 +247,8 @@ void run_dvfs_study(const DvfsStudyOptions& options) {
   write_file_atomically(out_dir + "/averages.csv", averages);
   write_file_atomically(out_dir + "/study.gp", study_gnuplot(names.size(), options.traffic_model));
   const bool plotted = run_gnuplot(out_dir, "study.gp");
-  std::cout << averages << "wrote " << out_dir << "/{study.csv,averages.csv,study.gp"
+  out.commit();
+  std::cout << averages << "wrote " << options.out_dir << "/{study.csv,averages.csv,study.gp"
             << (plotted ? ",study.png,study.svg}" : "} (install gnuplot for the plots)") << "\n";
 }
 

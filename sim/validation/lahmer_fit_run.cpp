@@ -237,21 +237,15 @@ std::string write_lahmer_measured_fit(const LahmerMeasuredFit& fit, const std::s
                                       const std::string& board) {
   const std::string parameters = out_dir + "/parameters.yaml", json = out_dir + "/fit.json",
                     residuals = out_dir + "/residuals.csv";
-  if (const auto clash = find_output_over_input({out_dir, parameters, json, residuals}, {fit.measurements_path})) {
-    throw std::runtime_error(
-        fmt::format("--out {}: the output {} would replace the measurement file {}; choose "
-                    "another output folder",
-                    out_dir, clash->output, clash->input));
-  }
   std::filesystem::create_directories(out_dir);
   write_file_atomically(json, lahmer_measured_fit_json(fit, board).dump(2) + "\n");
   write_file_atomically(residuals, lahmer_residuals_csv(fit));
   const std::string unusable = unusable_parameters(fit);
   if (!unusable.empty()) {
-    throw std::runtime_error(
-        fmt::format("{}: the measurements do not follow Lahmer et al.'s model:{} no {} written "
-                    "(see {} and {})",
-                    fit.measurements_path, unusable, parameters, json, residuals));
+    throw std::runtime_error(fmt::format(
+        "{}: the measurements do not follow Lahmer et al.'s model:{} conv RMSPE {:.1f}% over {} rows; nothing was "
+        "written",
+        fit.measurements_path, unusable, fit.conv_rmspe_pct, fit.conv_rows));
   }
   write_file_atomically(parameters, lahmer_parameters_yaml(fit, board));
   const LahmerFit& f = fit.fit;

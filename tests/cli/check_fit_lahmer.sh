@@ -55,10 +55,10 @@ grep -q "WARNING: the parameters were fitted with --kclc exact --kclc-padding ig
 mkdir "$out/inside"
 cp "$csv" "$out/inside/residuals.csv"
 if "$ergon" fit lahmer --measurements "$out/inside/residuals.csv" --out "$out/inside" 2> "$out/err.txt"; then exit 1; fi
-grep -q "would replace the measurement file" "$out/err.txt"
+grep -q "the output residuals.csv would replace the input" "$out/err.txt"
 cmp -s "$csv" "$out/inside/residuals.csv"
 if "$ergon" fit lahmer --measurements "$csv" --out "$csv" 2> "$out/err.txt"; then exit 1; fi
-grep -q "would replace the measurement file" "$out/err.txt"
+grep -q "is a file, not a folder" "$out/err.txt"
 
 # Bad input: located errors and a non-zero exit.
 printf 'name,kind,i_size,ifm,ofm,ksize,stride,padding,o_size,energy_mj\na,conv,14,8,16,3,1,0,,-2\n' > "$out/bad.csv"
