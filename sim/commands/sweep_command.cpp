@@ -55,6 +55,11 @@ void register_sweep_command(CLI::App& app) {
                    "key.path=SPEC: a list 1,2,4 or lpddr4,hbm2; a range lo:hi:step; a geometric range lo:hi:*2 "
                    "(repeatable: cartesian product)")
       ->required();
+  sweep
+      ->add_option("--max-output-mb", options.max_output_mb,
+                   "Refuse a sweep whose results.csv could take more than this (estimated before it runs)")
+      ->check(CLI::Range(0.001, 1e9))
+      ->capture_default_str();
   sweep->add_option("--max-points", options.max_points, "Refuse a sweep with more points than this")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

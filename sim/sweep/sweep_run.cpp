@@ -208,10 +208,29 @@ std::string list_sweep_points(const SweepOptions& options) {
   return out;
 }
 
+// results.csv holds a row per executed layer and one total per point: at most (layers + 1) rows of at most
+// kSweepRowMaxBytes each. Refused before anything runs when that could exceed --max-output-mb.
+void check_results_size(const SweepOptions& options, const SweepGrid& grid) {
+  std::vector<std::uint64_t> rows_per_point;
+  for (const std::string& path : grid.workloads()) rows_per_point.push_back(load_workload(path).layers().size() + 1);
+  std::uint64_t rows = 0;
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    if (options.shard.contains(i)) rows += rows_per_point[grid.point(i).workload];
+  }
+  const double estimate_mb = static_cast<double>(rows * kSweepRowMaxBytes) / 1e6;
+  if (estimate_mb > options.max_output_mb) {
+    throw UsageError(fmt::format(
+        "results.csv may take up to {:.0f} MB ({} rows of at most {} bytes: a row per layer and a total per point), "
+        "over --max-output-mb {}; narrow the --param ranges, split the sweep with --shard, or raise --max-output-mb",
+        estimate_mb, rows, kSweepRowMaxBytes, options.max_output_mb));
+  }
+}
+
 void run_sweep(const SweepOptions& options) {
   const SweepGrid grid = make_grid(options);
   check_grid(options, grid);
   check_parameters(options, grid);
+  check_results_size(options, grid);
   std::filesystem::create_directories(options.out_dir);
   const std::string results = options.out_dir + "/results.csv";
   const std::map<std::size_t, PointRows> finished =

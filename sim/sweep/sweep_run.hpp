@@ -23,7 +23,12 @@ struct SweepOptions {
   bool plot = false;
   bool reverse_order = false;       // run the points last first; the results are the same, byte for byte
   std::size_t max_points = 100000;  // a larger grid is refused before anything runs (--max-points)
+  double max_output_mb = 1024;      // results.csv's size bound, estimated before anything runs
 };
+
+// The most one row of results.csv takes (19 fields, numbers in shortest round-trip form, names): the
+// estimate --max-output-mb is checked against.
+inline constexpr std::uint64_t kSweepRowMaxBytes = 400;
 
 void run_sweep(const SweepOptions& options);
 std::string list_sweep_points(const SweepOptions& options);  // one line per point of this shard
