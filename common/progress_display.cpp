@@ -16,6 +16,18 @@ constexpr std::size_t kBarWidth = 24;
 
 }  // namespace
 
+namespace {
+bool shown_flag = false;
+}  // namespace
+
+void set_progress_shown(bool shown) {
+  shown_flag = shown;
+}
+
+bool progress_shown() {
+  return shown_flag;
+}
+
 ProgressDisplay::ProgressDisplay(std::string what, bool enabled)
     : what_(std::move(what)), enabled_(enabled), terminal_(::isatty(STDERR_FILENO) == 1) {}
 

@@ -7,6 +7,11 @@
 
 namespace ergon {
 
+// Whether progress is shown at all: off unless a command turns it on (docs/cli.md; --quiet keeps it off).
+// Worker processes and the tasks of a process pool never show their own.
+void set_progress_shown(bool shown);
+bool progress_shown();
+
 class ProgressDisplay {
  public:
   // `what` names the work ("simulating alexnet on eyeriss").

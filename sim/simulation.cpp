@@ -163,11 +163,6 @@ Simulation::Simulation(AcceleratorConfig config, EnergyTable table, const Worklo
 
 namespace {
 
-bool& simulation_progress_shown() {
-  static bool shown = false;
-  return shown;
-}
-
 // Chains a progress display onto the run's own observers: the fraction of the network's MACs in the
 // layers done, with the simulated cycles so far.
 RunObservers with_progress(RunObservers observers, const Workload& workload, ProgressDisplay& display) {
@@ -187,10 +182,6 @@ RunObservers with_progress(RunObservers observers, const Workload& workload, Pro
 
 }  // namespace
 
-void show_simulation_progress(bool show) {
-  simulation_progress_shown() = show;
-}
-
 SimulationResult Simulation::run() {
   SimulationResult result;
   result.config_name = config_.name;
@@ -208,7 +199,7 @@ SimulationResult Simulation::run() {
   std::vector<LayerJob> jobs;
   LayerPlanning planning(config_, access_prices(config_, table_));
   const std::string run_name = workload_.name() + " on " + config_.name;
-  ProgressDisplay mapping_progress("mapping " + run_name, simulation_progress_shown());
+  ProgressDisplay mapping_progress("mapping " + run_name, progress_shown());
   for (std::size_t i = 0; i < workload_.layers().size(); ++i) {
     const Layer& layer = workload_.layers()[i];
     mapping_progress.update(static_cast<double>(i) / static_cast<double>(workload_.layers().size()),
@@ -254,11 +245,10 @@ SimulationResult Simulation::run() {
   if (options_.fidelity == Fidelity::kCycleAccurate) {
     cycle_array = dataflow.make_cycle_array(config_, *noc, *glb, *pe_array, clock);
   }
-  ProgressDisplay simulation_progress("simulating " + run_name, simulation_progress_shown());
+  ProgressDisplay simulation_progress("simulating " + run_name, progress_shown());
   auto controller = std::make_unique<Controller>(
       "controller", ControlledModules{clock, *glb, *noc, *pe_array, *dram, cycle_array.get()}, dvfs, jobs,
-      simulation_progress_shown() ? with_progress(options_.observers, workload_, simulation_progress)
-                                  : options_.observers,
+      progress_shown() ? with_progress(options_.observers, workload_, simulation_progress) : options_.observers,
       options_.check_outputs);
   controller->dram_socket().bind(dram->target_socket());
   sc_core::sc_start();

@@ -24,10 +24,6 @@ namespace ergon {
 // the PE array steps every cycle on real values, checked against the reference computation.
 enum class Fidelity { kTransactionLevel, kCycleAccurate };
 
-// Whether Simulation::run shows its progress on stderr (common/progress_display): off unless a command
-// turns it on; --quiet keeps it off. Worker processes of sweeps and studies never turn it on.
-void show_simulation_progress(bool show);
-
 struct SimulationOptions {
   Fidelity fidelity = Fidelity::kTransactionLevel;
   std::optional<std::int64_t> batch;  // images per layer; default: each layer's own batch

@@ -115,7 +115,10 @@ void register_blackthorn_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(input_file());
   blackthorn->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
-  blackthorn->add_option("--out,-o", options->out_dir, "Output folder (models.json, report.json)")->required();
+  blackthorn
+      ->add_option("--out,-o", options->out_dir,
+                   "Output folder: models.json, report.json, requests.csv, checks and plots")
+      ->required();
   blackthorn->add_option("--jobs,-j", options->run.jobs, "Worker processes")->capture_default_str();
   blackthorn->add_option("--scale", options->run.scale, "Shrink every profiled range by this factor (quick looks)")
       ->check(CLI::Range(0.01, 1.0))
@@ -138,6 +141,7 @@ void register_blackthorn_commands(CLI::App& app) {
                        "Profile from this CSV of measured layer latencies instead of simulating (docs/blackthorn.md)")
           ->check(input_file());
   measurements->excludes("--set")->excludes("--random-layers")->excludes("--config");
+  add_progress_options(*blackthorn);
   blackthorn->callback([options] {
     std::vector<std::string> inputs = {options->config_path};
     if (!options->run.measurements_csv.empty()) {

@@ -127,7 +127,8 @@ void register_dvfs_command(CLI::App& app) {
   CLI::App* study = app.add_subcommand("dvfs-study", "ARADA's grid: 9 workloads x Edge/HPC TPU x DRAM x schemes");
   auto study_options = std::make_shared<DvfsStudyOptions>();
   study_options->jobs = available_cores();
-  study->add_option("--out,-o", study_options->out_dir, "Output folder")->required();
+  study->add_option("--out,-o", study_options->out_dir, "Output folder: study.csv, averages.csv, study.gp/png/svg")
+      ->required();
   study->add_option("--jobs,-j", study_options->jobs, "Worker processes")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1024u));
@@ -141,6 +142,7 @@ void register_dvfs_command(CLI::App& app) {
       ->capture_default_str();
   study->add_option("--set", study_options->overrides,
                     "Override a config key of every run, after the traffic model's: key.path=value (repeatable)");
+  add_progress_options(*study);
   study->callback([study_options] { run_dvfs_study(*study_options); });
 }
 

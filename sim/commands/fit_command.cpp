@@ -7,6 +7,7 @@
 #include "common/output_folder.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/parallel/process_pool.hpp"
 #include "sim/validation/lahmer_fit_run.hpp"
@@ -71,7 +72,11 @@ void register_fit_command(CLI::App& app) {
                             ->check(input_file());
   CLI::Option* set =
       lahmer->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
-  lahmer->add_option("--out,-o", options->out_dir, "Output folder")->required();
+  lahmer
+      ->add_option("--out,-o", options->out_dir,
+                   "Output folder: samples.csv, fit.json and plots; with --measurements parameters.yaml, fit.json, "
+                   "residuals.csv")
+      ->required();
   CLI::Option* jobs = lahmer->add_option("--jobs,-j", options->jobs, "Worker processes (simulated)")
                           ->capture_default_str()
                           ->check(CLI::Range(1u, 1024u));
@@ -94,6 +99,7 @@ void register_fit_command(CLI::App& app) {
       ->transform(CLI::IsMember({"ignore", "include"}, CLI::ignore_case))
       ->capture_default_str()
       ->needs(measurements);
+  add_progress_options(*lahmer);
   lahmer->callback([options] { run_fit_lahmer(*options); });
 }
 

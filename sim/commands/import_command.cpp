@@ -98,7 +98,9 @@ void register_import_command(CLI::App& app) {
   scalesim->add_flag("--gemm", options->gemm,
                      "The CSV lists GEMMs (Layer, M, N, K); without it the header tells (a second column M)");
   scalesim->add_option("--name", options->name, "Workload name (default: the file's name)");
-  scalesim->add_option("--out,-o", options->out_path, "Workload YAML to write")->required();
+  scalesim
+      ->add_option("--out,-o", options->out_path, "The workload YAML to write (a file: the conversion's only output)")
+      ->required();
   auto* config = scalesim->add_option("--config,-c", options->config_path, "SCALE-Sim .cfg to convert as well")
                      ->check(input_file());
   scalesim->add_option("--config-out", options->config_out_path, "Accelerator config YAML to write")->needs(config);
@@ -110,7 +112,8 @@ void register_import_command(CLI::App& app) {
   auto onnx_model = std::make_shared<std::string>();
   auto onnx_out = std::make_shared<std::string>();
   onnx->add_option("model", *onnx_model, "ONNX model (.onnx)")->required()->check(input_file());
-  onnx->add_option("--out,-o", *onnx_out, "Workload YAML to write")->required();
+  onnx->add_option("--out,-o", *onnx_out, "The workload YAML to write (a file: the conversion's only output)")
+      ->required();
   onnx->callback([onnx_model, onnx_out] {
     refuse_output_over_inputs(*onnx_out, {*onnx_model}, "--out");
     // Imported once; every layer checked against ONNX's shapes before anything is written.

@@ -9,6 +9,7 @@
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "common/output_paths.hpp"
+#include "common/progress_display.hpp"
 #include "sim/activity_rows.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
@@ -83,9 +84,9 @@ void note_written(const std::string& out_dir, const std::vector<std::string>& na
 }
 
 void add_progress_options(CLI::App& command) {
-  command.preparse_callback([](std::size_t) { show_simulation_progress(true); });
+  command.preparse_callback([](std::size_t) { set_progress_shown(true); });
   command.add_flag_callback(
-      "--quiet,-q", [] { show_simulation_progress(false); },
+      "--quiet,-q", [] { set_progress_shown(false); },
       "No progress display on stderr (it appears on its own for simulations that run over a second)");
 }
 

@@ -42,8 +42,8 @@ void write_report_files(const ReportForms& forms, std::optional<OutputFolder>& o
 // "note: wrote DIR/{a,b}" on stderr, after stdout is flushed, so that stdout holds the report alone.
 void note_written(const std::string& out_dir, const std::vector<std::string>& names, const std::string& remark = "");
 
-// The command shows the progress of its simulations on stderr (docs/cli.md, "Progress"); --quiet,-q
-// turns that off.
+// The command shows its progress on stderr (docs/cli.md, "Progress"): each simulation's, a process pool's
+// tasks; --quiet,-q turns that off.
 void add_progress_options(CLI::App& command);
 
 // --max-output-mb (docs/cli.md, "Bounds"): the most a run's files may take.

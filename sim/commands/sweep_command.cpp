@@ -4,6 +4,7 @@
 
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
+#include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/parallel/process_pool.hpp"
 #include "sim/sweep/sweep_run.hpp"
@@ -64,7 +65,8 @@ void register_sweep_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   sweep->add_option("--set", options.overrides, "Override a config key at every point: key.path=value (repeatable)");
-  sweep->add_option("--out,-o", options.out_dir, "Output folder (results.csv, sweep.json)");
+  sweep->add_option("--out,-o", options.out_dir,
+                    "Output folder: results.csv, sweep.json (kept point by point, for --resume)");
   sweep->add_option("--jobs,-j", options.jobs, "Worker processes")->capture_default_str()->check(CLI::Range(1u, 1024u));
   sweep->add_flag("--resume", options.resume, "Continue the sweep in --out, skipping its finished points");
   sweep->add_flag("--list-points", arguments->list_points, "Print the points (of this shard) and exit");
@@ -76,13 +78,14 @@ void register_sweep_command(CLI::App& app) {
   sweep->add_flag("--reverse", options.reverse_order,
                   "Run the points last first (a determinism check: results.csv is byte-identical)");
   sweep->add_flag("--plot", options.plot, "Plot energy by component against the swept key (gnuplot PNG and SVG)");
+  add_progress_options(*sweep);
   sweep->callback([arguments] { run_sweep_command(*arguments); });
 
   CLI::App* merge = app.add_subcommand("sweep-merge", "Merge the results of a sweep's shards");
   auto merge_dirs = std::make_shared<std::vector<std::string>>();
   auto merge_out = std::make_shared<std::string>();
   merge->add_option("shards", *merge_dirs, "The shards' --out folders")->required()->check(CLI::ExistingDirectory);
-  merge->add_option("--out,-o", *merge_out, "Folder for the merged results.csv")->required();
+  merge->add_option("--out,-o", *merge_out, "Output folder: the merged results.csv and sweep.json")->required();
   merge->callback([merge_dirs, merge_out] { merge_sweeps(*merge_dirs, *merge_out); });
 }
 

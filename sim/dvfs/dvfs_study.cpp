@@ -11,6 +11,7 @@
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
 #include "common/output_folder.hpp"
+#include "common/progress_display.hpp"
 #include "network/importers/scalesim_topology.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/dvfs/dvfs_pareto.hpp"
@@ -233,12 +234,14 @@ void run_dvfs_study(const DvfsStudyOptions& options) {
   const std::string& out_dir = out.staging_folder();
   std::vector<std::string> rows(runs.size());
   std::size_t finished = 0;
+  const bool show_lines = progress_shown();  // a line per finished run; --quiet: none
   run_in_processes(
       runs.size(), options.jobs, [&](std::size_t i) { return study_rows(runs[i], options); },
       [&](std::size_t i, const std::string& result) {
         rows[i] = result;
-        std::cerr << fmt::format("[{}/{}] {} + {} {}\n", ++finished, runs.size(), runs[i].config, runs[i].dram,
-                                 runs[i].workload);
+        if (show_lines)
+          std::cerr << fmt::format("[{}/{}] {} + {} {}\n", ++finished, runs.size(), runs[i].config, runs[i].dram,
+                                   runs[i].workload);
       });
   std::string csv = kCsvHeader;
   for (const std::string& block : rows) csv += block;

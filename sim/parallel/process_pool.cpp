@@ -1,5 +1,6 @@
 #include "sim/parallel/process_pool.hpp"
 
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -14,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/progress_display.hpp"
 #include "sim/parallel/interrupt.hpp"
 
 namespace ergon {
@@ -279,10 +281,43 @@ unsigned available_cores() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-void run_in_processes(std::size_t task_count, unsigned jobs, const PoolTask& task, const PoolResult& on_done) {
-  if (jobs <= 1 || task_count <= 1) return run_serially(task_count, task, on_done);
+namespace {
+
+// Progress is the pool's alone while it runs: tasks (and the workers forked from here) show none.
+class PoolProgress {
+ public:
+  PoolProgress(std::size_t task_count, const std::string& what)
+      : shown_before_(progress_shown()), task_count_(task_count), display_(what, shown_before_ && !what.empty()) {
+    set_progress_shown(false);
+  }
+  ~PoolProgress() { set_progress_shown(shown_before_); }
+  PoolProgress(const PoolProgress&) = delete;
+  PoolProgress& operator=(const PoolProgress&) = delete;
+  void task_done() {
+    ++done_;
+    display_.update(static_cast<double>(done_) / static_cast<double>(task_count_),
+                    fmt::format("{} of {} done", done_, task_count_));
+    if (done_ == task_count_) display_.finish(fmt::format("{} done", task_count_));
+  }
+
+ private:
+  bool shown_before_;
+  std::size_t task_count_, done_ = 0;
+  ProgressDisplay display_;
+};
+
+}  // namespace
+
+void run_in_processes(std::size_t task_count, unsigned jobs, const PoolTask& task, const PoolResult& on_done,
+                      const std::string& progress_what) {
+  PoolProgress progress(task_count, progress_what);
+  const PoolResult counted = [&](std::size_t index, const std::string& result) {
+    on_done(index, result);
+    progress.task_done();
+  };
+  if (jobs <= 1 || task_count <= 1) return run_serially(task_count, task, counted);
   const IgnoreSigpipe ignore_sigpipe;
-  Pool(task_count, jobs, task, on_done).run();
+  Pool(task_count, jobs, task, counted).run();
 }
 
 }  // namespace ergon

@@ -16,7 +16,10 @@ using PoolResult = std::function<void(std::size_t task, const std::string& resul
 // stops the pool: running workers are killed and a std::runtime_error names the task. Under an
 // InterruptGuard, SIGINT/SIGTERM stop it the same way with an Interrupted error (results already
 // handed to `on_done` stay delivered).
-void run_in_processes(std::size_t task_count, unsigned jobs, const PoolTask& task, const PoolResult& on_done);
+// `progress_what` names the tasks ("Blackthorn profile simulations") for a progress display on stderr
+// (common/progress_display, when progress is shown); empty: none. The tasks show no progress of their own.
+void run_in_processes(std::size_t task_count, unsigned jobs, const PoolTask& task, const PoolResult& on_done,
+                      const std::string& progress_what = "");
 
 // Cores this process may use (at least 1).
 unsigned available_cores();

@@ -14,6 +14,7 @@
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "common/output_folder.hpp"
+#include "common/progress_display.hpp"
 #include "common/text.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/parallel/interrupt.hpp"
@@ -113,6 +114,7 @@ class Progress {
   explicit Progress(std::size_t total) : total_(total), terminal_(::isatty(STDERR_FILENO) == 1) {}
   void finished(const std::string& what) {
     ++done_;
+    if (!shown_) return;  // --quiet
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     if (!terminal_) {
       std::cerr << fmt::format("[{}/{}] {} ({:.1f} s)\n", done_, total_, what, seconds);
@@ -128,6 +130,7 @@ class Progress {
  private:
   std::size_t total_, done_ = 0;
   bool terminal_;
+  bool shown_ = progress_shown();
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

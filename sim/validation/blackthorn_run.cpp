@@ -38,7 +38,8 @@ BlackthornModels profile_models(const AcceleratorConfig& config, const EnergyTab
       },
       [&](std::size_t i, const std::string& json) {
         models.models[i] = models_from_json(nlohmann::json::parse(json)).models.at(0);
-      });
+      },
+      "Blackthorn sub-model profiles");
   return models;
 }
 
@@ -69,7 +70,8 @@ RandomLayerCheck check_random_layers(const AcceleratorConfig& config, const Ener
   run_in_processes(
       layers.size(), options.jobs,
       [&](std::size_t i) { return fmt::format("{:.17g}", ErgonLatencyBackend(config, table).latency_ms(layers[i])); },
-      [&](std::size_t i, const std::string& value) { simulated[i] = std::stod(value); });
+      [&](std::size_t i, const std::string& value) { simulated[i] = std::stod(value); },
+      "random conv layers simulated");
   RandomLayerCheck check;
   check.layers = layers.size();
   check.specs = layers;
@@ -131,7 +133,8 @@ std::vector<NetworkCheck> check_networks(const AcceleratorConfig& config, const 
         }
         c.error_pct = 100 * (c.estimated_ms - c.simulated_ms) / c.simulated_ms;
         c.modelled_error_pct = 100 * (c.estimated_ms - c.simulated_modelled_ms) / c.simulated_modelled_ms;
-      });
+      },
+      "networks simulated and estimated");
   return checks;
 }
 
@@ -152,7 +155,8 @@ std::vector<SweepCheck> check_sweeps(const AcceleratorConfig& config, const Ener
       [&](std::size_t i, const std::string& truth) {
         checks[i] = check_sweep(specs, plans[i], nlohmann::json::parse(truth).get<std::vector<double>>(),
                                 options.fit.innermost);
-      });
+      },
+      "fitter sweeps simulated");
   return checks;
 }
 

@@ -188,7 +188,8 @@ LahmerFitRun run_lahmer_fit(const AcceleratorConfig& config, const EnergyTable& 
   run_in_processes(
       run.points.size(), jobs,
       [&](std::size_t i) { return fmt::format("{:.17g}", simulate_layer_energy_j(config, table, run.points[i])); },
-      [&](std::size_t i, const std::string& energy) { run.points[i].energy_j = std::stod(energy); });
+      [&](std::size_t i, const std::string& energy) { run.points[i].energy_j = std::stod(energy); },
+      "layers simulated for the fit");
   std::vector<LahmerConvSample> conv;
   std::vector<LahmerFcSample> fc;
   for (const LahmerSweepPoint& p : run.points) {
