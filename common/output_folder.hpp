@@ -34,7 +34,7 @@ class OutputFolder {
   // Where `name` is once committed, for messages.
   std::string final_path(const std::string& name) const;
   // `text` with the staging folder's path replaced by the target's: for messages made by code that wrote
-  // into staged("") and named the files it wrote.
+  // into staging_folder() and named the files it wrote.
   std::string shown(std::string text) const;
   // Moves every staged file into the target. Returns the names moved, sorted.
   std::vector<std::string> commit();

@@ -14,10 +14,8 @@ constexpr double kRedrawS = 0.2;      // a terminal's bar is redrawn at most thi
 constexpr double kPlainLineS = 5.0;   // a log gets a line at most this often
 constexpr std::size_t kBarWidth = 24;
 
-}  // namespace
+bool shown_flag = false;  // set_progress_shown
 
-namespace {
-bool shown_flag = false;
 }  // namespace
 
 void set_progress_shown(bool shown) {
@@ -42,7 +40,7 @@ double ProgressDisplay::seconds_since(Clock::time_point then) const {
 std::string ProgressDisplay::line(double fraction, const std::string& detail) const {
   fraction = std::clamp(fraction, 0.0, 1.0);
   const double elapsed_s = seconds_since(start_);
-  std::string eta = "";
+  std::string eta;
   if (fraction > 0 && fraction < 1) {
     eta = fmt::format(", about {:.0f} s left", elapsed_s * (1 - fraction) / fraction);
   }

@@ -20,6 +20,8 @@ class ProgressDisplay {
   ProgressDisplay(const ProgressDisplay&) = delete;
   ProgressDisplay& operator=(const ProgressDisplay&) = delete;
 
+  // False when nothing will ever be shown: callers then need not format a detail per item.
+  bool enabled() const { return enabled_; }
   // `fraction` (0..1) of the work is done; `detail` says how much in the work's own terms.
   void update(double fraction, const std::string& detail);
   // The work is done: a drawn bar gets its final state and a line end.

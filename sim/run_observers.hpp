@@ -24,7 +24,7 @@ std::uint64_t activity_csv_max_bytes(ActivityDetail detail, std::size_t max_rows
 class RunOutputs {
  public:
   // `traces` may hold "vcd" and "perfetto". activity.csv is written unless `activity` is kNone. The traces
-  // together may take `max_trace_bytes`; past it they stop (see trace_budget_exceeded).
+  // together may take `max_trace_bytes`; past it they stop (see trace_budget()).
   RunOutputs(const std::string& out_dir, const Workload& workload, const std::vector<std::string>& traces,
              double frequency_mhz, double voltage_v, double dram_bandwidth_gbps,
              ActivityDetail activity = ActivityDetail::kIntervals,

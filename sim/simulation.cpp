@@ -202,8 +202,10 @@ SimulationResult Simulation::run() {
   ProgressDisplay mapping_progress("mapping " + run_name, progress_shown());
   for (std::size_t i = 0; i < workload_.layers().size(); ++i) {
     const Layer& layer = workload_.layers()[i];
-    mapping_progress.update(static_cast<double>(i) / static_cast<double>(workload_.layers().size()),
-                            fmt::format("layer {} of {}", i + 1, workload_.layers().size()));
+    if (mapping_progress.enabled()) {  // no formatting per layer when nothing is shown (sweeps, --quiet)
+      mapping_progress.update(static_cast<double>(i) / static_cast<double>(workload_.layers().size()),
+                              fmt::format("layer {} of {}", i + 1, workload_.layers().size()));
+    }
     LayerResult entry;
     entry.bound = "n/a";
     entry.name = layer.name;

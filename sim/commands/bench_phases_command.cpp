@@ -414,7 +414,7 @@ void run_against_measurements(const BenchOptions& o, const AcceleratorConfig& co
     int right = 0, total = 0;
     ratios = ratio_table(predictions, measured, h, l, &right, &total);
     ratios += fmt::format("rEDP signs right: {} of {}\n", right, total);
-    if (out) write_figures(predictions, measured, h, l, out->staged(""));
+    if (out) write_figures(predictions, measured, h, l, out->staging_folder());
   }
   const nlohmann::ordered_json json = {{"schema_version", 1}, {"config", config.name}, {"rows", rows_json}};
   const ReportForms forms{md + summary + (ratios.empty() ? "" : "\n" + ratios), json.dump(2) + "\n", csv,

@@ -63,7 +63,7 @@ void run_dvfs_command(const DvfsOptions& options) {
   std::vector<ParetoPoint> front;
   if (options.pareto) front = dvfs_pareto(config, table, workload, race_to_idle);
   // The final schedule once more, streaming its activity (frequency and voltage per interval) and traces.
-  RunOutputs outputs(out.staged(""), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
+  RunOutputs outputs(out.staging_folder(), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
                      config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows,
                      trace_bytes);
   SimulationOptions replay = scheduled_options(outcome.allocation);
@@ -84,7 +84,7 @@ void run_dvfs_command(const DvfsOptions& options) {
     write_file_atomically(out.staged("pareto.gp"),
                           pareto_gnuplot(fmt::format("{} on {}: energy against latency, every scheme and deadline",
                                                      workload.name(), config.name)));
-    plotted = run_gnuplot(out.staged(""), "pareto.gp");
+    plotted = run_gnuplot(out.staging_folder(), "pareto.gp");
   }
   const std::vector<std::string> written = out.commit();
   print_report(forms, options.format);  // after the files: a reader that stops early cannot cost them

@@ -14,17 +14,8 @@
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/run_observers.hpp"
-#include "sim/simulation.hpp"
 
 namespace ergon {
-
-void emit_output(const std::string& content, const std::string& out_path) {
-  if (out_path.empty()) {
-    std::cout << content << std::flush;
-  } else {
-    write_file_atomically(out_path, content);
-  }
-}
 
 void refuse_output_over_inputs(const std::string& out_path, const std::vector<std::string>& input_paths,
                                const std::string& option) {

@@ -1,5 +1,6 @@
 #pragma once
-// Sends a command's result to stdout or, with --out, atomically to a file.
+// The command-line grammar every command shares (docs/cli.md): --format, --out folders, --quiet,
+// --max-output-mb, --activity, and how results and notes reach stdout and stderr.
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
@@ -12,8 +13,6 @@
 namespace ergon {
 
 class Workload;
-
-void emit_output(const std::string& content, const std::string& out_path);
 
 // Refuses (before anything is computed) an output file that is one of the command's inputs, links
 // resolved; `option` names the output's option in the message.

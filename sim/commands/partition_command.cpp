@@ -239,7 +239,7 @@ void write_outputs(OutputFolder& out, const ReportForms& forms, const std::strin
   for (const FigureFile& file : figures) write_file_atomically(out.staged(file.name), file.text);
   for (const std::string& script : figure_scripts(figures)) scripts.push_back(script);
   bool plotted = true;
-  for (const std::string& script : scripts) plotted = run_gnuplot(out.staged(""), script) && plotted;
+  for (const std::string& script : scripts) plotted = run_gnuplot(out.staging_folder(), script) && plotted;
   const std::vector<std::string> written = out.commit();
   print_report(forms, format);  // after the files: a reader that stops early cannot cost them
   note_written(out.target(), written, plotted ? "" : " (no plots: gnuplot missing or failed)");

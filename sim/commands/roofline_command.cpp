@@ -108,10 +108,11 @@ void run_roofline(const RooflineOptions& options) {
   write_file_atomically(out.staged("roofline.csv"), csv);
   write_file_atomically(out.staged("roofline.gp"),
                         gnuplot_script(peak_gops, config.dram.bandwidth_gbps, workload.name() + " on " + config.name));
-  write_file_atomically(out.staged("roofline.json"), json.dump(2) + "\n");
-  const bool plotted = run_gnuplot(out.staged(""), "roofline.gp");
+  const std::string json_text = json.dump(2) + "\n";
+  write_file_atomically(out.staged("roofline.json"), json_text);
+  const bool plotted = run_gnuplot(out.staging_folder(), "roofline.gp");
   const std::vector<std::string> written = out.commit();
-  print_report({table_text, json.dump(2) + "\n", csv}, options.format);  // after the files, as everywhere
+  print_report({table_text, json_text, csv}, options.format);  // after the files, as everywhere
   note_written(options.out_dir, written, plotted ? "" : " (install gnuplot for roofline.png)");
 }
 

@@ -139,7 +139,7 @@ std::optional<std::pair<SimulationResult, std::string>> simulate_into(const RunO
                                                                       const OutputFolder& out) {
   const EnergyTable table = load_energy_table(energy_table_path(config));
   RunOutputs outputs(
-      out.staged(""), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
+      out.staging_folder(), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
       config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows,
       trace_allowance_bytes(options.max_output_mb, options.activity, options.activity_max_rows, workload));
   SimulationOptions simulation_options;

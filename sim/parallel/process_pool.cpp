@@ -295,6 +295,7 @@ class PoolProgress {
   PoolProgress& operator=(const PoolProgress&) = delete;
   void task_done() {
     ++done_;
+    if (!display_.enabled()) return;
     display_.update(static_cast<double>(done_) / static_cast<double>(task_count_),
                     fmt::format("{} of {} done", done_, task_count_));
     if (done_ == task_count_) display_.finish(fmt::format("{} done", task_count_));

@@ -106,7 +106,13 @@ void check_parameters(const SweepOptions& options, const SweepGrid& grid) {
       load_accelerator_config(options.config_path, overrides);
     }
   }
-  for (const std::string& path : grid.workloads()) load_workload(path);
+}
+
+// Every workload must load before any point runs; returns each one's layer count.
+std::vector<std::uint64_t> load_workload_layer_counts(const SweepGrid& grid) {
+  std::vector<std::uint64_t> layers;
+  for (const std::string& path : grid.workloads()) layers.push_back(load_workload(path).layers().size());
+  return layers;
 }
 
 class Progress {
@@ -213,12 +219,11 @@ std::string list_sweep_points(const SweepOptions& options) {
 
 // results.csv holds a row per executed layer and one total per point: at most (layers + 1) rows of at most
 // kSweepRowMaxBytes each. Refused before anything runs when that could exceed --max-output-mb.
-void check_results_size(const SweepOptions& options, const SweepGrid& grid) {
-  std::vector<std::uint64_t> rows_per_point;
-  for (const std::string& path : grid.workloads()) rows_per_point.push_back(load_workload(path).layers().size() + 1);
+void check_results_size(const SweepOptions& options, const SweepGrid& grid,
+                        const std::vector<std::uint64_t>& workload_layers) {
   std::uint64_t rows = 0;
   for (std::size_t i = 0; i < grid.size(); ++i) {
-    if (options.shard.contains(i)) rows += rows_per_point[grid.point(i).workload];
+    if (options.shard.contains(i)) rows += workload_layers[grid.point(i).workload] + 1;
   }
   const double estimate_mb = static_cast<double>(rows * kSweepRowMaxBytes) / 1e6;
   if (estimate_mb > options.max_output_mb) {
@@ -233,7 +238,7 @@ void run_sweep(const SweepOptions& options) {
   const SweepGrid grid = make_grid(options);
   check_grid(options, grid);
   check_parameters(options, grid);
-  check_results_size(options, grid);
+  check_results_size(options, grid, load_workload_layer_counts(grid));
   std::filesystem::create_directories(options.out_dir);
   const std::string results = options.out_dir + "/results.csv";
   const std::map<std::size_t, PointRows> finished =
