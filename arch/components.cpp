@@ -83,4 +83,45 @@ std::unique_ptr<INoc> make_noc(const NocConfig& config) {
   return find(noc_registry(), config.impl, "NoC")(config);
 }
 
+namespace {
+
+void register_in_report_order(CounterRegistry& registry, const PeArrayCounters& pe_array, const NocCounters& noc,
+                              const GlbCounters& glb, const DramCounters& dram) {
+  register_counters(registry, pe_array);
+  register_counters(registry, noc);
+  register_counters(registry, glb);
+  register_counters(registry, dram);
+}
+
+}  // namespace
+
+void register_module_counters(CounterRegistry& registry, const IPeArray& pe_array, const INoc& noc,
+                              const IGlobalBuffer& glb, const IDram& dram) {
+  register_in_report_order(registry, pe_array.counters(), noc.counters(), glb.counters(), dram.counters());
+}
+
+namespace {
+
+// Every module registers the same counters but for a bank-level DRAM's statistics.
+std::vector<CounterSpec> counter_specs_with(bool bank_model) {
+  const PeArrayCounters pe_array;
+  const NocCounters noc;
+  const GlbCounters glb;
+  DramCounters dram;
+  dram.has_bank_model = bank_model;
+  CounterRegistry registry;
+  register_in_report_order(registry, pe_array, noc, glb, dram);
+  return registry.specs();
+}
+
+}  // namespace
+
+std::vector<CounterSpec> module_counter_specs(const AcceleratorConfig& config) {
+  return counter_specs_with(config.dram.impl == "banked");
+}
+
+std::vector<CounterSpec> every_module_counter_spec() {
+  return counter_specs_with(true);
+}
+
 }  // namespace ergon

@@ -10,6 +10,8 @@
 #include "arch/dram/dram.hpp"
 #include "arch/glb/global_buffer.hpp"
 #include "arch/noc/noc.hpp"
+#include "arch/pe_array/pe_array.hpp"
+#include "common/counter_registry.hpp"
 
 namespace ergon {
 
@@ -20,5 +22,15 @@ std::vector<std::string> noc_impl_names();
 std::unique_ptr<IDram> make_dram(const DramConfig& config);
 std::unique_ptr<IGlobalBuffer> make_global_buffer(const GlbConfig& config, int word_bits);
 std::unique_ptr<INoc> make_noc(const NocConfig& config);
+
+// Registers every module's counters, in the order reports list them: PE array (mac, rf, pe), NoC, GLB,
+// DRAM.
+void register_module_counters(CounterRegistry& registry, const IPeArray& pe_array, const INoc& noc,
+                              const IGlobalBuffer& glb, const IDram& dram);
+// The counters the modules of `config` register, without building them (for checks and reports made
+// before a run, and for the mapper's prices).
+std::vector<CounterSpec> module_counter_specs(const AcceleratorConfig& config);
+// Every counter any config's modules may register.
+std::vector<CounterSpec> every_module_counter_spec();
 
 }  // namespace ergon

@@ -21,6 +21,43 @@ struct IfmapStream {
   bool empty() const { return words_per_column == 0; }
 };
 
+// Register-file accesses by operand: what the RF's energy actions count (rf.ifmap_read, ...).
+struct RfAccesses {
+  std::uint64_t ifmap_reads = 0;
+  std::uint64_t ifmap_writes = 0;
+  std::uint64_t filter_reads = 0;
+  std::uint64_t filter_writes = 0;
+  std::uint64_t psum_reads = 0;
+  std::uint64_t psum_writes = 0;
+
+  std::uint64_t total() const {
+    return ifmap_reads + ifmap_writes + filter_reads + filter_writes + psum_reads + psum_writes;
+  }
+  RfAccesses& operator+=(const RfAccesses& o) {
+    ifmap_reads += o.ifmap_reads, ifmap_writes += o.ifmap_writes, filter_reads += o.filter_reads;
+    filter_writes += o.filter_writes, psum_reads += o.psum_reads, psum_writes += o.psum_writes;
+    return *this;
+  }
+  RfAccesses operator-(const RfAccesses& o) const {
+    return {ifmap_reads - o.ifmap_reads,     ifmap_writes - o.ifmap_writes, filter_reads - o.filter_reads,
+            filter_writes - o.filter_writes, psum_reads - o.psum_reads,     psum_writes - o.psum_writes};
+  }
+  bool operator==(const RfAccesses& o) const {
+    return ifmap_reads == o.ifmap_reads && ifmap_writes == o.ifmap_writes && filter_reads == o.filter_reads &&
+           filter_writes == o.filter_writes && psum_reads == o.psum_reads && psum_writes == o.psum_writes;
+  }
+};
+
+struct RfAccessPrices {
+  double ifmap_read_pj = 1, ifmap_write_pj = 1, filter_read_pj = 1, filter_write_pj = 1, psum_read_pj = 1,
+         psum_write_pj = 1;
+  double pj(const RfAccesses& rf) const {
+    const auto x = [](std::uint64_t count, double pj) { return static_cast<double>(count) * pj; };
+    return x(rf.ifmap_reads, ifmap_read_pj) + x(rf.ifmap_writes, ifmap_write_pj) + x(rf.filter_reads, filter_read_pj) +
+           x(rf.filter_writes, filter_write_pj) + x(rf.psum_reads, psum_read_pj) + x(rf.psum_writes, psum_write_pj);
+  }
+};
+
 struct PassTraffic {
   std::uint64_t macs = 0;          // all MACs of the pass, gated ones included
   std::uint64_t valid_macs = 0;    // MACs whose ifmap operand is not padding
@@ -43,7 +80,7 @@ struct PassTraffic {
   std::uint64_t ifmap_bus_words = 0;
   std::uint64_t psum_bus_words = 0;
   std::uint64_t inter_pe_psum_words = 0;
-  std::uint64_t rf_accesses = 0;
+  RfAccesses rf;
   std::uint64_t active_pes = 0;
   std::uint64_t compute_cycles = 0;               // the busiest PE's MAC cycles, one MAC per cycle
   std::uint64_t accumulation_latency_cycles = 0;  // psums rippling up the tallest PE column

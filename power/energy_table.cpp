@@ -2,14 +2,28 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
 #include "common/yaml_view.hpp"
+#include "power/accelergy_ert.hpp"
 
 namespace ergon {
 
-const AccessEnergies& EnergyTable::at_word_bits(int word_bits) const {
+const ActionEnergy* WordWidthEnergies::find(std::string_view action) const {
+  for (const ActionEnergy& entry : actions) {
+    if (entry.action == action) return &entry;
+  }
+  return nullptr;
+}
+
+double WordWidthEnergies::pj(std::string_view action) const {
+  const ActionEnergy* entry = find(action);
+  return entry ? entry->pj : 0.0;
+}
+
+const WordWidthEnergies& EnergyTable::at_word_bits(int word_bits) const {
   std::string available;
   for (const auto& entry : word_widths) {
     if (entry.word_bits == word_bits) return entry;
@@ -34,27 +48,79 @@ constexpr NumberRule kPowerMw{0.0, 1e6, false};
 // The GLB reference size is at least one byte, so the size scaling factor stays finite.
 constexpr NumberRule kReferenceSizeKib{1.0 / 1024.0, 1e9, false};
 
-AccessEnergies parse_access_energies(const YamlView& view) {
-  YamlMap map(view);
-  AccessEnergies energies;
-  energies.word_bits = static_cast<int>(map.get_int("bits", IntRule{8, 16}));
-  if (energies.word_bits != 8 && energies.word_bits != 16) map.at("bits").fail("word width must be 8 or 16 bits");
-  energies.mac_pj = map.get_number("mac_pj", NumberRule{0.0, kEnergyPerAccessPj.max, true});
-  energies.rf_pj = map.get_number("rf_pj", kEnergyPerAccessPj);
-  energies.inter_pe_pj = map.get_number("inter_pe_pj", kEnergyPerAccessPj);
-  energies.glb_pj = map.get_number("glb_pj", kEnergyPerAccessPj);
-  energies.dram_pj = map.get_number("dram_pj", kEnergyPerAccessPj);
-  map.reject_unknown_keys();
-  return energies;
+void check_word_bits(YamlMap& map, int word_bits) {
+  if (word_bits != 8 && word_bits != 16) map.at("bits").fail("word width must be 8 or 16 bits");
 }
 
-}  // namespace
+// The five-key form (`mac_pj`, `rf_pj`, `inter_pe_pj`, `glb_pj`, `dram_pj`) of tables written before
+// actions were priced apart: reads and writes cost the same, the GLB's energy covers the trip GLB -> PE
+// (the bus transfers cost nothing of their own), gated MACs cost nothing, and `dram_pj` is per word.
+std::vector<ActionEnergy> five_key_actions(YamlMap& map, int word_bits) {
+  std::vector<ActionEnergy> actions;
+  const auto add = [&](const char* action, const std::string& key, double pj, int bits_per_access = 0) {
+    const YamlView view = map.at(key);
+    actions.push_back({action, pj, view.location(), view.path()});
+    actions.back().bits_per_access = bits_per_access;
+  };
+  const double mac = map.get_number("mac_pj", NumberRule{0.0, kEnergyPerAccessPj.max, true});
+  const double rf = map.get_number("rf_pj", kEnergyPerAccessPj);
+  const double inter_pe = map.get_number("inter_pe_pj", kEnergyPerAccessPj);
+  const double glb = map.get_number("glb_pj", kEnergyPerAccessPj);
+  const double dram = map.get_number("dram_pj", kEnergyPerAccessPj);
+  add("mac.compute", "mac_pj", mac);
+  add("mac.gated", "mac_pj", 0);
+  for (const char* action :
+       {"rf.ifmap_read", "rf.ifmap_write", "rf.filter_read", "rf.filter_write", "rf.psum_read", "rf.psum_write"}) {
+    add(action, "rf_pj", rf);
+  }
+  for (const char* action : {"noc.filter_transfer", "noc.ifmap_transfer", "noc.psum_transfer"})
+    add(action, "glb_pj", 0);
+  add("noc.pe_hop", "inter_pe_pj", inter_pe);
+  add("glb.read", "glb_pj", glb);
+  add("glb.write", "glb_pj", glb);
+  add("dram.read", "dram_pj", dram, word_bits);
+  add("dram.write", "dram_pj", dram, word_bits);
+  return actions;
+}
 
-EnergyTable load_energy_table(const std::string& path) {
-  auto origin = std::make_shared<YamlOrigin>(YamlOrigin{path, {}});
-  YamlMap root(YamlView(load_yaml_file(path), origin, ""));
-  EnergyTable table;
-  table.file = path;
+// `actions:` of one width: `component.action: pJ` per count, or `{pj: E, bits_per_access: B}` for an
+// energy per access of B bits (a DRAM burst, a wide SRAM row).
+std::vector<ActionEnergy> listed_actions(const YamlView& view) {
+  if (!view.node().IsMap()) view.fail("give a map of component.action: energy in pJ");
+  std::vector<ActionEnergy> actions;
+  for (const auto& item : view.node()) {
+    const std::string action = item.first.as<std::string>();
+    const YamlView value = view.child(item.second, action);
+    ActionEnergy entry{action, 0, value.location(), value.path()};
+    if (action.find('.') == std::string::npos) value.fail("an action is named component.action, e.g. glb.read");
+    if (value.node().IsMap()) {
+      YamlMap map(value);
+      entry.pj = map.get_number("pj", kEnergyPerAccessPj);
+      entry.bits_per_access = static_cast<int>(map.get_int("bits_per_access", IntRule{1, 1 << 20}));
+      map.reject_unknown_keys();
+    } else {
+      entry.pj = value.as_number(kEnergyPerAccessPj);
+    }
+    actions.push_back(entry);
+  }
+  return actions;
+}
+
+WordWidthEnergies parse_word_width(const YamlView& view) {
+  YamlMap map(view);
+  WordWidthEnergies width;
+  width.word_bits = static_cast<int>(map.get_int("bits", IntRule{8, 16}));
+  check_word_bits(map, width.word_bits);
+  if (map.has("actions")) {
+    width.actions = listed_actions(map.at("actions"));
+  } else {
+    width.actions = five_key_actions(map, width.word_bits);
+  }
+  map.reject_unknown_keys();
+  return width;
+}
+
+void parse_chip_terms(YamlMap& root, EnergyTable& table) {
   table.name = root.get_string("name");
   table.source = root.get_string("source");
   table.technology_nm = root.get_number("technology_nm", kPositive);
@@ -69,19 +135,80 @@ EnergyTable load_energy_table(const std::string& path) {
     table.glb_size_exponent = scaling.get_number("exponent", NumberRule{0.0, 2.0, false});
     scaling.reject_unknown_keys();
   }
+}
+
+void parse_word_widths(YamlMap& root, EnergyTable& table) {
   const YamlView widths = root.at("word_widths");
   for (const auto& item : widths.items()) {
-    AccessEnergies energies = parse_access_energies(item);
+    WordWidthEnergies width = parse_word_width(item);
     for (const auto& existing : table.word_widths) {
-      if (existing.word_bits == energies.word_bits) {
-        item.fail(fmt::format("a second entry for {}-bit words; keep one", energies.word_bits));
+      if (existing.word_bits == width.word_bits) {
+        item.fail(fmt::format("a second entry for {}-bit words; keep one", width.word_bits));
       }
     }
-    table.word_widths.push_back(energies);
+    table.word_widths.push_back(std::move(width));
   }
   if (table.word_widths.empty()) widths.fail("the table needs at least one word width");
+}
+
+}  // namespace
+
+EnergyTable load_energy_table(const std::string& path) {
+  auto origin = std::make_shared<YamlOrigin>(YamlOrigin{path, {}});
+  const YAML::Node document = load_yaml_file(path);
+  if (document.IsMap() && document["ERT"]) return energy_table_from_ert(path, document);
+  YamlMap root(YamlView(document, origin, ""));
+  EnergyTable table;
+  table.file = path;
+  parse_chip_terms(root, table);
+  if (root.has("accelergy_ert")) {
+    if (root.has("word_widths")) root.at("word_widths").fail("give word_widths or accelergy_ert, not both");
+    add_ert_energies(root.get_map("accelergy_ert"), table);
+  } else {
+    parse_word_widths(root, table);
+  }
   root.reject_unknown_keys();
   return table;
+}
+
+double per_count_pj(const ActionEnergy& energy, const CounterSpec& counter, int word_bits) {
+  if (energy.bits_per_access == 0) return energy.pj;
+  const double bits_per_count = counter.unit == "bytes" ? 8.0 : static_cast<double>(word_bits);
+  return energy.pj * bits_per_count / static_cast<double>(energy.bits_per_access);
+}
+
+void check_table_prices(const EnergyTable& table, int word_bits, const std::vector<CounterSpec>& counted) {
+  const WordWidthEnergies& energies = table.at_word_bits(word_bits);
+  std::string counted_actions;
+  for (const CounterSpec& spec : counted) {
+    if (spec.energy_action) counted_actions += (counted_actions.empty() ? "" : ", ") + spec.name;
+  }
+  for (const ActionEnergy& entry : energies.actions) {
+    const auto spec = std::find_if(counted.begin(), counted.end(), [&entry](const CounterSpec& counter) {
+      return counter.name == entry.action && counter.energy_action;
+    });
+    if (spec == counted.end()) {
+      throw InputError(
+          entry.where, entry.key_path,
+          fmt::format("no component counts '{}'; the energy actions are: {}", entry.action, counted_actions));
+    }
+    if (entry.bits_per_access != 0 && spec->unit != "words" && spec->unit != "bytes") {
+      throw InputError(entry.where, entry.key_path,
+                       fmt::format("'{}' counts {}, not data: give its energy per count, without bits_per_access",
+                                   entry.action, spec->unit));
+    }
+  }
+  std::string missing;
+  for (const CounterSpec& spec : counted) {
+    if (spec.energy_action && energies.find(spec.name) == nullptr) {
+      missing += (missing.empty() ? "" : ", ") + spec.name;
+    }
+  }
+  if (!missing.empty()) {
+    throw InputError({table.file, 0, 0, {}}, fmt::format("word_widths[bits={}]", word_bits),
+                     fmt::format("energy table '{}' does not price {}; give each an energy (0 if it costs nothing)",
+                                 table.name, missing));
+  }
 }
 
 }  // namespace ergon

@@ -17,45 +17,44 @@ nlohmann::ordered_json mapping_json(const MappingSummary& mapping) {
   return json;
 }
 
-nlohmann::ordered_json energy_json(const EnergyBreakdown& e) {
-  return {{"mac", e.mac_pj},         {"rf", e.rf_pj},           {"noc", e.noc_pj},
-          {"glb", e.glb_pj},         {"dram", e.dram_pj},       {"clock", e.clock_pj},
-          {"control", e.control_pj}, {"leakage", e.leakage_pj}, {"total", e.total_pj()}};
+nlohmann::ordered_json energy_json(const EnergyBreakdown& e, const std::vector<CounterSpec>& counters) {
+  nlohmann::ordered_json json;
+  for (const std::string& component : energy_components(counters)) json[component] = e.component_pj(component);
+  json["clock"] = e.clock_pj;
+  json["control"] = e.control_pj;
+  json["leakage"] = e.leakage_pj;
+  json["total"] = e.total_pj();
+  return json;
 }
 
-nlohmann::ordered_json layer_json(const LayerResult& l) {
-  nlohmann::ordered_json json = {
-      {"name", l.name},
-      {"op", l.op},
-      {"executed", l.executed},
-      {"batch", l.batch},
-      {"macs", l.macs},
-      {"nonzero_macs", l.nonzero_macs},
-      {"vector_ops", l.vector_ops},
-      {"cycles", l.cycles},
-      {"stall_cycles", l.stall_cycles},
-      {"fill_stall_cycles", l.fill_stall_cycles},
-      {"drain_stall_cycles", l.drain_stall_cycles},
-      {"compute_cycles", l.compute_cycles},
-      {"dram_busy_cycles", l.dram_busy_cycles},
-      {"bound", l.bound},
-      {"time_ns", l.time_ns},
-      {"dvfs_switch_ns", l.dvfs_switch_ns},
-      {"freq_mhz", l.levels.frequency_mhz},
-      {"voltage_v", l.levels.voltage_v},
-      {"dram_bandwidth_gbps", l.levels.dram_bandwidth_gbps},
-      {"memory_voltage_v", l.levels.memory_voltage_v},
-      {"utilization", l.utilization},
-      {"active_pes", l.active_pes},
-      {"passes", l.passes},
-      {"dram_read_bytes", l.dram_read_bytes},
-      {"dram_write_bytes", l.dram_write_bytes},
-      {"glb_reads", l.glb_reads},
-      {"glb_writes", l.glb_writes},
-      {"rf_accesses", l.rf_accesses},
-      {"noc_transfers", l.noc_transfers},
-      {"noc_words", {{"filter", l.filter_bus_words}, {"ifmap", l.ifmap_bus_words}, {"psum", l.psum_bus_words}}},
-      {"energy_pj", energy_json(l.energy)}};
+nlohmann::ordered_json layer_json(const LayerResult& l, const std::vector<CounterSpec>& counters) {
+  nlohmann::ordered_json json = {{"name", l.name},
+                                 {"op", l.op},
+                                 {"executed", l.executed},
+                                 {"batch", l.batch},
+                                 {"macs", l.macs},
+                                 {"nonzero_macs", l.nonzero_macs},
+                                 {"vector_ops", l.vector_ops},
+                                 {"cycles", l.cycles},
+                                 {"stall_cycles", l.stall_cycles},
+                                 {"fill_stall_cycles", l.fill_stall_cycles},
+                                 {"drain_stall_cycles", l.drain_stall_cycles},
+                                 {"compute_cycles", l.compute_cycles},
+                                 {"dram_busy_cycles", l.dram_busy_cycles},
+                                 {"bound", l.bound},
+                                 {"time_ns", l.time_ns},
+                                 {"dvfs_switch_ns", l.dvfs_switch_ns},
+                                 {"freq_mhz", l.levels.frequency_mhz},
+                                 {"voltage_v", l.levels.voltage_v},
+                                 {"dram_bandwidth_gbps", l.levels.dram_bandwidth_gbps},
+                                 {"memory_voltage_v", l.levels.memory_voltage_v},
+                                 {"utilization", l.utilization},
+                                 {"active_pes", l.active_pes},
+                                 {"passes", l.passes}};
+  for (const CounterSpec& counter : counters) {
+    if (l.counters.has(counter.name)) json[counter.column] = l.count(counter.name);
+  }
+  json["energy_pj"] = energy_json(l.energy, counters);
   if (!l.note.empty()) json["note"] = l.note;
   if (l.output_checked) json["output_matches_reference"] = l.output_mismatches == 0;
   if (l.mapping) json["mapping"] = mapping_json(*l.mapping);
@@ -75,7 +74,7 @@ std::string run_table(const SimulationResult& result) {
   out += row("layer", "MACs", "cycles", "stalls", "util", "bound", "DRAM rd B", "DRAM wr B", "GLB acc", "energy uJ");
   const auto print = [&](const LayerResult& l) {
     return row(l.name, l.macs, l.cycles, l.stall_cycles, fmt::format("{:.1f}%", 100 * l.utilization), l.bound,
-               l.dram_read_bytes, l.dram_write_bytes, l.glb_reads + l.glb_writes,
+               l.count("dram.read"), l.count("dram.write"), l.count("glb.read") + l.count("glb.write"),
                fmt::format("{:.3f}", l.energy.total_pj() / 1e6));
   };
   for (const auto& layer : result.layers) {
@@ -104,20 +103,44 @@ std::string run_table(const SimulationResult& result) {
 }
 
 double achieved_dram_gbps(const LayerResult& l) {
-  return l.time_ns > 0 ? static_cast<double>(l.dram_read_bytes + l.dram_write_bytes) / l.time_ns : 0.0;
+  return l.time_ns > 0 ? static_cast<double>(l.dram_bytes()) / l.time_ns : 0.0;
+}
+
+std::string counter_columns(const std::vector<CounterSpec>& counters) {
+  std::string columns;
+  for (const CounterSpec& counter : counters) columns += (columns.empty() ? "" : ",") + counter.column;
+  return columns;
+}
+
+std::string counter_cells(const LayerResult& layer, const std::vector<CounterSpec>& counters) {
+  std::string cells;
+  for (std::size_t i = 0; i < counters.size(); ++i) {
+    if (i > 0) cells += ",";
+    if (layer.counters.has(counters[i].name)) cells += std::to_string(layer.count(counters[i].name));
+  }
+  return cells;
+}
+
+std::string energy_columns(const std::vector<CounterSpec>& counters) {
+  std::string columns;
+  for (const std::string& component : energy_components(counters)) columns += component + "_pj,";
+  return columns + "clock_pj,control_pj,leakage_pj,total_pj";
+}
+
+std::string energy_cells(const EnergyBreakdown& e, const std::vector<CounterSpec>& counters) {
+  std::string cells;
+  for (const std::string& component : energy_components(counters)) {
+    cells += fmt::format("{},", e.component_pj(component));
+  }
+  return cells + fmt::format("{},{},{},{}", e.clock_pj, e.control_pj, e.leakage_pj, e.total_pj());
 }
 
 // The bank-level DRAM's figures (dram.impl: banked). Refresh cycles are DRAM clock cycles of rank-time,
 // summed over channels and ranks.
 void add_dram_bank_fields(nlohmann::ordered_json& json, const LayerResult& l) {
-  if (!l.dram_bank) return;
-  const DramBankStats& b = *l.dram_bank;
-  json["dram_row_hits"] = b.row_hits;
-  json["dram_row_misses"] = b.row_misses;
-  json["dram_row_conflicts"] = b.row_conflicts;
-  json["dram_refresh_cycles"] = b.refresh_cycles;
+  if (!l.dram_energy) return;
   json["dram_achieved_bandwidth_gbps"] = achieved_dram_gbps(l);
-  const DramEnergyByKind& e = b.energy;
+  const DramEnergyByKind& e = *l.dram_energy;
   json["dram_energy_pj"] = {{"activate", e.activate_pj},     {"read", e.read_pj},
                             {"write", e.write_pj},           {"refresh", e.refresh_pj},
                             {"background", e.background_pj}, {"total", e.total_pj()}};
@@ -126,8 +149,8 @@ void add_dram_bank_fields(nlohmann::ordered_json& json, const LayerResult& l) {
 nlohmann::ordered_json run_json(const SimulationResult& result, const AcceleratorConfig& config,
                                 const Workload& workload, const std::string& fidelity) {
   nlohmann::ordered_json layers = nlohmann::ordered_json::array();
-  for (const auto& layer : result.layers) layers.push_back(layer_json(layer));
-  nlohmann::ordered_json total = layer_json(result.total);
+  for (const auto& layer : result.layers) layers.push_back(layer_json(layer, result.counters));
+  nlohmann::ordered_json total = layer_json(result.total, result.counters);
   total.erase("name");
   total.erase("op");
   total.erase("executed");
@@ -150,41 +173,38 @@ nlohmann::ordered_json run_json(const SimulationResult& result, const Accelerato
             {"dram_bandwidth_gbps", config.dram.bandwidth_gbps},
             {"dram_latency_ns", config.dram.latency_ns},
             {"energy_table", config.energy.table}}},
+          {"energy_notes", result.energy_notes},
           {"workload", {{"name", workload.name()}, {"file", workload.file()}, {"source", workload.source()}}},
           {"total", total},
           {"layers", layers}};
 }
 
 std::string layers_csv(const SimulationResult& result) {
+  const std::vector<CounterSpec>& counters = result.counters;
   std::string out =
       "layer,op,executed,batch,macs,nonzero_macs,cycles,stall_cycles,compute_cycles,dram_busy_cycles,bound,"
-      "utilization,active_pes,passes,dram_read_bytes,"
-      "dram_write_bytes,glb_reads,glb_writes,rf_accesses,noc_transfers,mac_pj,rf_pj,noc_pj,glb_pj,dram_pj,clock_pj,"
-      "control_pj,leakage_pj,total_pj,time_ns,fill_stall_cycles,drain_stall_cycles,dvfs_switch_ns,freq_mhz,voltage_v,"
+      "utilization,active_pes,passes," +
+      counter_columns(counters) + "," + energy_columns(counters) +
+      ",time_ns,fill_stall_cycles,drain_stall_cycles,dvfs_switch_ns,freq_mhz,voltage_v,"
       "dram_bandwidth_gbps,memory_voltage_v,vector_ops";
-  const bool banked = result.total.dram_bank.has_value();
+  const bool banked = result.total.dram_energy.has_value();
   if (banked) {
     out +=
-        ",dram_row_hits,dram_row_misses,dram_row_conflicts,dram_refresh_cycles,dram_achieved_bandwidth_gbps,"
-        "dram_activate_pj,dram_read_pj,dram_write_pj,dram_refresh_pj,dram_background_pj";
+        ",dram_achieved_bandwidth_gbps,dram_activate_pj,dram_read_pj,dram_write_pj,dram_refresh_pj,dram_background_pj";
   }
   out += "\n";
   for (const auto& l : result.layers) {
-    const EnergyBreakdown& e = l.energy;
-    out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-        "{},{},{},{},{},{},{},{},{},{},{},{},{}",
-        csv_quoted(l.name), l.op, l.executed ? 1 : 0, l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles,
-        l.compute_cycles, l.dram_busy_cycles, l.bound, l.utilization, l.active_pes, l.passes, l.dram_read_bytes,
-        l.dram_write_bytes, l.glb_reads, l.glb_writes, l.rf_accesses, l.noc_transfers, e.mac_pj, e.rf_pj, e.noc_pj,
-        e.glb_pj, e.dram_pj, e.clock_pj, e.control_pj, e.leakage_pj, e.total_pj(), l.time_ns, l.fill_stall_cycles,
-        l.drain_stall_cycles, l.dvfs_switch_ns, l.levels.frequency_mhz, l.levels.voltage_v,
-        l.levels.dram_bandwidth_gbps, l.levels.memory_voltage_v, l.vector_ops);
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},", csv_quoted(l.name), l.op, l.executed ? 1 : 0,
+                       l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles, l.compute_cycles, l.dram_busy_cycles,
+                       l.bound, l.utilization, l.active_pes, l.passes);
+    out += counter_cells(l, counters) + "," + energy_cells(l.energy, counters);
+    out += fmt::format(",{},{},{},{},{},{},{},{},{}", l.time_ns, l.fill_stall_cycles, l.drain_stall_cycles,
+                       l.dvfs_switch_ns, l.levels.frequency_mhz, l.levels.voltage_v, l.levels.dram_bandwidth_gbps,
+                       l.levels.memory_voltage_v, l.vector_ops);
     if (banked) {
-      const DramBankStats b = l.dram_bank.value_or(DramBankStats{});
-      out += fmt::format(",{},{},{},{},{},{},{},{},{},{}", b.row_hits, b.row_misses, b.row_conflicts, b.refresh_cycles,
-                         achieved_dram_gbps(l), b.energy.activate_pj, b.energy.read_pj, b.energy.write_pj,
-                         b.energy.refresh_pj, b.energy.background_pj);
+      const DramEnergyByKind e = l.dram_energy.value_or(DramEnergyByKind{});
+      out += fmt::format(",{},{},{},{},{},{}", achieved_dram_gbps(l), e.activate_pj, e.read_pj, e.write_pj,
+                         e.refresh_pj, e.background_pj);
     }
     out += "\n";
   }

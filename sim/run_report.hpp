@@ -14,13 +14,24 @@
 
 namespace ergon {
 
-inline constexpr int kRunReportSchemaVersion = 2;
+// 3: every registered counter under its column name (rf and NoC by operand, reads and writes apart);
+// energy by component.
+inline constexpr int kRunReportSchemaVersion = 3;
+
+// A report's counter columns (the registered counters' `column` names, in registry order), and one layer's
+// cells; a counter the layer's run did not register (a bank-level DRAM's, in a sweep) is an empty cell.
+std::string counter_columns(const std::vector<CounterSpec>& counters);
+std::string counter_cells(const LayerResult& layer, const std::vector<CounterSpec>& counters);
+// The energy columns: `<component>_pj` for each component with energy actions, then clock, control,
+// leakage and total.
+std::string energy_columns(const std::vector<CounterSpec>& counters);
+std::string energy_cells(const EnergyBreakdown& energy, const std::vector<CounterSpec>& counters);
 
 std::string run_table(const SimulationResult& result);
 // DRAM bytes over the layer's time, GB/s.
 double achieved_dram_gbps(const LayerResult& layer);
-// The bank-level DRAM's figures (dram.impl: banked; nothing for simple): dram_row_hits, dram_row_misses,
-// dram_row_conflicts, dram_refresh_cycles, dram_achieved_bandwidth_gbps and dram_energy_pj by kind.
+// The bank-level DRAM's figures beyond its counters (dram.impl: banked; nothing for simple):
+// dram_achieved_bandwidth_gbps and dram_energy_pj by kind.
 void add_dram_bank_fields(nlohmann::ordered_json& json, const LayerResult& layer);
 
 nlohmann::ordered_json run_json(const SimulationResult& result, const AcceleratorConfig& config,

@@ -35,7 +35,7 @@ std::string boundedness(const LayerResult& layer) {
   return memory_cycles >= layer.compute_cycles ? "memory" : "compute";
 }
 
-void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64_t pe_count) {
+void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64_t pe_count, bool mac_layer) {
   result.executed = true;
   result.cycles = m.end_cycle - m.start_cycle;
   result.stall_cycles = m.stall_cycles;
@@ -45,27 +45,21 @@ void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64
   result.dvfs_switch_ns = static_cast<double>(m.dvfs_switch_ps) / 1e3;
   result.passes = m.passes;
   result.active_pes = m.peak_active_pes;
-  result.pe_busy_cycles = m.pe_busy_cycles;
-  result.macs = m.macs;
-  result.nonzero_macs = m.nonzero_macs;
-  result.rf_accesses = m.rf_accesses;
-  result.glb_reads = m.glb_reads;
-  result.glb_writes = m.glb_writes;
-  result.noc_transfers = m.noc_transfers;
-  result.filter_bus_words = m.filter_bus_words;
-  result.ifmap_bus_words = m.ifmap_bus_words;
-  result.psum_bus_words = m.psum_bus_words;
-  result.inter_pe_psum_words = m.inter_pe_psum_words;
-  result.dram_read_bytes = m.dram_read_bytes;
-  result.dram_write_bytes = m.dram_write_bytes;
+  result.counters = m.counters;
+  // A row-stationary array runs pools on its PEs; those comparisons are vector_ops, not MACs, so that a
+  // network's MACs do not depend on the accelerator. The PE array still spent them (mac.compute).
+  if (mac_layer) {
+    result.nonzero_macs = result.count("mac.compute");
+    result.macs = result.nonzero_macs + result.count("mac.gated");
+  }
   result.compute_cycles = result.cycles - std::min(result.cycles, result.stall_cycles);
   result.dram_busy_cycles = m.dram_busy_cycles;
-  if (m.dram_bank_model) result.dram_bank = m.dram_bank;
+  if (m.dram_bank_model) result.dram_energy = m.dram_energy;
   result.bound = boundedness(result);
   result.output_checked = m.output_checked;
   result.output_mismatches = m.output_mismatches;
   const double capacity = static_cast<double>(pe_count) * static_cast<double>(result.cycles);
-  result.utilization = capacity > 0 ? static_cast<double>(m.pe_busy_cycles) / capacity : 0.0;
+  result.utilization = capacity > 0 ? static_cast<double>(result.count("pe.busy_cycle")) / capacity : 0.0;
 }
 
 OperatingLevels nominal_levels(const AcceleratorConfig& config) {
@@ -112,47 +106,54 @@ void add_to_total(LayerResult& total, const LayerResult& layer) {
   total.dram_busy_cycles += layer.dram_busy_cycles;
   total.passes += layer.passes;
   total.active_pes = std::max(total.active_pes, layer.active_pes);
-  total.pe_busy_cycles += layer.pe_busy_cycles;
-  total.dram_read_bytes += layer.dram_read_bytes;
-  total.dram_write_bytes += layer.dram_write_bytes;
-  total.glb_reads += layer.glb_reads;
-  total.glb_writes += layer.glb_writes;
-  total.rf_accesses += layer.rf_accesses;
-  total.noc_transfers += layer.noc_transfers;
-  total.filter_bus_words += layer.filter_bus_words;
-  total.ifmap_bus_words += layer.ifmap_bus_words;
-  total.psum_bus_words += layer.psum_bus_words;
-  total.inter_pe_psum_words += layer.inter_pe_psum_words;
+  total.counters += layer.counters;
   total.energy += layer.energy;
-  if (layer.dram_bank) {
-    if (!total.dram_bank) total.dram_bank = DramBankStats{};
-    *total.dram_bank += *layer.dram_bank;
+  if (layer.dram_energy) {
+    if (!total.dram_energy) total.dram_energy = DramEnergyByKind{};
+    *total.dram_energy += *layer.dram_energy;
   }
+}
+
+OperatingPoint operating_point(const AcceleratorConfig& config, const EnergyTable& table,
+                               const OperatingLevels& levels) {
+  OperatingPoint point;
+  point.word_bits = config.pe_array.word_bits;
+  point.frequency_mhz = levels.frequency_mhz;
+  point.voltage_v = levels.voltage_v;
+  point.nominal_voltage_v = config.clock.voltage_v;
+  point.dram_energy_pj_per_bit = config.dram.energy_pj_per_bit;
+  point.dram_voltage_ratio = levels.memory_voltage_v / config.dvfs.memory_voltage_v;
+  point.glb_energy_scale = table.glb_energy_scale(config.glb.size_kib);
+  return point;
 }
 
 }  // namespace
 
 AccessPrices access_prices(const AcceleratorConfig& config, const EnergyTable& table) {
-  const OperatingPoint point{config.pe_array.word_bits,
-                             config.clock.frequency_mhz,
-                             config.clock.voltage_v,
-                             config.dram.energy_pj_per_bit,
-                             1.0,
-                             table.glb_energy_scale(config.glb.size_kib)};
-  const auto price = [&](const ActivityCounts& counts) { return price_activity(counts, table, point).total_pj(); };
+  const OperatingPoint point = operating_point(config, table, nominal_levels(config));
+  const std::vector<CounterSpec> specs = module_counter_specs(config);
+  const auto price = [&](const char* action) { return action_price_pj(action, specs, table, point); };
   AccessPrices prices;
-  prices.mac_pj = price({1, 0, 0, 0, 0, 0, 0});
-  prices.rf_pj = price({0, 1, 0, 0, 0, 0, 0});
-  prices.inter_pe_pj = price({0, 0, 1, 0, 0, 0, 0});
-  prices.glb_pj = price({0, 0, 0, 1, 0, 0, 0});
-  prices.dram_pj_per_byte = price({0, 0, 0, 0, 1, 0, 0});
-  prices.cycle_pj = price({0, 0, 0, 0, 0, 1, 0});
+  prices.mac_pj = price("mac.compute");
+  prices.gated_mac_pj = price("mac.gated");
+  prices.rf = {price("rf.ifmap_read"),   price("rf.ifmap_write"), price("rf.filter_read"),
+               price("rf.filter_write"), price("rf.psum_read"),   price("rf.psum_write")};
+  prices.filter_transfer_pj = price("noc.filter_transfer");
+  prices.ifmap_transfer_pj = price("noc.ifmap_transfer");
+  prices.psum_transfer_pj = price("noc.psum_transfer");
+  prices.pe_hop_pj = price("noc.pe_hop");
+  prices.glb_read_pj = price("glb.read");
+  prices.glb_write_pj = price("glb.write");
+  prices.dram_read_pj_per_byte = price("dram.read");
+  prices.dram_write_pj_per_byte = price("dram.write");
+  prices.cycle_pj = price_activity(CounterValues(), {1, 0}, table, point).total_pj();
   return prices;
 }
 
 Simulation::Simulation(AcceleratorConfig config, EnergyTable table, const Workload& workload, SimulationOptions options)
     : config_(std::move(config)), table_(std::move(table)), workload_(workload), options_(std::move(options)) {
-  table_.at_word_bits(config_.pe_array.word_bits);  // fail before simulating if the table lacks the width
+  // Fail before simulating if the table lacks the width, prices an action nothing counts, or leaves one unpriced.
+  check_table_prices(table_, config_.pe_array.word_bits, module_counter_specs(config_));
   check_layer_levels(options_.layer_levels, config_, workload_);
   if (options_.mapping) {
     std::vector<std::string> names;
@@ -191,7 +192,20 @@ SimulationResult Simulation::run() {
   result.pe_count = config_.pe_array.rows * config_.pe_array.cols;
   result.cycle_accurate = options_.fidelity == Fidelity::kCycleAccurate;
   result.total.name = "total";
+  result.energy_notes = table_.notes;
   const OperatingLevels nominal = nominal_levels(config_);
+
+  start_fresh_systemc_kernel();
+  ClockDomain clock(sc_core::sc_time(1e6 / nominal.frequency_mhz, sc_core::SC_PS));
+  const IDataflow& dataflow = dataflow_of(config_.pe_array);
+  const auto dram = make_dram(config_.dram);
+  const auto glb = make_global_buffer(config_.glb, config_.pe_array.word_bits);
+  const auto noc = make_noc(config_.noc);
+  const auto pe_array = dataflow.make_array(config_);
+  CounterRegistry registry;
+  register_module_counters(registry, *pe_array, *noc, *glb, *dram);
+  result.counters = registry.specs();
+  const CounterValues no_counts = registry.snapshot();  // nothing counted yet
 
   std::vector<std::int64_t> batch_per_layer;
   for (const Layer& layer : workload_.layers()) batch_per_layer.push_back(options_.batch.value_or(layer.batch));
@@ -213,6 +227,7 @@ SimulationResult Simulation::run() {
     entry.batch = options_.batch.value_or(layer.batch);
     entry.vector_ops = layer.vector_ops * static_cast<std::uint64_t>(entry.batch);
     entry.levels = options_.layer_levels.empty() ? nominal : options_.layer_levels[i];
+    entry.counters = no_counts;
     std::unique_ptr<LayerPlan> plan;
     try {
       plan = planning.plan(layer, entry.batch, workload_.reads_network_input(layer),
@@ -231,25 +246,18 @@ SimulationResult Simulation::run() {
   }
   mapping_progress.finish(fmt::format("{} layers", workload_.layers().size()));
 
-  start_fresh_systemc_kernel();
-  ClockDomain clock(sc_core::sc_time(1e6 / nominal.frequency_mhz, sc_core::SC_PS));
   DvfsSetup dvfs{nominal, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME};
   if (options_.switch_overheads) {
     dvfs.compute_switch = sc_core::sc_time(config_.dvfs.compute_switch_overhead_us, sc_core::SC_US);
     dvfs.memory_switch = sc_core::sc_time(config_.dvfs.memory_switch_overhead_us, sc_core::SC_US);
   }
-  const IDataflow& dataflow = dataflow_of(config_.pe_array);
-  const auto dram = make_dram(config_.dram);
-  const auto glb = make_global_buffer(config_.glb, config_.pe_array.word_bits);
-  const auto noc = make_noc(config_.noc);
-  const auto pe_array = dataflow.make_array(config_);
   std::unique_ptr<ICycleArray> cycle_array;
   if (options_.fidelity == Fidelity::kCycleAccurate) {
     cycle_array = dataflow.make_cycle_array(config_, *noc, *glb, *pe_array, clock);
   }
   ProgressDisplay simulation_progress("simulating " + run_name, progress_shown());
   auto controller = std::make_unique<Controller>(
-      "controller", ControlledModules{clock, *glb, *noc, *pe_array, *dram, cycle_array.get()}, dvfs, jobs,
+      "controller", ControlledModules{clock, *glb, *noc, *pe_array, *dram, cycle_array.get(), registry}, dvfs, jobs,
       progress_shown() ? with_progress(options_.observers, workload_, simulation_progress) : options_.observers,
       options_.check_outputs);
   controller->dram_socket().bind(dram->target_socket());
@@ -263,28 +271,18 @@ SimulationResult Simulation::run() {
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     LayerResult& entry = result.layers[jobs[j].layer_index];
     const LayerMeasurement& measured = controller->measurements()[j];
-    fill_measurement(entry, measured, result.pe_count);
-    // A row-stationary array runs pools on its PEs; those comparisons are vector_ops, not MACs, so that a
-    // network's MACs do not depend on the accelerator. The PE array still spent them.
-    if (!is_mac_layer(workload_.layers()[jobs[j].layer_index])) entry.macs = entry.nonzero_macs = 0;
+    fill_measurement(entry, measured, result.pe_count, is_mac_layer(workload_.layers()[jobs[j].layer_index]));
     // Energy follows the levels in force: the layer's own, switched to at its start.
-    const OperatingPoint point{config_.pe_array.word_bits,
-                               entry.levels.frequency_mhz,
-                               entry.levels.voltage_v,
-                               config_.dram.energy_pj_per_bit,
-                               entry.levels.memory_voltage_v / nominal.memory_voltage_v,
-                               table_.glb_energy_scale(config_.glb.size_kib)};
-    entry.energy = price_activity(
-        {measured.nonzero_macs, entry.rf_accesses, entry.inter_pe_psum_words, entry.glb_reads + entry.glb_writes,
-         entry.dram_read_bytes + entry.dram_write_bytes, entry.cycles, entry.dvfs_switch_ns * 1e-9},
-        table_, point);
+    entry.energy = price_activity(entry.counters, {entry.cycles, entry.dvfs_switch_ns * 1e-9}, table_,
+                                  operating_point(config_, table_, entry.levels));
     // A bank-level DRAM computes its own energy from its commands and standby time.
-    if (entry.dram_bank) entry.energy.dram_pj = entry.dram_bank->energy.total_pj();
+    if (entry.dram_energy) entry.energy.component(kMemoryComponent) = entry.dram_energy->total_pj();
   }
+  result.total.counters = no_counts;
   for (const auto& entry : result.layers) add_to_total(result.total, entry);
   result.total.bound = boundedness(result.total);
   const double capacity = static_cast<double>(result.pe_count) * static_cast<double>(result.total.cycles);
-  result.total.utilization = capacity > 0 ? static_cast<double>(result.total.pe_busy_cycles) / capacity : 0.0;
+  result.total.utilization = capacity > 0 ? static_cast<double>(result.total.count("pe.busy_cycle")) / capacity : 0.0;
   return result;
 }
 

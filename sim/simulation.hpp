@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arch/accelerator_config.hpp"
@@ -42,7 +43,7 @@ struct LayerResult {
   bool executed = false;  // false: not run on the PE array (see note)
   std::string note;
   std::int64_t batch = 1;
-  std::uint64_t macs = 0;  // over the batch, gated MACs included
+  std::uint64_t macs = 0;  // the network's, over the batch, gated MACs included (0 for pooling: see vector_ops)
   std::uint64_t nonzero_macs = 0;
   std::uint64_t vector_ops = 0;  // over the batch: pooling comparisons/additions and element-wise operations
   std::uint64_t cycles = 0;
@@ -58,23 +59,18 @@ struct LayerResult {
   double utilization = 0.0;              // PE-cycles doing MACs / (PEs x cycles)
   std::uint64_t active_pes = 0;          // peak
   std::uint64_t passes = 0;
-  std::uint64_t dram_read_bytes = 0;
-  std::uint64_t dram_write_bytes = 0;
-  std::uint64_t glb_reads = 0;
-  std::uint64_t glb_writes = 0;
-  std::uint64_t rf_accesses = 0;
-  std::uint64_t noc_transfers = 0;
-  std::uint64_t filter_bus_words = 0;  // systolic: filter buffer reads
-  std::uint64_t ifmap_bus_words = 0;   // systolic: ifmap buffer reads
-  std::uint64_t psum_bus_words = 0;    // systolic: ofmap buffer writes
-  std::uint64_t inter_pe_psum_words = 0;
-  std::uint64_t pe_busy_cycles = 0;
-  // dram.impl: banked only: row-buffer outcomes, refresh and DRAM energy by kind (energy.dram_pj is their sum).
-  std::optional<DramBankStats> dram_bank;
+  // Every counter the components registered (docs/energy.md): glb.read, dram.write, rf.psum_read, ...; zero
+  // for a layer not executed. count("dram.read") reads one.
+  CounterValues counters;
+  // dram.impl: banked only: DRAM energy by kind (the energy's dram component is their sum).
+  std::optional<DramEnergyByKind> dram_energy;
   std::optional<MappingSummary> mapping;  // the dataflow's mapping and, when searched, its cost model
   EnergyBreakdown energy;
   bool output_checked = false;  // cycle fidelity: compared with the reference computation
   std::uint64_t output_mismatches = 0;
+
+  std::uint64_t count(std::string_view counter) const { return counters.get(counter); }
+  std::uint64_t dram_bytes() const { return count("dram.read") + count("dram.write"); }
 };
 
 struct SimulationResult {
@@ -86,6 +82,8 @@ struct SimulationResult {
   bool cycle_accurate = false;
   std::vector<LayerResult> layers;
   LayerResult total;
+  std::vector<CounterSpec> counters;      // what each layer's counters hold, in the registry's order
+  std::vector<std::string> energy_notes;  // how the energy table was built (EnergyTable::notes)
 };
 
 // The energy of each kind of access at the config's nominal operating point: what a mapper ranks by.

@@ -16,7 +16,8 @@ Controller::Controller(sc_core::sc_module_name name, ControlledModules modules, 
       check_outputs_(check_outputs),
       loader_("loader", jobs_, modules.glb, dvfs_, values_.get(), events_,
               [this](std::size_t job, const std::string& message) { record_failure(job, message); }),
-      measurements_(jobs_.size()) {
+      measurements_(jobs_.size()),
+      at_last_layer_end_(modules.counters.snapshot()) {
   SC_HAS_PROCESS(Controller);
   SC_THREAD(compute_thread);
 }
@@ -46,7 +47,6 @@ void Controller::compute_layer(std::size_t job) {
   const sc_core::sc_time layer_start = sc_core::sc_time_stamp();
   layer.start_cycle = events_.cycle_at(layer_start);
   layer.dvfs_switch_ps += dvfs_.switch_compute(jobs_[job].levels, jobs_[job].layer_index);
-  const CountersBefore before{modules_.glb.counters(), modules_.noc.counters(), modules_.pe_array.counters()};
   for (bool first = true, last = false; !last; first = false) {
     LoadedStep loaded;
     wait_for_step(job, first, loaded, layer);
@@ -63,7 +63,7 @@ void Controller::compute_layer(std::size_t job) {
   layer.start_ps = picoseconds(layer_start);
   layer.end_ps = picoseconds(sc_core::sc_time_stamp());
   events_.trace(TraceEvent::Kind::kLayer, jobs_[job].layer_index, layer_start, sc_core::sc_time_stamp());
-  measure(before, layer);
+  measure(layer);
   if (runs_cycle_accurate(job)) {
     if (check_outputs_) {
       layer.output_checked = true;
@@ -105,7 +105,7 @@ void Controller::run_step(const LoadedStep& loaded, LayerMeasurement& layer) {
   ActivityInterval busy;
   busy.active_pes = t.active_pes;
   busy.macs = t.nonzero_macs;
-  busy.rf_accesses = t.rf_accesses;
+  busy.rf_accesses = t.rf.total();
   busy.noc_transfers = t.filter_bus_words + t.ifmap_bus_words + t.psum_bus_words + t.inter_pe_psum_words;
   busy.glb_accesses = t.glb_reads + t.glb_writes;
   if (t.ofmap_dram_words > 0) {
@@ -150,33 +150,21 @@ void Controller::drain(std::size_t job, LayerMeasurement& layer) {
   events_.trace(TraceEvent::Kind::kStall, jobs_[job].layer_index, drain_start, sc_core::sc_time_stamp());
 }
 
-// The layer's share of every module's counters. The loader may already have read this layer's first
-// tiles: a layer's DRAM traffic is everything since the previous layer ended.
-void Controller::measure(const CountersBefore& before, LayerMeasurement& layer) {
+// The layer's share of every registered counter: everything since the previous layer ended. The loader
+// may already have read this layer's first tiles before it started; the array and its GLB and NoC count
+// nothing between layers.
+void Controller::measure(LayerMeasurement& layer) {
   modules_.dram.account_until(sc_core::sc_time_stamp());
+  const CounterValues now = modules_.counters.snapshot();
+  layer.counters = now - at_last_layer_end_;
+  at_last_layer_end_ = now;
   const DramCounters& dram = modules_.dram.counters();
   layer.dram_bank_model = dram.has_bank_model;
-  layer.dram_bank = dram.bank - dram_at_last_layer_end_.bank;
-  layer.dram_read_bytes = dram.read_bytes - dram_at_last_layer_end_.read_bytes;
-  layer.dram_write_bytes = dram.write_bytes - dram_at_last_layer_end_.write_bytes;
+  layer.dram_energy = dram.bank.energy - dram_at_last_layer_end_.bank.energy;
   const double busy_ps = static_cast<double>(dram.busy_ps - dram_at_last_layer_end_.busy_ps);
   layer.dram_busy_cycles =
       static_cast<std::uint64_t>(std::ceil(busy_ps / (modules_.clock.period().to_seconds() * 1e12)));
   dram_at_last_layer_end_ = dram;
-  const GlbCounters& glb = modules_.glb.counters();
-  layer.glb_reads = glb.reads - before.glb.reads;
-  layer.glb_writes = glb.writes - before.glb.writes;
-  const NocCounters& noc = modules_.noc.counters();
-  layer.noc_transfers = noc.transfers() - before.noc.transfers();
-  layer.filter_bus_words = noc.filter_bus_words - before.noc.filter_bus_words;
-  layer.ifmap_bus_words = noc.ifmap_bus_words - before.noc.ifmap_bus_words;
-  layer.psum_bus_words = noc.psum_bus_words - before.noc.psum_bus_words;
-  layer.inter_pe_psum_words = noc.inter_pe_psum_words - before.noc.inter_pe_psum_words;
-  const PeArrayCounters& pe = modules_.pe_array.counters();
-  layer.macs = pe.macs - before.pe.macs;
-  layer.nonzero_macs = pe.nonzero_macs - before.pe.nonzero_macs;
-  layer.rf_accesses = pe.rf_accesses - before.pe.rf_accesses;
-  layer.pe_busy_cycles = pe.pe_busy_cycles - before.pe.pe_busy_cycles;
 }
 
 }  // namespace ergon

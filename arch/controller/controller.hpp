@@ -34,6 +34,7 @@ struct ControlledModules {
   IPeArray& pe_array;
   IDram& dram;
   ICycleArray* cycle_array = nullptr;
+  const CounterRegistry& counters;  // every module's counters, registered
 };
 
 class Controller : public sc_core::sc_module {
@@ -52,13 +53,6 @@ class Controller : public sc_core::sc_module {
   const std::optional<Failure>& failure() const { return failure_; }
 
  private:
-  // Module counters when the layer started, to measure its share.
-  struct CountersBefore {
-    GlbCounters glb;
-    NocCounters noc;
-    PeArrayCounters pe;
-  };
-
   void compute_thread();
   void compute_layer(std::size_t job);
   void record_failure(std::size_t job, const std::string& message);
@@ -66,7 +60,7 @@ class Controller : public sc_core::sc_module {
   void run_step(const LoadedStep& loaded, LayerMeasurement& layer);
   void run_step_cycle_accurate(const LoadedStep& loaded, LayerMeasurement& layer);
   void drain(std::size_t job, LayerMeasurement& layer);
-  void measure(const CountersBefore& before, LayerMeasurement& layer);
+  void measure(LayerMeasurement& layer);
   bool runs_cycle_accurate(std::size_t job) const;
 
   ControlledModules modules_;
@@ -81,6 +75,7 @@ class Controller : public sc_core::sc_module {
   std::uint64_t reads_to_show_ = 0;  // the current step's DRAM reads not yet shown in a stall
   std::optional<Failure> failure_;
   DramCounters dram_at_last_layer_end_;
+  CounterValues at_last_layer_end_;
 };
 
 }  // namespace ergon

@@ -31,22 +31,10 @@ struct LayerMeasurement {
   std::uint64_t dvfs_switch_ps = 0;  // the compute clock stopped for a level change at the layer's start
   std::uint64_t passes = 0;
   std::uint64_t peak_active_pes = 0;
-  std::uint64_t pe_busy_cycles = 0;
-  std::uint64_t macs = 0;
-  std::uint64_t nonzero_macs = 0;
-  std::uint64_t rf_accesses = 0;
-  std::uint64_t glb_reads = 0;
-  std::uint64_t glb_writes = 0;
-  std::uint64_t noc_transfers = 0;
-  std::uint64_t filter_bus_words = 0;  // into the array: filter words (systolic: filter buffer reads)
-  std::uint64_t ifmap_bus_words = 0;   // ifmap words (systolic: ifmap buffer reads)
-  std::uint64_t psum_bus_words = 0;    // psums and results (systolic: ofmap buffer writes)
-  std::uint64_t inter_pe_psum_words = 0;
-  std::uint64_t dram_read_bytes = 0;
-  std::uint64_t dram_write_bytes = 0;
+  CounterValues counters;              // every registered counter's count during the layer
   std::uint64_t dram_busy_cycles = 0;  // the DRAM data bus transferring this layer's data
-  bool dram_bank_model = false;        // dram_bank holds a bank-level model's figures
-  DramBankStats dram_bank;
+  bool dram_bank_model = false;        // dram_energy holds a bank-level model's figures
+  DramEnergyByKind dram_energy;
   // Cycle fidelity: the simulated output compared with the reference computation.
   bool output_checked = false;
   std::uint64_t output_mismatches = 0;

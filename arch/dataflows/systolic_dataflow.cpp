@@ -60,8 +60,9 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
   const double dram_bytes_per_cycle = config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz;
   const double dram_latency_cycles = config.dram.latency_ns * config.clock.frequency_mhz * 1e-3;
   const auto skew = static_cast<double>(schedule.array_rows() + schedule.array_cols() - 2);
-  double cycles = 0, macs = 0, hops = 0;
-  std::uint64_t buffer_accesses = 0, dram_bytes = 0, previous_written = 0;
+  double cycles = 0;
+  PassTraffic sum;  // the folds' on-chip counts
+  std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0, previous_written = 0;
   std::optional<SystolicFold> previous;
   for (std::uint64_t i = 0; i < schedule.fold_count(); ++i) {
     const SystolicFold fold = schedule.fold(i);
@@ -80,19 +81,22 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
     const double compute = static_cast<double>(t.fill_cycles + t.compute_cycles) + skew;
     cycles += i == 0 ? bus_cycles + compute : std::max(compute, bus_cycles);
     previous_written = written;
-    buffer_accesses += t.glb_reads + t.glb_writes;
-    dram_bytes += fetched + written;
-    macs += static_cast<double>(t.macs);
-    hops += static_cast<double>(t.inter_pe_psum_words);
+    sum.macs += t.macs, sum.nonzero_macs += t.nonzero_macs, sum.rf += t.rf;
+    sum.filter_bus_words += t.filter_bus_words, sum.ifmap_bus_words += t.ifmap_bus_words;
+    sum.psum_bus_words += t.psum_bus_words, sum.inter_pe_psum_words += t.inter_pe_psum_words;
+    sum.glb_reads += t.glb_reads, sum.glb_writes += t.glb_writes;
+    dram_read_bytes += fetched;
+    dram_write_bytes += written;
   }
   cycles += static_cast<double>(previous_written) / dram_bytes_per_cycle;  // the last write-back drains
   MappingSummary::Estimate estimate;
   estimate.cycles = cycles;
-  estimate.dram_bytes = dram_bytes;
-  estimate.glb_accesses = buffer_accesses;
-  estimate.energy_pj = macs * prices.mac_pj + hops * prices.inter_pe_pj +
-                       static_cast<double>(buffer_accesses) * prices.glb_pj +
-                       static_cast<double>(dram_bytes) * prices.dram_pj_per_byte + cycles * prices.cycle_pj;
+  estimate.dram_bytes = dram_read_bytes + dram_write_bytes;
+  estimate.glb_accesses = sum.glb_reads + sum.glb_writes;
+  estimate.energy_pj = on_chip_pj(prices, sum.macs, sum.nonzero_macs, sum.rf, sum.filter_bus_words, sum.ifmap_bus_words,
+                                  sum.psum_bus_words, sum.inter_pe_psum_words, sum.glb_reads, sum.glb_writes) +
+                       static_cast<double>(dram_read_bytes) * prices.dram_read_pj_per_byte +
+                       static_cast<double>(dram_write_bytes) * prices.dram_write_pj_per_byte + cycles * prices.cycle_pj;
   estimate.best_objective = objective_value(objective, estimate.energy_pj, cycles);
   return estimate;
 }

@@ -5,6 +5,8 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/counter_registry.hpp"
+
 namespace ergon {
 
 // DRAM energy by kind, from a bank-level model's commands and standby time.
@@ -84,6 +86,20 @@ inline const DramStreamExtension* stream_extension(const tlm::tlm_generic_payloa
 inline bool arrived_before_layer(const tlm::tlm_generic_payload& payload) {
   const DramStreamExtension* extension = stream_extension(payload);
   return extension != nullptr && extension->before_layer;
+}
+
+// dram.read and dram.write in bytes; a bank-level model adds its row-buffer outcomes and refresh.
+inline void register_counters(CounterRegistry& registry, const DramCounters& c) {
+  registry.add({"dram.read", "bytes", "dram_read_bytes", "bytes read from DRAM"}, c.read_bytes);
+  registry.add({"dram.write", "bytes", "dram_write_bytes", "bytes written to DRAM"}, c.write_bytes);
+  if (!c.has_bank_model) return;
+  registry.add({"dram.row_hit", "bursts", "dram_row_hits", "bursts to an open row", false}, c.bank.row_hits);
+  registry.add({"dram.row_miss", "bursts", "dram_row_misses", "bursts to a precharged bank", false}, c.bank.row_misses);
+  registry.add({"dram.row_conflict", "bursts", "dram_row_conflicts", "bursts that closed another row", false},
+               c.bank.row_conflicts);
+  registry.add({"dram.refresh_cycle", "DRAM cycles", "dram_refresh_cycles",
+                "DRAM clock cycles of rank-time blocked by refresh", false},
+               c.bank.refresh_cycles);
 }
 
 class IDram : public sc_core::sc_module {

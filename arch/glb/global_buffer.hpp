@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <systemc>
 
+#include "common/counter_registry.hpp"
 #include "dataflow/tile_store.hpp"
 
 namespace ergon {
@@ -13,6 +14,12 @@ struct GlbCounters {
   std::uint64_t reads = 0;
   std::uint64_t writes = 0;
 };
+
+// glb.read and glb.write, in words.
+inline void register_counters(CounterRegistry& registry, const GlbCounters& counters) {
+  registry.add({"glb.read", "words", "glb_reads", "words read from the global buffer"}, counters.reads);
+  registry.add({"glb.write", "words", "glb_writes", "words written into the global buffer"}, counters.writes);
+}
 
 class IGlobalBuffer : public sc_core::sc_module {
  public:

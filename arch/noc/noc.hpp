@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <systemc>
 
+#include "common/counter_registry.hpp"
+
 namespace ergon {
 
 struct NocCounters {
@@ -13,6 +15,20 @@ struct NocCounters {
   std::uint64_t inter_pe_psum_words = 0;
   std::uint64_t transfers() const { return filter_bus_words + ifmap_bus_words + psum_bus_words + inter_pe_psum_words; }
 };
+
+// noc.filter_transfer, noc.ifmap_transfer, noc.psum_transfer (words over the buses between the GLB and
+// the array) and noc.pe_hop (words between neighbouring PEs).
+inline void register_counters(CounterRegistry& registry, const NocCounters& c) {
+  registry.add({"noc.filter_transfer", "words", "noc_filter_words", "filter words the GLB sends to the array"},
+               c.filter_bus_words);
+  registry.add({"noc.ifmap_transfer", "words", "noc_ifmap_words", "ifmap words the GLB sends to the array"},
+               c.ifmap_bus_words);
+  registry.add({"noc.psum_transfer", "words", "noc_psum_words", "psum words between the GLB and the array"},
+               c.psum_bus_words);
+  registry.add({"noc.pe_hop", "words", "noc_pe_hops",
+                "words passed between neighbouring PEs (row stationary: psums; systolic: operands)"},
+               c.inter_pe_psum_words);
+}
 
 class INoc : public sc_core::sc_module {
  public:

@@ -7,6 +7,7 @@
 
 #include "arch/controller/activity.hpp"
 #include "dataflow/layer_tensors.hpp"
+#include "dataflow/pass_traffic.hpp"
 
 namespace ergon {
 
@@ -16,7 +17,7 @@ struct LayerStep;
 struct MeasuredPass {
   std::uint64_t macs = 0;
   std::uint64_t nonzero_macs = 0;
-  std::uint64_t rf_accesses = 0;
+  RfAccesses rf;
   std::uint64_t filter_bus_words = 0;
   std::uint64_t ifmap_bus_words = 0;
   std::uint64_t psum_bus_words = 0;

@@ -6,16 +6,20 @@
 
 #include "arch/glb/global_buffer.hpp"
 #include "arch/noc/noc.hpp"
+#include "common/counter_registry.hpp"
 #include "dataflow/pass_traffic.hpp"
 
 namespace ergon {
 
 struct PeArrayCounters {
-  std::uint64_t macs = 0;
-  std::uint64_t nonzero_macs = 0;
-  std::uint64_t rf_accesses = 0;
+  std::uint64_t computed_macs = 0;  // MACs on a non-zero ifmap operand
+  std::uint64_t gated_macs = 0;     // MACs on a zero (or padding) operand: the multiplier is gated
+  RfAccesses rf;
   std::uint64_t pe_busy_cycles = 0;  // PE-cycles spent on MACs: one MAC per PE per cycle
 };
+
+// mac.compute, mac.gated, rf.<operand>_read and _write, pe.busy_cycle.
+void register_counters(CounterRegistry& registry, const PeArrayCounters& counters);
 
 class IPeArray : public sc_core::sc_module {
  public:
@@ -27,14 +31,14 @@ class IPeArray : public sc_core::sc_module {
   std::uint64_t execute(const PassTraffic& t, INoc& noc, IGlobalBuffer& glb) {
     glb.record(t.glb_reads, t.glb_writes);
     noc.record(t.filter_bus_words, t.ifmap_bus_words, t.psum_bus_words, t.inter_pe_psum_words);
-    record(t.macs, t.nonzero_macs, t.rf_accesses);
+    record(t.macs, t.nonzero_macs, t.rf);
     return pass_cycles(t, noc, glb);
   }
   // Counting is the same for every array: one MAC occupies one PE for one cycle.
-  void record(std::uint64_t macs, std::uint64_t nonzero_macs, std::uint64_t rf_accesses) {
-    counters_.macs += macs;
-    counters_.nonzero_macs += nonzero_macs;
-    counters_.rf_accesses += rf_accesses;
+  void record(std::uint64_t macs, std::uint64_t nonzero_macs, const RfAccesses& rf) {
+    counters_.computed_macs += nonzero_macs;
+    counters_.gated_macs += macs - nonzero_macs;
+    counters_.rf += rf;
     counters_.pe_busy_cycles += macs;
   }
   const PeArrayCounters& counters() const { return counters_; }

@@ -77,7 +77,9 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
   // lands in the e PEs of its row; each PE receives its ifmap row segment.
   const u64 filter_rf_writes = t.filter_bus_words * e;
   const u64 ifmap_rf_writes = g * n * c * r * e * input_cols * as_count(filter_sets_used);
-  t.rf_accesses = t.macs + filter_rf_writes + ifmap_rf_writes;
+  t.rf.ifmap_reads = t.macs;
+  t.rf.filter_writes = filter_rf_writes;
+  t.rf.ifmap_writes = ifmap_rf_writes;
 
   const u64 channels_per_pe = as_count(std::min(tiling.channels_per_pe, pass.channels.size()));
   const u64 filters_per_pe = as_count(std::min(tiling.filters_per_pe, pass.filters.size()));
@@ -102,7 +104,8 @@ IfmapStream ifmap_stream(const LoopNest& nest, const RowStationaryTiling& tiling
 }
 
 void set_nonzero_macs(PassTraffic& traffic, std::uint64_t nonzero_macs) {
-  traffic.rf_accesses += 3 * nonzero_macs - 3 * traffic.nonzero_macs;
+  // A computed MAC reads its filter operand and its psum, and writes the psum back; a gated one does not.
+  traffic.rf.filter_reads = traffic.rf.psum_reads = traffic.rf.psum_writes = nonzero_macs;
   traffic.nonzero_macs = nonzero_macs;
 }
 

@@ -146,7 +146,9 @@ TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t
                                   channel_sets_used(std::min(t.channels_per_pass(), C)) *
                                   filter_sets_used(std::min(t.filters_per_pass(), M)) * std::min(t.ofmap_rows, E));
   const u64 ifmap_rf_writes = as_count(G * N * C * R * E) * cols_sent * sum_over(filters, filter_sets_used);
-  base.rf_accesses = base.macs + 3 * base.nonzero_macs + ifmap_rf_writes;
+  base.rf.ifmap_reads = base.macs;  // every MAC reads its ifmap operand; a computed one its filter and psum too
+  base.rf.filter_reads = base.rf.psum_reads = base.rf.psum_writes = base.nonzero_macs;
+  base.rf.ifmap_writes = ifmap_rf_writes;
   base.compute_cycles = as_count(N * F * S * b.groups * b.ofmap_rows * b.filter_rows) *
                         sum_over(channels, [q](std::int64_t c) { return std::min(q, c); }) *
                         sum_over(filters, [p](std::int64_t m) { return std::min(p, m); });
@@ -238,7 +240,7 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
   const bool spill = psums_inside > as_count(slots.psum);
   cost.psum_spill_words = spill ? as_count(b.channels - 1) * a.psum_words : 0;
 
-  cost.rf_accesses += filter_rf_writes;
+  cost.rf.filter_writes += filter_rf_writes;
   cost.glb_writes += cost.filter_dram_words + cost.ifmap_dram_words + cost.psum_spill_words;
   cost.glb_reads += cost.filter_bus_words + cost.psum_spill_words;
   cost.dram_read_bytes =
@@ -275,12 +277,11 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
     cost.cycles = passes * pass_cycles + dram_cycles + first_fetch;
   }
 
-  cost.energy_pj = static_cast<double>(cost.nonzero_macs) * energies.mac_pj +
-                   static_cast<double>(cost.rf_accesses) * energies.rf_pj +
-                   static_cast<double>(cost.inter_pe_psum_words) * energies.inter_pe_pj +
-                   static_cast<double>(cost.glb_reads + cost.glb_writes) * energies.glb_pj +
-                   static_cast<double>(cost.dram_read_bytes + cost.dram_write_bytes) * energies.dram_pj_per_byte +
-                   cost.cycles * energies.cycle_pj;
+  cost.energy_pj =
+      on_chip_pj(energies, cost.macs, cost.nonzero_macs, cost.rf, cost.filter_bus_words, cost.ifmap_bus_words,
+                 cost.psum_bus_words, cost.inter_pe_psum_words, cost.glb_reads, cost.glb_writes) +
+      static_cast<double>(cost.dram_read_bytes) * energies.dram_read_pj_per_byte +
+      static_cast<double>(cost.dram_write_bytes) * energies.dram_write_pj_per_byte + cost.cycles * energies.cycle_pj;
   cost.objective = objective_value(objective, cost.energy_pj, cost.cycles);
   return cost;
 }

@@ -37,7 +37,7 @@ struct MappingCost {
   std::uint64_t macs = 0;
   std::uint64_t valid_macs = 0;
   std::uint64_t nonzero_macs = 0;  // at the expected ifmap density
-  std::uint64_t rf_accesses = 0;
+  RfAccesses rf;
   std::uint64_t filter_bus_words = 0;
   std::uint64_t ifmap_bus_words = 0;
   std::uint64_t psum_bus_words = 0;

@@ -146,9 +146,9 @@ double array_score(const TilingAnalysis& analysis, const MapperContext& context)
   const AccessPrices& energy = context.energies;
   const double cycles = array_cycles_without_reuse(analysis, context.timing);
   const double energy_pj =
-      static_cast<double>(base.nonzero_macs) * energy.mac_pj + static_cast<double>(base.rf_accesses) * energy.rf_pj +
-      static_cast<double>(base.inter_pe_psum_words) * energy.inter_pe_pj +
-      static_cast<double>(base.glb_reads + base.glb_writes) * energy.glb_pj + cycles * energy.cycle_pj;
+      on_chip_pj(energy, base.macs, base.nonzero_macs, base.rf, base.filter_bus_words, base.ifmap_bus_words,
+                 base.psum_bus_words, base.inter_pe_psum_words, base.glb_reads, base.glb_writes) +
+      cycles * energy.cycle_pj;
   return objective_value(context.objective, energy_pj, cycles);
 }
 

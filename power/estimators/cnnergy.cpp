@@ -28,6 +28,43 @@ CnnergyAccesses& CnnergyAccesses::operator+=(const CnnergyAccesses& other) {
 
 namespace {
 
+// The five energies CNNergy's model prices. It counts RF and GLB accesses without telling reads from
+// writes, or one operand's register file from another's, so it takes the mean of the table's read and write
+// energies (equal in CNNergy's own table); DRAM energy is per word.
+struct AccessEnergies {
+  double mac_pj = 0;
+  double rf_pj = 0;
+  double inter_pe_pj = 0;
+  double glb_pj = 0;
+  double dram_pj = 0;
+};
+
+AccessEnergies access_energies(const EnergyTable& table, int word_bits) {
+  const WordWidthEnergies& width = table.at_word_bits(word_bits);
+  const auto energy = [&](const char* action, const char* unit) {
+    const ActionEnergy* entry = width.find(action);
+    if (entry == nullptr) {
+      throw InputError({table.file, 0, 0, {}}, fmt::format("word_widths[bits={}]", word_bits),
+                       fmt::format("CNNergy needs the energy of '{}'; the table does not price it", action));
+    }
+    return per_count_pj(*entry, CounterSpec{action, unit, "", ""}, word_bits);
+  };
+  const auto mean = [&](std::initializer_list<const char*> actions, const char* unit) {
+    double sum = 0;
+    for (const char* action : actions) sum += energy(action, unit);
+    return sum / static_cast<double>(actions.size());
+  };
+  AccessEnergies e;
+  e.mac_pj = energy("mac.compute", "MACs");
+  e.rf_pj =
+      mean({"rf.ifmap_read", "rf.ifmap_write", "rf.filter_read", "rf.filter_write", "rf.psum_read", "rf.psum_write"},
+           "words");
+  e.inter_pe_pj = energy("noc.pe_hop", "words");
+  e.glb_pj = mean({"glb.read", "glb.write"}, "words");
+  e.dram_pj = mean({"dram.read", "dram.write"}, "bytes") * word_bits / 8;
+  return e;
+}
+
 // One group of a conv layer in CNNergy's notation (docs/cnnergy.md).
 struct ConvProblem {
   double R = 0;              // filter height = width
@@ -344,7 +381,7 @@ CnnergyLayerEstimate estimate_layer(const Workload& workload, const Layer& layer
 
 CnnergyEstimate estimate_cnnergy(const Workload& workload, const EnergyTable& table, const CnnergyHardware& hardware,
                                  const CnnergyOptions& options) {
-  const AccessEnergies& energies = table.at_word_bits(options.word_bits);
+  const AccessEnergies energies = access_energies(table, options.word_bits);
   const ModelHardware hw = model_hardware(hardware, options.word_bits);
   CnnergyEstimate estimate;
   estimate.workload = workload.name();

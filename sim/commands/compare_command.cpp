@@ -40,10 +40,8 @@ struct ComparedLayer {
 };
 
 EnergyBreakdown per_image(EnergyBreakdown energy, double batch) {
-  for (double* part : {&energy.mac_pj, &energy.rf_pj, &energy.noc_pj, &energy.glb_pj, &energy.dram_pj, &energy.clock_pj,
-                       &energy.control_pj, &energy.leakage_pj}) {
-    *part /= batch;
-  }
+  for (ComponentEnergy& component : energy.components) component.pj /= batch;
+  for (double* part : {&energy.clock_pj, &energy.control_pj, &energy.leakage_pj}) *part /= batch;
   return energy;
 }
 
@@ -82,9 +80,9 @@ Comparison compare(const AcceleratorConfig& config, const EnergyTable& table, co
     row.cnnergy_energy_pj = est.energy;
     row.sim_energy_mj = row.sim_energy_pj.total_pj() / 1e9;
     row.cnnergy_energy_mj = est.energy.total_pj() / 1e9;
-    row.sim_dram_words = static_cast<double>(sim.dram_read_bytes + sim.dram_write_bytes) / word_bytes / batch;
+    row.sim_dram_words = static_cast<double>(sim.dram_bytes()) / word_bytes / batch;
     row.cnnergy_dram_words = est.accesses.dram_words;
-    row.sim_glb_accesses = static_cast<double>(sim.glb_reads + sim.glb_writes) / batch;
+    row.sim_glb_accesses = static_cast<double>(sim.count("glb.read") + sim.count("glb.write")) / batch;
     row.cnnergy_glb_accesses = est.accesses.glb;
     row.sim_latency_us = static_cast<double>(sim.cycles) / config.clock.frequency_mhz / batch;
     row.cnnergy_latency_us = static_cast<double>(est.macs) / cnnergy_options.throughput_macs_per_s * 1e6;
@@ -132,13 +130,11 @@ std::string compare_table(const std::vector<ComparedLayer>& rows, const std::str
   const CnnergyEnergy& c = total.cnnergy_energy_pj;
   out += "\nenergy by component, mJ per image (layers both model):\n";
   out += fmt::format("{:<10} {:>10} {:>10} {:>7}\n", "component", "sim", "CNNergy", "ratio");
-  const std::pair<const char*, std::pair<double, double>> parts[] = {{"MAC", {s.mac_pj, c.mac_pj}},
-                                                                     {"RF", {s.rf_pj, c.rf_pj}},
-                                                                     {"inter-PE", {s.noc_pj, c.inter_pe_pj}},
-                                                                     {"GLB", {s.glb_pj, c.glb_pj}},
-                                                                     {"DRAM", {s.dram_pj, c.dram_pj}},
-                                                                     {"clock", {s.clock_pj, c.clock_pj}},
-                                                                     {"control", {s.control_pj, c.control_pj}}};
+  const std::pair<const char*, std::pair<double, double>> parts[] = {
+      {"MAC", {s.component_pj("mac"), c.mac_pj}},      {"RF", {s.component_pj("rf"), c.rf_pj}},
+      {"NoC", {s.component_pj("noc"), c.inter_pe_pj}}, {"GLB", {s.component_pj("glb"), c.glb_pj}},
+      {"DRAM", {s.component_pj("dram"), c.dram_pj}},   {"clock", {s.clock_pj, c.clock_pj}},
+      {"control", {s.control_pj, c.control_pj}}};
   for (const auto& [name, values] : parts) {
     out += fmt::format("{:<10} {:>10.4f} {:>10.4f} {:>7}\n", name, values.first / 1e9, values.second / 1e9,
                        ratio(values.first, values.second));
@@ -156,7 +152,7 @@ std::string compare_json(const Comparison& comparison, const std::string& worklo
          {"cnnergy_energy_mj", r.cnnergy_energy_mj},
          {"sim_clock_and_control_mj", (r.sim_energy_pj.clock_pj + r.sim_energy_pj.control_pj) / 1e9},
          {"cnnergy_clock_and_control_mj", (r.cnnergy_energy_pj.clock_pj + r.cnnergy_energy_pj.control_pj) / 1e9},
-         {"sim_dram_mj", r.sim_energy_pj.dram_pj / 1e9},
+         {"sim_dram_mj", r.sim_energy_pj.component_pj("dram") / 1e9},
          {"cnnergy_dram_mj", r.cnnergy_energy_pj.dram_pj / 1e9},
          {"sim_dram_words", r.sim_dram_words},
          {"cnnergy_dram_words", r.cnnergy_dram_words},

@@ -75,7 +75,7 @@ void run_roofline(const RooflineOptions& options) {
   for (const LayerResult& layer : result.layers) {
     if (!layer.executed || layer.cycles == 0) continue;
     const double operations = 2.0 * static_cast<double>(layer.macs);
-    const double bytes = static_cast<double>(layer.dram_read_bytes + layer.dram_write_bytes);
+    const double bytes = static_cast<double>(layer.dram_bytes());
     const double seconds = static_cast<double>(layer.cycles) / (config.clock.frequency_mhz * 1e6);
     const double intensity = bytes > 0 ? operations / bytes : 0.0;
     const double achieved = operations / seconds / 1e9;

@@ -13,7 +13,17 @@ double cycles_to_ns(std::uint64_t cycles, double frequency_mhz) {
 }
 
 double compute_domain_pj(const EnergyBreakdown& e) {
-  return e.total_pj() - e.dram_pj;
+  return e.total_pj() - e.component_pj(kMemoryComponent);
+}
+
+// The DRAM's statistics beside its energy (a bank-level DRAM's row-buffer outcomes and refresh time).
+void add_dram_statistics(nlohmann::ordered_json& json, const LayerResult& layer,
+                         const std::vector<CounterSpec>& counters) {
+  for (const CounterSpec& counter : counters) {
+    if (counter.component() == kMemoryComponent && !counter.energy_action && layer.counters.has(counter.name)) {
+      json[counter.column] = layer.count(counter.name);
+    }
+  }
 }
 
 double saving_pct(double before, double after) {
@@ -28,7 +38,7 @@ std::vector<LayerTiming> layer_timings(const SimulationResult& result) {
     const double f = l.levels.frequency_mhz;
     timings.push_back({l.name, l.executed, l.time_ns, cycles_to_ns(l.stall_cycles, f),
                        cycles_to_ns(l.fill_stall_cycles, f), cycles_to_ns(l.drain_stall_cycles, f),
-                       static_cast<double>(l.dram_read_bytes + l.dram_write_bytes), cycles_to_ns(l.dram_busy_cycles, f),
+                       static_cast<double>(l.dram_bytes()), cycles_to_ns(l.dram_busy_cycles, f),
                        compute_domain_pj(l.energy)});
   }
   return timings;
@@ -93,7 +103,8 @@ DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, 
   const EnergyBreakdown& after = outcome.scheduled.total.energy;
   outcome.energy_saving_pct = saving_pct(before.total_pj(), after.total_pj());
   outcome.compute_energy_saving_pct = saving_pct(compute_domain_pj(before), compute_domain_pj(after));
-  outcome.dram_energy_saving_pct = saving_pct(before.dram_pj, after.dram_pj);
+  outcome.dram_energy_saving_pct =
+      saving_pct(before.component_pj(kMemoryComponent), after.component_pj(kMemoryComponent));
   outcome.latency_change_pct = -saving_pct(race_to_idle.total.time_ns, outcome.scheduled.total.time_ns);
   return outcome;
 }
@@ -159,6 +170,7 @@ nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorCo
                       {"energy_pj", after.energy.total_pj()},
                       {"arada_normalised_energy", a.normalised_energy},
                       {"decision", a.decision}});
+    add_dram_statistics(layers.back(), after, outcome.scheduled.counters);
     add_dram_bank_fields(layers.back(), after);
   }
   nlohmann::ordered_json report = {{"schema_version", 1},
@@ -188,6 +200,7 @@ nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorCo
                                      {"rti_energy_pj", outcome.race_to_idle.total.energy.total_pj()},
                                      {"energy_pj", outcome.scheduled.total.energy.total_pj()}}},
                                    {"layers", layers}};
+  add_dram_statistics(report["total"], outcome.scheduled.total, outcome.scheduled.counters);
   add_dram_bank_fields(report["total"], outcome.scheduled.total);
   return report;
 }

@@ -95,8 +95,9 @@ NpuRun simulate_npu(const AcceleratorConfig& config, const EnergyTable& table, c
   const SocConfig& soc = soc_of(config);
   const SocRail& ram_rail = soc.rail_of("internal_ram");
   const double v = ram_rail.voltage_at(point) / ram_rail.voltage_at(soc.point(soc.reference_point));
-  run.compute_energy_uj = (sim.total.energy.total_pj() - sim.total.energy.dram_pj) * 1e-6;
-  run.ram_energy_uj = sim.total.energy.dram_pj * 1e-6 * v * v;
+  const double ram_pj = sim.total.energy.component_pj(kMemoryComponent);
+  run.compute_energy_uj = (sim.total.energy.total_pj() - ram_pj) * 1e-6;
+  run.ram_energy_uj = ram_pj * 1e-6 * v * v;
   return run;
 }
 

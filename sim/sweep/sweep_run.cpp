@@ -11,6 +11,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "arch/components.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "common/output_folder.hpp"
@@ -19,20 +20,25 @@
 #include "sim/data_paths.hpp"
 #include "sim/parallel/interrupt.hpp"
 #include "sim/parallel/process_pool.hpp"
+#include "sim/run_report.hpp"
 #include "sim/sweep/sweep_plot.hpp"
 #include "sim/sweep/sweep_results.hpp"
 
 namespace ergon {
 namespace {
 
-const char* kMetricColumns =
-    "layer,op,cycles,time_ns,stall_cycles,macs,dram_read_bytes,dram_write_bytes,glb_accesses,mac_pj,rf_pj,noc_pj,"
-    "glb_pj,dram_pj,clock_pj,control_pj,leakage_pj,total_pj";
+// Every counter any point can register (a bank-level DRAM adds its own); a point's rows leave the cells of
+// counters it did not register empty.
+const std::vector<CounterSpec>& sweep_counters() {
+  static const std::vector<CounterSpec> counters = every_module_counter_spec();
+  return counters;
+}
 
 std::string results_header(const SweepGrid& grid) {
   std::string header = "point,workload";
   for (const SweepParameter& p : grid.parameters()) header += "," + csv_quoted(p.key);
-  return header + "," + kMetricColumns + "\n";
+  return header + ",layer,op,cycles,time_ns,stall_cycles,macs," + counter_columns(sweep_counters()) + "," +
+         energy_columns(sweep_counters()) + "\n";
 }
 
 std::size_t layer_column(const SweepGrid& grid) {
@@ -40,11 +46,9 @@ std::size_t layer_column(const SweepGrid& grid) {
 }
 
 std::string metric_row(const std::string& prefix, const LayerResult& l) {
-  const EnergyBreakdown& e = l.energy;
-  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", prefix, csv_quoted(l.name), l.op,
-                     l.cycles, l.time_ns, l.stall_cycles, l.macs, l.dram_read_bytes, l.dram_write_bytes,
-                     l.glb_reads + l.glb_writes, e.mac_pj, e.rf_pj, e.noc_pj, e.glb_pj, e.dram_pj, e.clock_pj,
-                     e.control_pj, e.leakage_pj, e.total_pj());
+  return fmt::format("{},{},{},{},{},{},{},", prefix, csv_quoted(l.name), l.op, l.cycles, l.time_ns, l.stall_cycles,
+                     l.macs) +
+         counter_cells(l, sweep_counters()) + "," + energy_cells(l.energy, sweep_counters()) + "\n";
 }
 
 // Simulates one point; its rows, or "!" and the reason it could not be simulated.

@@ -76,16 +76,22 @@ TEST(AcceleratorConfig, DramPresetsFillBandwidthLatencyAndEnergy) {
 TEST(EnergyTable, DefaultTableFollowsTheCnnergySpec) {
   const EnergyTable table = load_energy_table(energy_table_path(load_accelerator_config(kEyeriss)));
   const double scale = (65.0 / 45.0) / (0.9 * 0.9);
-  const AccessEnergies& e16 = table.at_word_bits(16);
-  EXPECT_NEAR(e16.mac_pj, 0.95 * scale, 1e-12);
-  EXPECT_NEAR(e16.rf_pj, e16.mac_pj, 1e-12);
-  EXPECT_NEAR(e16.inter_pe_pj, 2 * e16.mac_pj, 1e-12);
-  EXPECT_NEAR(e16.glb_pj, 6 * e16.mac_pj, 1e-12);
-  EXPECT_NEAR(e16.dram_pj, 200 * e16.mac_pj, 1e-9);
-  const AccessEnergies& e8 = table.at_word_bits(8);
-  EXPECT_NEAR(e8.mac_pj, (0.05 / 2 + 0.9 / 4) * scale, 1e-12);
-  EXPECT_NEAR(e8.glb_pj, e16.glb_pj / 2, 1e-12);
-  EXPECT_NEAR(e8.dram_pj, e16.dram_pj / 2, 1e-9);
+  const WordWidthEnergies& e16 = table.at_word_bits(16);
+  const double mac16 = e16.pj("mac.compute");
+  EXPECT_NEAR(mac16, 0.95 * scale, 1e-12);
+  for (const char* rf :
+       {"rf.ifmap_read", "rf.ifmap_write", "rf.filter_read", "rf.filter_write", "rf.psum_read", "rf.psum_write"}) {
+    EXPECT_NEAR(e16.pj(rf), mac16, 1e-12) << rf;
+  }
+  EXPECT_NEAR(e16.pj("noc.pe_hop"), 2 * mac16, 1e-12);
+  EXPECT_NEAR(e16.pj("glb.read"), 6 * mac16, 1e-12);
+  EXPECT_NEAR(e16.pj("glb.write"), 6 * mac16, 1e-12);
+  EXPECT_NEAR(e16.pj("dram.read"), 200 * mac16, 1e-9);  // per 16-bit word
+  EXPECT_EQ(e16.find("dram.read")->bits_per_access, 16);
+  const WordWidthEnergies& e8 = table.at_word_bits(8);
+  EXPECT_NEAR(e8.pj("mac.compute"), (0.05 / 2 + 0.9 / 4) * scale, 1e-12);
+  EXPECT_NEAR(e8.pj("glb.read"), e16.pj("glb.read") / 2, 1e-12);
+  EXPECT_NEAR(e8.pj("dram.read"), e16.pj("dram.read") / 2, 1e-9);
   EXPECT_THROW(table.at_word_bits(4), InputError);
 }
 

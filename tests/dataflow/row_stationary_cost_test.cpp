@@ -84,7 +84,7 @@ MappingCost simulate_counts(const LoopNest& nest, const RowStationaryMapping& ma
     sum.macs += t.macs;
     sum.valid_macs += t.valid_macs;
     sum.nonzero_macs += t.nonzero_macs;
-    sum.rf_accesses += t.rf_accesses;
+    sum.rf += t.rf;
     sum.filter_bus_words += t.filter_bus_words;
     sum.ifmap_bus_words += t.ifmap_bus_words;
     sum.psum_bus_words += t.psum_bus_words;
@@ -133,7 +133,7 @@ TEST(RowStationaryCostModel, CountsEqualTheStagedPassesOnRandomMappings) {
     EXPECT_EQ(model.macs, nest.operations()) << where;
     EXPECT_EQ(model.valid_macs, simulated.valid_macs) << where;
     EXPECT_EQ(model.nonzero_macs, simulated.nonzero_macs) << where;
-    EXPECT_EQ(model.rf_accesses, simulated.rf_accesses) << where;
+    EXPECT_TRUE(model.rf == simulated.rf) << where;
     EXPECT_EQ(model.filter_bus_words, simulated.filter_bus_words) << where;
     EXPECT_EQ(model.ifmap_bus_words, simulated.ifmap_bus_words) << where;
     EXPECT_EQ(model.psum_bus_words, simulated.psum_bus_words) << where;

@@ -205,13 +205,13 @@ TEST(OnnxLowering, LowersMatMulsOfAnyRank) {
                                      [](const LayerResult& layer) { return layer.name == "scores"; });
     ASSERT_NE(scores, result.layers.end());
     EXPECT_TRUE(scores->executed) << config;
-    EXPECT_GT(scores->dram_read_bytes, 0u) << config;
+    EXPECT_GT(scores->count("dram.read"), 0u) << config;
     // The projection's rows lie down the height, so the systolic array fetches each operand once: the
     // 5 x 16 tokens and the 16 x 32 weights, one byte each.
     if (std::string(config) == "edge_tpu") {
       const auto q = std::find_if(result.layers.begin(), result.layers.end(),
                                   [](const LayerResult& layer) { return layer.name == "q"; });
-      EXPECT_EQ(q->dram_read_bytes, 5u * 16 + 16u * 32);
+      EXPECT_EQ(q->count("dram.read"), 5u * 16 + 16u * 32);
     }
   }
 }

@@ -77,22 +77,24 @@ TEST(RegionCursor, SplitsAtBurstBoundariesAndWrapsAtTheEnd) {
 TEST(BankedDram, AlexNetStreamsHitOpenRowsAndItsFiguresAddUp) {
   const AcceleratorConfig config = banked("eyeriss", "lpddr4");
   const SimulationResult result = Simulation(config, table(), workload_named("alexnet"), {}).run();
-  ASSERT_TRUE(result.total.dram_bank.has_value());
-  const DramBankStats& total = *result.total.dram_bank;
+  ASSERT_TRUE(result.total.dram_energy.has_value());
+  const LayerResult& total = result.total;
   const DramSpec& spec = *find_dram_spec("lpddr4");
-  const double accesses = static_cast<double>(total.row_hits + total.row_misses + total.row_conflicts);
-  const double bytes = static_cast<double>(result.total.dram_read_bytes + result.total.dram_write_bytes);
+  const double accesses = static_cast<double>(total.count("dram.row_hit") + total.count("dram.row_miss") +
+                                              total.count("dram.row_conflict"));
+  const double bytes = static_cast<double>(result.total.count("dram.read") + result.total.count("dram.write"));
   // Transfers start on 4 KiB-burst boundaries or mid-access: each access carries at most its bytes.
   EXPECT_GE(accesses * static_cast<double>(spec.organisation.access_bytes()), bytes);
   EXPECT_LE(accesses * static_cast<double>(spec.organisation.access_bytes()), bytes * 1.05);
-  EXPECT_GT(static_cast<double>(total.row_hits), 0.9 * accesses);
-  EXPECT_NEAR(total.energy.total_pj(), result.total.energy.dram_pj, 1e-6 * total.energy.total_pj());
-  EXPECT_GT(total.refresh_cycles, 0u);
+  EXPECT_GT(static_cast<double>(total.count("dram.row_hit")), 0.9 * accesses);
+  const double dram_pj = total.dram_energy->total_pj();
+  EXPECT_NEAR(dram_pj, result.total.energy.component_pj("dram"), 1e-6 * dram_pj);
+  EXPECT_GT(total.count("dram.refresh_cycle"), 0u);
   for (const LayerResult& layer : result.layers) {
-    if (!layer.dram_bank) continue;
-    const double layer_bytes = static_cast<double>(layer.dram_read_bytes + layer.dram_write_bytes);
+    if (!layer.dram_energy) continue;
+    const double layer_bytes = static_cast<double>(layer.count("dram.read") + layer.count("dram.write"));
     EXPECT_LE(layer_bytes / layer.time_ns, spec.peak_bandwidth_gbps()) << layer.name;
-    EXPECT_DOUBLE_EQ(layer.energy.dram_pj, layer.dram_bank->energy.total_pj()) << layer.name;
+    EXPECT_DOUBLE_EQ(layer.energy.component_pj("dram"), layer.dram_energy->total_pj()) << layer.name;
   }
 }
 
@@ -102,9 +104,9 @@ TEST(BankedDram, ClosedPageActivatesForEveryAccess) {
       Simulation(banked("edge_tpu", "ddr4-4000"), table(), workload_named("resnet8"), {}).run();
   const SimulationResult closed =
       Simulation(banked("edge_tpu", "ddr4-4000", "closed"), table(), workload_named("resnet8"), {}).run();
-  EXPECT_EQ(closed.total.dram_bank->row_hits, 0u);
-  EXPECT_GT(open.total.dram_bank->row_hits, 0u);
-  EXPECT_GT(closed.total.dram_bank->energy.activate_pj, 2.0 * open.total.dram_bank->energy.activate_pj);
+  EXPECT_EQ(closed.total.count("dram.row_hit"), 0u);
+  EXPECT_GT(open.total.count("dram.row_hit"), 0u);
+  EXPECT_GT(closed.total.dram_energy->activate_pj, 2.0 * open.total.dram_energy->activate_pj);
   EXPECT_GE(closed.total.cycles, open.total.cycles);
 }
 

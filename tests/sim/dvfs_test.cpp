@@ -75,8 +75,10 @@ TEST(DvfsSimulation, HalfTheClockDoublesComputeTimeAndQuartersDynamicEnergy) {
   EXPECT_NEAR(static_cast<double>(halved.total.compute_cycles), static_cast<double>(nominal.total.compute_cycles),
               0.01 * static_cast<double>(nominal.total.compute_cycles));
   EXPECT_GT(halved.total.time_ns - 10000, 1.9 * nominal.total.time_ns);
-  EXPECT_NEAR(halved.total.energy.mac_pj, 0.25 * nominal.total.energy.mac_pj, 1e-6 * nominal.total.energy.mac_pj);
-  EXPECT_NEAR(halved.total.energy.dram_pj, nominal.total.energy.dram_pj, 1e-9 * nominal.total.energy.dram_pj);
+  EXPECT_NEAR(halved.total.energy.component_pj("mac"), 0.25 * nominal.total.energy.component_pj("mac"),
+              1e-6 * nominal.total.energy.component_pj("mac"));
+  EXPECT_NEAR(halved.total.energy.component_pj("dram"), nominal.total.energy.component_pj("dram"),
+              1e-9 * nominal.total.energy.component_pj("dram"));
   for (const LayerResult& layer : halved.layers) {
     if (layer.executed) {
       EXPECT_DOUBLE_EQ(layer.levels.frequency_mhz, 100);

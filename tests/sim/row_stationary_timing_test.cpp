@@ -99,7 +99,7 @@ TEST(RowStationaryTiming, AlexNetDramTrafficFallsAsTheGlbGrows) {
     const SimulationResult result = Simulation(config, table(), alexnet, options).run();
     double bytes = 0;
     for (const LayerResult& layer : result.layers) {
-      bytes += static_cast<double>(layer.dram_read_bytes + layer.dram_write_bytes);
+      bytes += static_cast<double>(layer.count("dram.read") + layer.count("dram.write"));
     }
     if (!dram_bytes.empty()) {
       EXPECT_LT(bytes, dram_bytes.back()) << kib << " KiB";
@@ -127,9 +127,10 @@ TEST(RowStationaryTiming, CostModelCyclesAgreeWithTheSimulation) {
     const SimulationResult result = Simulation(config, table(), workload, options).run();
     for (const LayerResult& layer : result.layers) {
       if (!layer.executed || !layer.mapping || !layer.mapping->estimate || layer.op != "conv") continue;
-      EXPECT_EQ(layer.mapping->estimate->dram_bytes, layer.dram_read_bytes + layer.dram_write_bytes)
+      EXPECT_EQ(layer.mapping->estimate->dram_bytes, layer.count("dram.read") + layer.count("dram.write"))
           << name << " " << layer.name << ": the simulated modules move what the cost model counted";
-      EXPECT_EQ(layer.mapping->estimate->glb_accesses, layer.glb_reads + layer.glb_writes) << name << " " << layer.name;
+      EXPECT_EQ(layer.mapping->estimate->glb_accesses, layer.count("glb.read") + layer.count("glb.write"))
+          << name << " " << layer.name;
       const double estimate = layer.mapping->estimate->cycles, simulated = static_cast<double>(layer.cycles);
       const double error = std::abs(estimate - simulated) / simulated;
       worst = std::max(worst, error);

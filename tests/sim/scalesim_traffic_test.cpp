@@ -41,8 +41,8 @@ TEST(ScaleSimTraffic, Im2colFetchReadsTheOperandMatrix) {
   const SimulationResult tensors = Simulation(tensors_config, table(), workload, {}).run();
   const SimulationResult im2col = Simulation(im2col_config, table(), workload, {}).run();
   // Each output pixel's window apart, against the input rows each fold of 64 pixels touches.
-  EXPECT_EQ(im2col.layers[1].dram_read_bytes, kPixels * kWindow + kWindow);
-  EXPECT_LT(tensors.layers[1].dram_read_bytes, im2col.layers[1].dram_read_bytes);
+  EXPECT_EQ(im2col.layers[1].count("dram.read"), kPixels * kWindow + kWindow);
+  EXPECT_LT(tensors.layers[1].count("dram.read"), im2col.layers[1].count("dram.read"));
   EXPECT_EQ(im2col.layers[1].compute_cycles, tensors.layers[1].compute_cycles);
 }
 
@@ -57,8 +57,8 @@ TEST(ScaleSimTraffic, RunAheadStreamsStallByTheirCumulativeDeficit) {
   const double stream_cycles = static_cast<double>(kPixels * kWindow - kFreeFillBytes) / 5.0 /* B/ns */ * 0.5;
   const double expected_stall = stream_cycles + kFoldCycles - static_cast<double>(kFolds * kFoldCycles);
   EXPECT_NEAR(static_cast<double>(layer.stall_cycles), expected_stall, 0.01 * expected_stall);
-  EXPECT_EQ(layer.fill_stall_cycles, 0u);                         // the first folds' data arrived before the layer
-  EXPECT_EQ(layer.dram_read_bytes, kPixels * kWindow + kWindow);  // the free fill is still traffic
+  EXPECT_EQ(layer.fill_stall_cycles, 0u);                            // the first folds' data arrived before the layer
+  EXPECT_EQ(layer.count("dram.read"), kPixels * kWindow + kWindow);  // the free fill is still traffic
 
   // Without the run-ahead each fold's fetch waits for a free buffer half: every fold past the free fill
   // stalls for its own transfer less the fold before's compute, which is more.
@@ -78,7 +78,7 @@ TEST(ScaleSimTraffic, StreamsDoNotShareBandwidth) {
   const AcceleratorConfig separate_config = edge_tpu(streams), shared_config = edge_tpu(simple);
   const SimulationResult separate = Simulation(separate_config, table(), workload, {}).run();
   const SimulationResult shared = Simulation(shared_config, table(), workload, {}).run();
-  EXPECT_EQ(separate.layers[1].dram_read_bytes, shared.layers[1].dram_read_bytes);
+  EXPECT_EQ(separate.layers[1].count("dram.read"), shared.layers[1].count("dram.read"));
   // The output writes (one word per pixel) share the bus with the reads only in `simple`.
   EXPECT_LT(separate.layers[1].cycles, shared.layers[1].cycles);
 }

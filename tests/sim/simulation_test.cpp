@@ -46,7 +46,7 @@ TEST(Simulation, ExecutesEveryMacOfThePeArrayLayers) {
       EXPECT_GT(simulated.cycles, 0u);
       EXPECT_LE(simulated.utilization, 1.0);
       EXPECT_LE(simulated.active_pes, 168u);
-      EXPECT_GT(simulated.dram_read_bytes, 0u);
+      EXPECT_GT(simulated.count("dram.read"), 0u);
       EXPECT_GT(simulated.energy.total_pj(), 0.0);
       // No PE does more than one MAC per cycle.
       EXPECT_GE(simulated.cycles * 168, simulated.macs) << layer.name;
@@ -65,7 +65,7 @@ TEST(Simulation, IsDeterministicAndRepeatableInOneProcess) {
   ASSERT_EQ(first.layers.size(), second.layers.size());
   for (std::size_t i = 0; i < first.layers.size(); ++i) {
     EXPECT_EQ(first.layers[i].cycles, second.layers[i].cycles);
-    EXPECT_EQ(first.layers[i].dram_read_bytes, second.layers[i].dram_read_bytes);
+    EXPECT_EQ(first.layers[i].count("dram.read"), second.layers[i].count("dram.read"));
     EXPECT_DOUBLE_EQ(first.layers[i].energy.total_pj(), second.layers[i].energy.total_pj());
   }
 }
@@ -86,14 +86,14 @@ TEST(Simulation, StallsEmergeFromDramBandwidth) {
     if (!a.mapping || !b.mapping || a.mapping->parameters != b.mapping->parameters) continue;
     ++same_mapping;
     EXPECT_GE(a.cycles, b.cycles) << a.name;
-    EXPECT_EQ(a.dram_read_bytes, b.dram_read_bytes) << a.name;
-    EXPECT_EQ(a.glb_reads, b.glb_reads) << a.name;
+    EXPECT_EQ(a.count("dram.read"), b.count("dram.read")) << a.name;
+    EXPECT_EQ(a.count("glb.read"), b.count("glb.read")) << a.name;
   }
   EXPECT_GT(same_mapping, 0);
   // A slow DRAM makes the layer memory bound: its cycles are at least its DRAM transfer time.
   const double bytes_per_cycle = 0.2e9 / 200e6;
   EXPECT_GE(static_cast<double>(slow.total.cycles),
-            static_cast<double>(slow.total.dram_read_bytes + slow.total.dram_write_bytes) / bytes_per_cycle);
+            static_cast<double>(slow.total.count("dram.read") + slow.total.count("dram.write")) / bytes_per_cycle);
 }
 
 TEST(Simulation, SparsityGatesMacsAndCompressesDramTraffic) {
@@ -138,8 +138,8 @@ TEST(Simulation, ZeroGatingSavesEnergyNotCycles) {
     EXPECT_EQ(s.cycles - s.stall_cycles, d.cycles - d.stall_cycles) << s.name;
     EXPECT_EQ(s.macs, d.macs) << s.name;
     EXPECT_LT(s.nonzero_macs, d.nonzero_macs) << s.name;
-    EXPECT_LT(s.energy.mac_pj, d.energy.mac_pj) << s.name;
-    EXPECT_LE(s.dram_read_bytes, d.dram_read_bytes) << s.name;  // coded only where smaller than raw
+    EXPECT_LT(s.energy.component_pj("mac"), d.energy.component_pj("mac")) << s.name;
+    EXPECT_LE(s.count("dram.read"), d.count("dram.read")) << s.name;  // coded only where smaller than raw
   }
   EXPECT_GT(compared, 0);
 }
@@ -155,9 +155,9 @@ TEST(Simulation, StreamsElementWiseLayersThroughTheMemories) {
       ++adds;
       ASSERT_TRUE(simulated.executed) << layer.name;
       const auto words = static_cast<std::uint64_t>(layer.output_shape.elements());
-      EXPECT_GE(simulated.dram_read_bytes, 2 * words * 2) << "both inputs, raw (dense data is not coded)";
-      EXPECT_GT(simulated.dram_write_bytes, 0u);
-      EXPECT_GT(simulated.cycles, simulated.dram_read_bytes / 8) << "bounded by a 1.6 GB/s DRAM at 200 MHz";
+      EXPECT_GE(simulated.count("dram.read"), 2 * words * 2) << "both inputs, raw (dense data is not coded)";
+      EXPECT_GT(simulated.count("dram.write"), 0u);
+      EXPECT_GT(simulated.cycles, simulated.count("dram.read") / 8) << "bounded by a 1.6 GB/s DRAM at 200 MHz";
     } else if (layer.op == OpKind::kActivation) {
       EXPECT_FALSE(simulated.executed);
       EXPECT_EQ(simulated.cycles, 0u);
@@ -203,7 +203,7 @@ void expect_consistent_activity(Fidelity fidelity, const std::string& workload_f
     busy_cycles += interval.stall ? 0 : interval.end_cycle - interval.start_cycle;
   }
   EXPECT_EQ(macs, result.total.nonzero_macs);
-  EXPECT_EQ(dram_bytes, result.total.dram_read_bytes + result.total.dram_write_bytes);
+  EXPECT_EQ(dram_bytes, result.total.count("dram.read") + result.total.count("dram.write"));
   EXPECT_LE(end, result.total.cycles);
   EXPECT_GT(busy_cycles, result.total.cycles / 2);
 }

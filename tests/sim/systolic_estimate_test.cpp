@@ -41,8 +41,8 @@ TEST(SystolicEstimate, CountsEqualTheSimulationAndCyclesAgree) {
           if (!layer.executed || !layer.mapping || !layer.mapping->estimate) continue;
           const MappingSummary::Estimate& estimate = *layer.mapping->estimate;
           const std::string where = config_name + " " + dataflow + " " + workload_name + " " + layer.name;
-          EXPECT_EQ(estimate.dram_bytes, layer.dram_read_bytes + layer.dram_write_bytes) << where;
-          EXPECT_EQ(estimate.glb_accesses, layer.glb_reads + layer.glb_writes) << where;
+          EXPECT_EQ(estimate.dram_bytes, layer.count("dram.read") + layer.count("dram.write")) << where;
+          EXPECT_EQ(estimate.glb_accesses, layer.count("glb.read") + layer.count("glb.write")) << where;
           const double simulated = static_cast<double>(layer.cycles);
           const double error = std::abs(estimate.cycles - simulated) / simulated;
           worst = std::max(worst, error);

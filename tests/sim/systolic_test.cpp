@@ -82,9 +82,9 @@ void compare_with_scalesim(const std::string& topology, const std::string& dataf
     EXPECT_LE(layer->stall_cycles, 2u) << where;
     expect_close(static_cast<double>(layer->cycles), x.cycles, where + " cycles");
     expect_close(layer->utilization, x.utilization, where + " utilization");
-    expect_close(static_cast<double>(layer->ifmap_bus_words), x.ifmap_reads, where + " ifmap reads");
-    expect_close(static_cast<double>(layer->filter_bus_words), x.filter_reads, where + " filter reads");
-    expect_close(static_cast<double>(layer->psum_bus_words), x.ofmap_writes, where + " ofmap writes");
+    expect_close(static_cast<double>(layer->count("noc.ifmap_transfer")), x.ifmap_reads, where + " ifmap reads");
+    expect_close(static_cast<double>(layer->count("noc.filter_transfer")), x.filter_reads, where + " filter reads");
+    expect_close(static_cast<double>(layer->count("noc.psum_transfer")), x.ofmap_writes, where + " ofmap writes");
   }
 }
 
@@ -109,7 +109,7 @@ TEST(Systolic, StallsFollowDramBandwidth) {
   const SimulationResult lpddr4 = run("lpddr4"), hbm2 = run("hbm2");
   EXPECT_GT(lpddr4.total.stall_cycles, hbm2.total.stall_cycles);
   EXPECT_GT(lpddr4.total.cycles, hbm2.total.cycles);
-  EXPECT_EQ(lpddr4.total.dram_read_bytes, hbm2.total.dram_read_bytes);
+  EXPECT_EQ(lpddr4.total.count("dram.read"), hbm2.total.count("dram.read"));
   EXPECT_EQ(lpddr4.total.macs, workload.total_macs());
 }
 
@@ -179,8 +179,8 @@ TEST(Systolic, FoldOrderKeepsTheOperandThatFits) {
   };
   const LayerResult chosen = run(""), columns = run("columns_outer"), rows = run("rows_outer");
   EXPECT_EQ(chosen.mapping->parameters.at("fold_order"), "rows_outer");
-  EXPECT_LT(rows.dram_read_bytes, columns.dram_read_bytes);
-  EXPECT_EQ(chosen.dram_read_bytes, rows.dram_read_bytes);
+  EXPECT_LT(rows.count("dram.read"), columns.count("dram.read"));
+  EXPECT_EQ(chosen.count("dram.read"), rows.count("dram.read"));
   EXPECT_EQ(rows.macs, columns.macs);
 }
 

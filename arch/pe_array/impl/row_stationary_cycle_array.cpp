@@ -168,7 +168,7 @@ void RowStationaryCycleArray::record_cycle(const MeasuredPass& before, std::uint
   cycle.layer_index = layer_index_;
   cycle.active_pes = active_pes;
   cycle.macs = measured_.nonzero_macs - before.nonzero_macs;
-  cycle.rf_accesses = measured_.rf_accesses - before.rf_accesses;
+  cycle.rf_accesses = measured_.rf.total() - before.rf.total();
   cycle.noc_transfers =
       (measured_.filter_bus_words + measured_.ifmap_bus_words + measured_.psum_bus_words +
        measured_.inter_pe_psum_words) -
@@ -251,7 +251,7 @@ void RowStationaryCycleArray::store_filters(std::uint64_t words) {
     }
   }
   if (filter_rf_double_buffered_) return;  // counted as the bus carries them, in compute_cycle()
-  measured_.rf_accesses += words * static_cast<std::uint64_t>(e_);
+  measured_.rf.filter_writes += words * static_cast<std::uint64_t>(e_);
   measured_.filter_bus_words += words;
   measured_.glb_reads += words;
 }
@@ -274,7 +274,7 @@ void RowStationaryCycleArray::store_ifmaps(std::uint64_t words) {
     for (const auto& [row, col] : ifmap_row_receivers_[static_cast<std::size_t>(y)]) {
       for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
         ifmap_rf_[pe_index(group, fs, channel / q, row, col) * ifmap_stride_ + slot] = value;
-        ++measured_.rf_accesses;
+        ++measured_.rf.ifmap_writes;
       }
     }
   }
@@ -325,7 +325,7 @@ bool RowStationaryCycleArray::compute_cycle() {
   const std::uint64_t filters = take(streamed_filter_words_left_, std::min(filter_bus_words_, glb_budget));
   glb_budget -= filters;
   measured_.filter_bus_words += filters;
-  measured_.rf_accesses += filters * static_cast<std::uint64_t>(e_);
+  measured_.rf.filter_writes += filters * static_cast<std::uint64_t>(e_);
   measured_.glb_reads += filters + take(glb_reads_left_, glb_budget);
   measured_.psum_bus_words += take(psum_read_bus_left_, psum_read_bus_words_);
   measured_.psum_bus_words += take(psum_write_bus_left_, psum_write_bus_words_);
@@ -346,12 +346,12 @@ void RowStationaryCycleArray::run_set_cycle(SetState& set) {
     for (std::int64_t col = 0; col < e_; ++col) {
       const std::size_t pe = pe_index(set.group, set.filter_set, set.channel_set, row, col);
       const std::int16_t value = ifmap_rf_[pe * ifmap_stride_ + ifmap_slot];
-      ++measured_.rf_accesses;  // the ifmap operand is always read
+      ++measured_.rf.ifmap_reads;  // the ifmap operand is always read
       if (gating && value == 0) continue;
       std::int32_t& psum = psum_rf_[pe * psum_stride_ + psum_slot];
       psum = accumulate(nest_.kind, psum, value, gating ? filter_rf_[pe * filter_stride_ + filter_slot] : 0);
       ++measured_.nonzero_macs;
-      measured_.rf_accesses += 3;  // filter read, psum read and write
+      ++measured_.rf.filter_reads, ++measured_.rf.psum_reads, ++measured_.rf.psum_writes;
     }
   }
   const auto pes_in_set = static_cast<std::uint64_t>(r_ * e_);
@@ -377,7 +377,7 @@ void RowStationaryCycleArray::record_in_modules() {
   glb_.record(measured_.glb_reads + spilled_psum_words_, measured_.glb_writes);
   noc_.record(measured_.filter_bus_words, measured_.ifmap_bus_words, measured_.psum_bus_words,
               measured_.inter_pe_psum_words);
-  counters_.record(measured_.macs, measured_.nonzero_macs, measured_.rf_accesses);
+  counters_.record(measured_.macs, measured_.nonzero_macs, measured_.rf);
 }
 
 void RowStationaryCycleArray::finish_pass() {

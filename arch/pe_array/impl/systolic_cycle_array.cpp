@@ -107,7 +107,7 @@ void SystolicCycleArray::finish_fold() {
   // Operands leave their buffers onto the array's edges and results enter the ofmap buffer.
   glb_.record(m.glb_reads + m.filter_bus_words + m.ifmap_bus_words, m.glb_writes + m.psum_bus_words);
   noc_.record(m.filter_bus_words, m.ifmap_bus_words, m.psum_bus_words, m.inter_pe_psum_words);
-  counters_.record(m.macs, m.nonzero_macs, m.rf_accesses);
+  counters_.record(m.macs, m.nonzero_macs, m.rf);
   if (activity_ == nullptr) return;
   ActivityInterval fold;  // one interval for the whole fold
   fold.layer_index = layer_index_;

@@ -1,0 +1,64 @@
+#pragma once
+// Named activity counters. Each simulated component registers the counters it keeps, as
+// `component.action` with a unit (`glb.read`, words); reports, CSVs, sweeps and the energy pricing
+// iterate over the registry instead of naming counters one by one (docs/architecture.md, "Counters").
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ergon {
+
+struct CounterSpec {
+  std::string name;         // component.action, e.g. "glb.read"
+  std::string unit;         // what one count is: "words", "bytes", "MACs", "PE-cycles", ...
+  std::string column;       // its column in reports: "glb_reads"
+  std::string description;  // one line, for docs and `ergon config counters`
+  // True: an energy table prices one count of it (an energy action). False: a statistic only.
+  bool energy_action = true;
+
+  std::string component() const { return name.substr(0, name.find('.')); }
+  std::string action() const { return name.substr(name.find('.') + 1); }
+};
+
+// The values of a registry's counters at one moment, or their difference over an interval. Values of
+// different registries combine by counter name.
+class CounterValues {
+ public:
+  CounterValues() = default;
+  CounterValues(std::shared_ptr<const std::vector<CounterSpec>> specs, std::vector<std::uint64_t> values);
+
+  const std::vector<CounterSpec>& specs() const;
+  std::size_t size() const { return values_.size(); }
+  std::uint64_t value(std::size_t index) const { return values_[index]; }
+  // 0 when no component registered `name`.
+  std::uint64_t get(std::string_view name) const;
+  bool has(std::string_view name) const;
+  // Sets a registered counter; throws std::out_of_range when `name` is not registered.
+  void set(std::string_view name, std::uint64_t value);
+  // Counts since `before`, a snapshot of the same registry.
+  CounterValues operator-(const CounterValues& before) const;
+  // Adds `other`'s counts; counters this does not have yet are appended in `other`'s order.
+  CounterValues& operator+=(const CounterValues& other);
+
+ private:
+  std::shared_ptr<const std::vector<CounterSpec>> specs_;
+  std::vector<std::uint64_t> values_;
+};
+
+class CounterRegistry {
+ public:
+  CounterRegistry();
+  // Registers a counter the component keeps at `source`, which must outlive the registry. Throws
+  // std::logic_error for a name already registered or not of the form component.action.
+  void add(CounterSpec spec, const std::uint64_t& source);
+  const std::vector<CounterSpec>& specs() const { return *specs_; }
+  CounterValues snapshot() const;
+
+ private:
+  std::shared_ptr<std::vector<CounterSpec>> specs_;  // replaced, not changed, once a snapshot shares it
+  std::vector<const std::uint64_t*> sources_;
+};
+
+}  // namespace ergon
