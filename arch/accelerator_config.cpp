@@ -481,4 +481,8 @@ AcceleratorConfig load_accelerator_config(const std::string& path, const std::ve
   return config;
 }
 
+OperatingLevels nominal_levels(const AcceleratorConfig& config) {
+  return {config.clock.frequency_mhz, config.clock.voltage_v, config.dram.bandwidth_gbps, config.dvfs.memory_voltage_v};
+}
+
 }  // namespace ergon

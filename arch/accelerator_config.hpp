@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "arch/operating_levels.hpp"
+
 namespace ergon {
 
 // Limits the config loader enforces, shared with the importers that write configs (SCALE-Sim .cfg) so that
@@ -199,5 +201,8 @@ struct AcceleratorConfig {
 
 // Loads, applies "key.path=value" overrides, and validates; every problem is an InputError.
 AcceleratorConfig load_accelerator_config(const std::string& path, const std::vector<std::string>& overrides = {});
+
+// The config's nominal clock, voltage, DRAM bandwidth and memory voltage (race to idle's levels).
+OperatingLevels nominal_levels(const AcceleratorConfig& config);
 
 }  // namespace ergon

@@ -247,7 +247,13 @@ std::vector<ErtEnergy> read_ert(const std::string& path, const YAML::Node& docum
   YamlMap root(YamlView(document, origin, ""));
   YamlMap ert = root.get_map("ERT");
   std::vector<ErtEnergy> energies;
-  for (const YamlView& table : ert.at("tables").items()) {
+  const YamlView tables = ert.at("tables");
+  if (tables.node().IsMap()) {
+    tables.fail(
+        "this ERT lists its tables as a map (Accelergy before 0.3); re-run Accelergy 0.3 or later, "
+        "which writes a list of {name, actions}");
+  }
+  for (const YamlView& table : tables.items()) {
     YamlMap component(table);
     const std::string name = component.get_string("name");
     for (const YamlView& action_view : component.at("actions").items()) {

@@ -62,10 +62,6 @@ void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64
   result.utilization = capacity > 0 ? static_cast<double>(result.count("pe.busy_cycle")) / capacity : 0.0;
 }
 
-OperatingLevels nominal_levels(const AcceleratorConfig& config) {
-  return {config.clock.frequency_mhz, config.clock.voltage_v, config.dram.bandwidth_gbps, config.dvfs.memory_voltage_v};
-}
-
 // A schedule must give every layer levels inside its domains' ranges.
 void check_layer_levels(const std::vector<OperatingLevels>& levels, const AcceleratorConfig& config,
                         const Workload& workload) {
@@ -114,6 +110,8 @@ void add_to_total(LayerResult& total, const LayerResult& layer) {
   }
 }
 
+}  // namespace
+
 OperatingPoint operating_point(const AcceleratorConfig& config, const EnergyTable& table,
                                const OperatingLevels& levels) {
   OperatingPoint point;
@@ -126,8 +124,6 @@ OperatingPoint operating_point(const AcceleratorConfig& config, const EnergyTabl
   point.glb_energy_scale = table.glb_energy_scale(config.glb.size_kib);
   return point;
 }
-
-}  // namespace
 
 AccessPrices access_prices(const AcceleratorConfig& config, const EnergyTable& table) {
   const OperatingPoint point = operating_point(config, table, nominal_levels(config));

@@ -86,6 +86,10 @@ struct SimulationResult {
   std::vector<std::string> energy_notes;  // how the energy table was built (EnergyTable::notes)
 };
 
+// How `table` prices a layer run at `levels` on `config`'s chip (price_activity's operating point).
+OperatingPoint operating_point(const AcceleratorConfig& config, const EnergyTable& table,
+                               const OperatingLevels& levels);
+
 // The energy of each kind of access at the config's nominal operating point: what a mapper ranks by.
 AccessPrices access_prices(const AcceleratorConfig& config, const EnergyTable& table);
 

@@ -158,10 +158,6 @@ void summarise(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_
 
 }  // namespace
 
-OperatingLevels nominal_levels(const AcceleratorConfig& config) {
-  return {config.clock.frequency_mhz, config.clock.voltage_v, config.dram.bandwidth_gbps, config.dvfs.memory_voltage_v};
-}
-
 void summarise_allocation(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,
                           const AcceleratorConfig& config) {
   summarise(allocation, race_to_idle, nominal_levels(config));

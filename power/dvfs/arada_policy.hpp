@@ -57,8 +57,6 @@ struct DvfsAllocation {
   int restored_layers = 0;             // lowered layers the latency feedback returned to the nominal levels
 };
 
-OperatingLevels nominal_levels(const AcceleratorConfig& config);  // race to idle's
-
 // `time_scale` > 1 spends slack up to a deadline (beyond ARADA; docs/arada.md): every layer may take
 // that many times its race-to-idle time, so compute-bound layers get slower clocks too.
 DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, const AcceleratorConfig& config,

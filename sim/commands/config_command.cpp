@@ -1,15 +1,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "arch/accelerator_config.hpp"
+#include "arch/components.hpp"
 #include "common/text.hpp"
 #include "sim/commands/cli_checks.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
+#include "sim/simulation.hpp"
 
 namespace ergon {
 namespace {
@@ -109,6 +112,39 @@ ReportForms config_forms(const AcceleratorConfig& config) {
   return forms;
 }
 
+// Each counter the config's modules register, and for an energy action its energy per count from the
+// config's table at the nominal operating point (docs/energy.md).
+ReportForms counter_forms(const AcceleratorConfig& config) {
+  const std::vector<CounterSpec> specs = module_counter_specs(config);
+  const EnergyTable table = load_energy_table(energy_table_path(config));
+  check_table_prices(table, config.pe_array.word_bits, specs);
+  const OperatingPoint point = operating_point(config, table, nominal_levels(config));
+  auto shared = std::make_shared<const std::vector<CounterSpec>>(specs);
+  nlohmann::ordered_json json = nlohmann::ordered_json::array();
+  ReportForms forms{
+      fmt::format("{:<20} {:<11} {:<20} {:>9}  {}\n", "counter", "unit", "column", "pJ/count", "description"), "",
+      "counter,unit,column,energy_action,pj_per_count,description\n"};
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const CounterSpec& spec = specs[i];
+    std::vector<std::uint64_t> one(specs.size(), 0);
+    one[i] = 1;
+    const double pj = price_activity(CounterValues(shared, one), {}, table, point).component_pj(spec.component());
+    nlohmann::ordered_json row = {
+        {"counter", spec.name}, {"unit", spec.unit}, {"column", spec.column}, {"energy_action", spec.energy_action}};
+    if (spec.energy_action) row["pj_per_count"] = pj;
+    row["description"] = spec.description;
+    json.push_back(row);
+    const std::string price = spec.energy_action ? fmt::format("{:.4g}", pj) : "-";
+    forms.table +=
+        fmt::format("{:<20} {:<11} {:<20} {:>9}  {}\n", spec.name, spec.unit, spec.column, price, spec.description);
+    forms.csv += fmt::format("{},{},{},{},{},{}\n", spec.name, spec.unit, spec.column, spec.energy_action ? 1 : 0,
+                             spec.energy_action ? fmt::format("{}", pj) : "", csv_quoted(spec.description));
+  }
+  forms.json =
+      nlohmann::ordered_json{{"config", config.name}, {"energy_table", table.file}, {"counters", json}}.dump(2) + "\n";
+  return forms;
+}
+
 }  // namespace
 
 void register_config_command(CLI::App& app) {
@@ -125,6 +161,27 @@ void register_config_command(CLI::App& app) {
     const AcceleratorConfig loaded = load_accelerator_config(options->config_path, options->overrides);
     if (out) out->add_inputs({energy_table_path(loaded)});
     emit_report(config_forms(loaded), options->format, out, "config");
+  });
+
+  CLI::App* counters = config->add_subcommand(
+      "counters", "List the counters a config's modules register, with the energy per count its table gives");
+  auto counter_options = std::make_shared<ConfigShowOptions>();
+  counters->add_option("file", counter_options->config_path, "Accelerator config YAML")
+      ->required()
+      ->check(input_file());
+  counters->add_option("--set", counter_options->overrides, "Override a key: key.path=value (repeatable)");
+  add_format_option(*counters, counter_options->format);
+  add_report_out_option(*counters, counter_options->out_dir, "counters");
+  counters->callback([counter_options] {
+    std::optional<OutputFolder> out =
+        open_report_folder(counter_options->out_dir, "counters", {counter_options->config_path});
+    const AcceleratorConfig loaded = load_accelerator_config(counter_options->config_path, counter_options->overrides);
+    if (out) out->add_inputs({energy_table_path(loaded)});
+    emit_report(counter_forms(loaded), counter_options->format, out, "counters");
+    if (loaded.dram.impl == "banked") {
+      std::cerr << "note: a bank-level DRAM prices its traffic by its commands and standby time (docs/dram.md); "
+                   "its dram.* price here is what the mapper ranks mappings by\n";
+    }
   });
 }
 

@@ -124,6 +124,7 @@ void run_simulation(const RunOptions& options) {
   const std::vector<std::string> written = out.commit();
   std::cout << result->second << std::flush;  // after the files: a reader that stops early cannot cost them
   note_written(options.out_dir, written);
+  for (const std::string& note : result->first.energy_notes) std::cerr << "note: energy table: " << note << "\n";
   for (const auto& layer : result->first.layers) {  // the outputs stay for the investigation
     if (layer.output_mismatches > 0) {
       throw std::runtime_error("layer " + layer.name + ": the simulated output differs from the reference in " +

@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <regex>
 
+#include "arch/components.hpp"
 #include "common/input_error.hpp"
 #include "tests/test_paths.hpp"
 
@@ -213,6 +215,35 @@ TEST(Activity, AccountsForAllWorkAtTransactionLevel) {
 }
 TEST(Activity, AccountsForAllWorkCycleByCycle) {
   expect_consistent_activity(Fidelity::kCycleAccurate, "resnet8.yaml");
+}
+
+}  // namespace
+}  // namespace ergon
+
+namespace ergon {
+namespace {
+
+// module_counter_specs (what sweeps and pre-run checks list) is what a run's modules register, for every
+// DRAM implementation.
+TEST(Simulation, ModuleCounterSpecsAreTheCountersARunRegisters) {
+  const Workload resnet8 = load_workload(test::source_dir() + "/workloads/resnet8.yaml");
+  for (const std::string& impl : dram_impl_names()) {
+    const AcceleratorConfig config = load_accelerator_config(test::source_dir() + "/configs/hpc_tpu.yaml",
+                                                             {"dram.preset=ddr5-4800", "dram.impl=" + impl});
+    const SimulationResult result = Simulation(config, table(), resnet8, {}).run();
+    const std::vector<CounterSpec> listed = module_counter_specs(config);
+    ASSERT_EQ(result.counters.size(), listed.size()) << impl;
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+      EXPECT_EQ(result.counters[i].name, listed[i].name) << impl;
+      EXPECT_EQ(result.counters[i].column, listed[i].column) << impl;
+      EXPECT_EQ(result.counters[i].unit, listed[i].unit) << impl;
+    }
+    for (const CounterSpec& spec : listed) {
+      const auto& every = every_module_counter_spec();
+      EXPECT_TRUE(std::any_of(every.begin(), every.end(), [&](const CounterSpec& c) { return c.name == spec.name; }))
+          << spec.name;
+    }
+  }
 }
 
 }  // namespace
