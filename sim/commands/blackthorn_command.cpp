@@ -45,64 +45,6 @@ void refuse_output_over_input(const std::string& out_dir, const std::string& inp
   }
 }
 
-struct EstimateOptions {
-  std::string models_dir;
-  std::string workload_path;
-  std::string format = "table";
-  std::string out_dir;
-};
-
-BlackthornModels read_models(const std::string& dir) {
-  const std::string path = dir + "/models.json";
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": no models; run `ergon profile blackthorn --out " + dir + "` first");
-  try {
-    return models_from_json(nlohmann::json::parse(in));
-  } catch (const std::exception& error) {
-    throw std::runtime_error(path + ": " + error.what());
-  }
-}
-
-std::string estimate_json(const BlackthornEstimate& e, const BlackthornModels& models) {
-  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
-  for (const auto& l : e.layers) {
-    layers.push_back(
-        {{"name", l.name}, {"op", l.op}, {"modelled", l.modelled}, {"latency_ms", l.latency_ms}, {"note", l.note}});
-  }
-  return nlohmann::ordered_json{
-             {"schema_version", 1},       {"estimator", "blackthorn"},      {"workload", e.workload},
-             {"backend", models.backend}, {"total_latency_ms", e.total_ms}, {"unmodelled_layers", e.unmodelled},
-             {"layers", layers}}
-             .dump(2) +
-         "\n";
-}
-
-std::string estimate_csv(const BlackthornEstimate& e) {
-  std::string out = "layer,op,modelled,latency_ms,note\n";
-  for (const auto& l : e.layers) {
-    out +=
-        fmt::format("{},{},{},{},{}\n", csv_quoted(l.name), l.op, l.modelled ? 1 : 0, l.latency_ms, csv_quoted(l.note));
-  }
-  return out + fmt::format("total,,,{},\n", e.total_ms);
-}
-
-std::string estimate_table(const BlackthornEstimate& e, const BlackthornModels& models) {
-  std::string out = fmt::format("Blackthorn estimate of {} from models of {}\n", e.workload, models.backend);
-  out += fmt::format("{:<28} {:<10} {:>12}\n", "layer", "op", "latency ms");
-  std::string ignored;
-  for (const auto& l : e.layers) {
-    if (l.modelled) {
-      out += fmt::format("{:<28} {:<10} {:>12.4f}\n", l.name, l.op, l.latency_ms);
-    } else if (l.op != "input") {
-      ignored += fmt::format("  {} ({}): {}\n", l.name, l.op, l.note);
-    }
-  }
-  out += fmt::format("{:<28} {:<10} {:>12.4f}\ntotal latency: {:.4f} ms (sum of the layers)\n", "total", "", e.total_ms,
-                     e.total_ms);
-  if (!ignored.empty()) out += "ignored (no model):\n" + ignored;
-  return out;
-}
-
 }  // namespace
 
 void register_blackthorn_commands(CLI::App& app) {
@@ -161,30 +103,6 @@ void register_blackthorn_commands(CLI::App& app) {
     summary = out.shown(summary);
     out.commit();
     std::cout << summary;
-  });
-
-  CLI::App* estimate =
-      app.get_subcommand("estimate")
-          ->add_subcommand("blackthorn",
-                           "Network latency as the sum of Blackthorn layer models (from `ergon profile blackthorn`)");
-  auto estimate_options = std::make_shared<EstimateOptions>();
-  estimate->add_option("--models,-m", estimate_options->models_dir, "Folder written by ergon profile blackthorn")
-      ->required()
-      ->check(CLI::ExistingDirectory);
-  estimate->add_option("--workload,-w", estimate_options->workload_path, "Workload YAML")
-      ->required()
-      ->check(input_file());
-  add_format_option(*estimate, estimate_options->format);
-  add_report_out_option(*estimate, estimate_options->out_dir, "blackthorn");
-  estimate->callback([estimate_options] {
-    std::optional<OutputFolder> out =
-        open_report_folder(estimate_options->out_dir, "blackthorn",
-                           {estimate_options->workload_path, estimate_options->models_dir + "/models.json"});
-    const BlackthornModels models = read_models(estimate_options->models_dir);
-    const Workload workload = load_workload(estimate_options->workload_path);
-    const BlackthornEstimate result = estimate_blackthorn(workload, models);
-    emit_report({estimate_table(result, models), estimate_json(result, models), estimate_csv(result)},
-                estimate_options->format, out, "blackthorn");
   });
 }
 

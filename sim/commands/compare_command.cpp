@@ -9,8 +9,8 @@
 
 #include "arch/dataflows/registry.hpp"
 #include "power/estimators/cnnergy.hpp"
+#include "power/estimators/cnnergy_hardware.hpp"
 #include "sim/commands/cli_checks.hpp"
-#include "sim/commands/cnnergy_hardware.hpp"
 #include "sim/commands/commands.hpp"
 #include "sim/commands/output.hpp"
 #include "sim/data_paths.hpp"
@@ -203,8 +203,10 @@ void run_compare(CompareOptions options) {
     std::cout << cnnergy_detail(options, workload, true);
     if (!out) return;  // else --out still gets the comparison report
   }
-  const ComparisonReport report =
-      build_comparison({options.workload_path, options.config_paths, options.overrides, options.blackthorn_models});
+  ComparisonRequest request{options.workload_path, options.config_paths, options.overrides, {}};
+  if (!options.blackthorn_models.empty())
+    request.estimator_settings["blackthorn"].set("models", options.blackthorn_models);
+  const ComparisonReport report = build_comparison(request);
   ReportForms forms{"", comparison_json(report).dump(2) + "\n", comparison_csv(report), comparison_markdown(report)};
   if (options.format == "table")
     forms.table = comparison_table(report) + "\n" + cnnergy_detail(options, workload, false);

@@ -6,13 +6,9 @@
 #include <fstream>
 #include <map>
 
-#include "arch/dataflows/registry.hpp"
 #include "common/text.hpp"
 #include "common/yaml_view.hpp"
-#include "power/estimators/blackthorn/layer_models.hpp"
-#include "power/estimators/cnnergy.hpp"
-#include "power/estimators/lahmer.hpp"
-#include "sim/commands/cnnergy_hardware.hpp"
+#include "power/estimators/registry.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/simulation.hpp"
 
@@ -75,9 +71,9 @@ class ReportBuilder {
   std::map<std::string, std::size_t> index_;
 };
 
-void add_simulation(ReportBuilder& builder, const AcceleratorConfig& config, const Workload& workload) {
-  const SimulationResult result =
-      Simulation(config, load_energy_table(energy_table_path(config)), workload, SimulationOptions{}).run();
+void add_simulation(ReportBuilder& builder, const ChipInputs& chip, const Workload& workload) {
+  const AcceleratorConfig& config = chip.config;
+  const SimulationResult result = Simulation(config, chip.table, workload, SimulationOptions{}).run();
   SourceValues& source =
       builder.add("sim " + config.name, "Ergon transaction-level simulation of " + config.file + ", per image");
   // Layers may run different batches (CNNergy's tables give each its own): per image is per layer.
@@ -93,52 +89,18 @@ void add_simulation(ReportBuilder& builder, const AcceleratorConfig& config, con
   source.latency_ms = latency_ms;
 }
 
-void add_cnnergy(ReportBuilder& builder, const AcceleratorConfig& config, const Workload& workload) {
-  CnnergyOptions options;
-  options.word_bits = config.pe_array.word_bits;
-  const CnnergyEstimate estimate =
-      estimate_cnnergy(workload, load_energy_table(energy_table_path(config)), cnnergy_hardware(config), options);
-  SourceValues& source = builder.add(
-      "CNNergy", fmt::format("analytical estimate on {}'s array; latency = MACs / {:.1f} GMAC/s (Eyeriss, measured)",
-                             config.name, options.throughput_macs_per_s / 1e9));
-  double latency = 0;
-  for (const auto& layer : estimate.layers) {
-    if (!layer.modelled) continue;
-    const double ms = static_cast<double>(layer.macs) / options.throughput_macs_per_s * 1e3;
-    builder.set(source, layer.name, layer.energy.total_pj() * 1e-9, ms);
-    latency += ms;
+// Every source an estimator adds (power/estimators/registry.hpp), in the registry's order.
+void add_estimates(ReportBuilder& builder, const ComparisonInputs& inputs) {
+  for (const auto& estimator : estimators()) {
+    for (const EstimateSource& estimate : estimator->comparison_sources(inputs)) {
+      SourceValues& source = builder.add(estimate.name, estimate.detail);
+      for (const LayerEstimate& layer : estimate.layers) {
+        builder.set(source, layer.name, layer.energy_mj, layer.latency_ms);
+      }
+      source.energy_mj = estimate.energy_mj;
+      source.latency_ms = estimate.latency_ms;
+    }
   }
-  source.energy_mj = estimate.total.total_pj() * 1e-9;
-  source.latency_ms = latency;
-}
-
-void add_lahmer(ReportBuilder& builder, const Workload& workload, const std::string& board_name,
-                const std::string& label) {
-  const LahmerEstimate estimate =
-      estimate_lahmer(workload, load_lahmer_board(lahmer_parameters_path(), board_name), KclcForm::kExact);
-  SourceValues& source = builder.add(label, "Lahmer et al. (WiOpt 2022) Table III, CPU energy, exact KCLC" +
-                                                (estimate.unmodelled_compute_layers > 0
-                                                     ? fmt::format("; PARTIAL: {} conv/FC layers without parameters",
-                                                                   estimate.unmodelled_compute_layers)
-                                                     : std::string()));
-  for (const auto& layer : estimate.layers) {
-    if (layer.modelled) builder.set(source, layer.name, layer.energy_j * 1e3, std::nullopt);
-  }
-  source.energy_mj = estimate.total_j * 1e3;
-}
-
-void add_blackthorn(ReportBuilder& builder, const Workload& workload, const std::string& dir) {
-  std::ifstream in(dir + "/models.json");
-  if (!in) throw std::runtime_error(dir + "/models.json: no Blackthorn models (run ergon profile blackthorn)");
-  const blackthorn::BlackthornModels models = blackthorn::models_from_json(nlohmann::json::parse(in));
-  const blackthorn::BlackthornEstimate estimate = blackthorn::estimate_blackthorn(workload, models);
-  SourceValues& source =
-      builder.add("Blackthorn", "layer models fitted to " + models.backend +
-                                    fmt::format("; {} layers without a model ignored", estimate.unmodelled));
-  for (const auto& layer : estimate.layers) {
-    if (layer.modelled) builder.set(source, layer.name, std::nullopt, layer.latency_ms);
-  }
-  source.latency_ms = estimate.total_ms;
 }
 
 // Blackthorn's Table 3: measured whole-network latency on the Jetson boards, for the networks it lists.
@@ -187,19 +149,17 @@ std::optional<double> SourceValues::edp_mj_ms() const {
   return *energy_mj * *latency_ms;
 }
 
-ComparisonReport build_comparison(const ComparisonInputs& inputs) {
-  const Workload workload = load_workload(inputs.workload_path);
+ComparisonReport build_comparison(const ComparisonRequest& request) {
+  const Workload workload = load_workload(request.workload_path);
   ReportBuilder builder(workload);
-  std::optional<AcceleratorConfig> row_stationary;
-  for (const std::string& path : inputs.config_paths) {
-    const AcceleratorConfig config = load_accelerator_config(path, inputs.overrides);
-    add_simulation(builder, config, workload);
-    if (!row_stationary && is_row_stationary(config.pe_array)) row_stationary = config;
+  std::vector<ChipInputs> chips;
+  for (const std::string& path : request.config_paths) {
+    AcceleratorConfig config = load_accelerator_config(path, request.overrides);
+    EnergyTable table = load_energy_table(energy_table_path(config));
+    chips.push_back({std::move(config), std::move(table)});
   }
-  if (row_stationary) add_cnnergy(builder, *row_stationary, workload);
-  add_lahmer(builder, workload, "tx2", "Lahmer TX2");
-  add_lahmer(builder, workload, "xavier-nx", "Lahmer Xavier NX");
-  if (!inputs.blackthorn_models_dir.empty()) add_blackthorn(builder, workload, inputs.blackthorn_models_dir);
+  for (const ChipInputs& chip : chips) add_simulation(builder, chip, workload);
+  add_estimates(builder, {workload, chips, request.estimator_settings, shipped_data_dir()});
   add_published(builder, workload);
   return builder.finish();
 }

@@ -1,12 +1,16 @@
 #pragma once
 // The one comparison report (docs/validation.md): for a workload, per layer and in total, energy and
-// latency per image from every source that has them: the simulation of each config given, the CNNergy
-// estimate, Lahmer et al.'s TX2 and Xavier NX estimates, a Blackthorn-fitted estimate, and published
-// measurements (reference/jetson/). Each source is computed on its own; none feeds another.
+// latency per image from every source that has them: the simulation of each config given, every estimator of
+// the registry that applies (CNNergy, Lahmer et al.'s TX2 and Xavier NX, a Blackthorn-fitted estimate, the
+// roofline bound of each config), and published measurements (reference/jetson/). Each source is computed on its own;
+// none feeds another.
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "power/estimators/estimator.hpp"
 
 namespace ergon {
 
@@ -24,14 +28,14 @@ struct ComparisonReport {
   std::vector<SourceValues> sources;
 };
 
-struct ComparisonInputs {
+struct ComparisonRequest {
   std::string workload_path;
-  std::vector<std::string> config_paths;  // simulated, and the first row-stationary one for CNNergy
+  std::vector<std::string> config_paths;  // simulated, and given to every estimator that models a chip
   std::vector<std::string> overrides;     // applied to every config
-  std::string blackthorn_models_dir;      // optional
+  std::map<std::string, EstimatorSettings> estimator_settings;  // by estimator name, e.g. blackthorn's models
 };
 
-ComparisonReport build_comparison(const ComparisonInputs& inputs);
+ComparisonReport build_comparison(const ComparisonRequest& request);
 
 std::string comparison_table(const ComparisonReport& report);
 std::string comparison_markdown(const ComparisonReport& report);

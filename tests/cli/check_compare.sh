@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `ergon compare`: the comparison report in every format, with simulations of two configs, CNNergy,
-# Lahmer's two boards and the published Jetson measurements for a network Blackthorn measured.
+# Lahmer's two boards, the roofline bound of each config and the published Jetson measurements for a network Blackthorn measured.
 set -euo pipefail
 ergon="$(realpath "$1")"
 source_dir="$(realpath "$2")"
@@ -16,8 +16,8 @@ python3 - "$out/report.json" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
 names = [s["name"] for s in report["sources"]]
-assert names == ["sim eyeriss", "sim edge_tpu", "CNNergy", "Lahmer TX2", "Lahmer Xavier NX",
-                 "measured jetson-nano", "measured jetson-tx2"], names
+assert names == ["sim eyeriss", "sim edge_tpu", "CNNergy", "Lahmer TX2", "Lahmer Xavier NX", "roofline eyeriss",
+                 "roofline edge_tpu", "measured jetson-nano", "measured jetson-tx2"], names
 by = {s["name"]: s for s in report["sources"]}
 assert by["measured jetson-tx2"]["latency_ms"] == 11.22          # Blackthorn Table 3
 for name in ("sim eyeriss", "sim edge_tpu", "CNNergy"):
@@ -25,6 +25,13 @@ for name in ("sim eyeriss", "sim edge_tpu", "CNNergy"):
     assert abs(s["edp_mj_ms"] - s["energy_mj"] * s["latency_ms"]) < 1e-9 * s["edp_mj_ms"]
     assert abs(sum(l["energy_mj"] for l in s["layers"] if l["energy_mj"]) - s["energy_mj"]) < 1e-6 * s["energy_mj"]
 assert "PARTIAL" in by["Lahmer TX2"]["detail"]
+# No simulated conv or fc layer beats its roofline bound (pools may: their input can stay on chip).
+for config in ("eyeriss", "edge_tpu"):
+    simulated = {l["name"]: l["latency_ms"] for l in by["sim " + config]["layers"]}
+    bound = {l["name"]: l["latency_ms"] for l in by["roofline " + config]["layers"]}
+    mac_layers = [n for n in bound if n.startswith(("conv", "fc")) and simulated.get(n) is not None]
+    assert len(mac_layers) == 8, mac_layers
+    assert all(bound[n] <= simulated[n] * (1 + 1e-9) for n in mac_layers), [(n, bound[n], simulated[n]) for n in mac_layers]
 PY
 "$ergon" "${args[@]}" --format markdown > "$out/report.md"
 grep -q "^| sim edge_tpu | " "$out/report.md"

@@ -1,5 +1,5 @@
 #pragma once
-// The CNNergy model's hardware taken from an accelerator config (used by `estimate` and `compare`).
+// The CNNergy model's hardware taken from an accelerator config (the estimator and `compare`'s detail).
 #include "arch/accelerator_config.hpp"
 #include "arch/dataflows/registry.hpp"
 #include "common/input_error.hpp"
