@@ -39,9 +39,8 @@ done
 for library in common network dataflow arch power sim cli; do
   [ -f "$package_dir/../../libergon_$library.a" ] || fail "not installed: libergon_$library.a"
 done
-if find "$prefix/share" -name '*.cpp' -o -name '*.hpp' -o -name CMakeLists.txt | grep -q .; then
-  fail "sources installed as data under share/"
-fi
+sources_in_data=$(find "$prefix/share" -name '*.cpp' -o -name '*.hpp' -o -name CMakeLists.txt)
+[ -z "$sources_in_data" ] || fail "sources installed as data: $sources_in_data"
 
 workload="$prefix/share/ergon/workloads/resnet8.yaml"
 
@@ -58,7 +57,8 @@ consumer_cycles=$(sed -n 's/^total cycles: \([0-9]\+\)$/\1/p' <<< "$consumer_out
 [ -n "$consumer_cycles" ] && [ "$consumer_cycles" -gt 0 ] || fail "the consumer printed no cycle count"
 
 # The default config is the installed one, found beside the executable.
-"$prefix/bin/ergon" run --help | grep -qF "$prefix/share/ergon/configs/eyeriss.yaml" ||
+"$prefix/bin/ergon" run --help > "$work/run_help.txt"
+grep -qF "$prefix/share/ergon/configs/eyeriss.yaml" "$work/run_help.txt" ||
   fail "the installed ergon's default config is not its installed data"
 "$prefix/bin/ergon" run --workload "$workload" --activity none --out "$work/run" > "$work/run.txt"
 run_cycles=$(sed -n 's/^latency: .* (\([0-9]\+\) cycles).*/\1/p' "$work/run.txt")
