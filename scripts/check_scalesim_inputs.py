@@ -6,7 +6,7 @@ on each file). Every input at least one SCALE-Sim version accepts must import (`
 run (`ergon run --scalesim-config ... --scalesim-topology ...`); topologies with each repository's
 configs/scale.cfg, configs with the smallest topology of their repository. Inputs both versions reject are
 listed, not required. Run `bash scripts/fetch_scalesim_inputs.sh` first. Standard library only.
-    python3 scripts/check_scalesim_inputs.py [--ergon build/sim/ergon] [--inputs build/scalesim-inputs]
+    python3 scripts/check_scalesim_inputs.py [--ergon build/cli/ergon] [--inputs build/scalesim-inputs]
 """
 import argparse
 import csv
@@ -34,7 +34,7 @@ def ergon_run(ergon, config, topology, seconds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ergon", default=os.path.join(ROOT, "build", "sim", "ergon"))
+    parser.add_argument("--ergon", default=os.path.join(ROOT, "build", "cli", "ergon"))
     parser.add_argument("--inputs", default=os.path.join(ROOT, "build", "scalesim-inputs"))
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds per run; longer runs are listed as unfinished, not failed (default 300)")

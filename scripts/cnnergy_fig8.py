@@ -7,7 +7,7 @@ without the control term (clock and control, Fig. 8a and 8c), with it (Fig. 8b),
 Reads the output of `ergon compare --format cnnergy-json` (one file per network) and prints a Markdown
 table per network; `--by-block` sums layers by the first part of their name (GoogLeNet's inception blocks).
 
-    build/sim/ergon compare --workload workloads/alexnet.yaml --format cnnergy-json > alexnet.json
+    build/cli/ergon compare --workload workloads/alexnet.yaml --format cnnergy-json > alexnet.json
     python3 scripts/cnnergy_fig8.py alexnet.json
 """
 import json

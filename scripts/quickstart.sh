@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j2 --target ergon
-build/sim/ergon run --config configs/eyeriss.yaml --workload workloads/alexnet.yaml --batch 4 --out results/alexnet
+build/cli/ergon run --config configs/eyeriss.yaml --workload workloads/alexnet.yaml --batch 4 --out results/alexnet

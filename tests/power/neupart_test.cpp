@@ -2,7 +2,7 @@
 // block sending both tensors, the two extremes and the savings against each as Table IV reports them, the
 // optimum moving with the bit rate, the client computing the sparsities the transmission sizes, the paper's
 // layer names, and the figures' data.
-#include "power/partition/neupart.hpp"
+#include "studies/neupart/neupart.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,8 +15,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "power/partition/neupart_figures.hpp"
-#include "power/partition/paper_layer_names.hpp"
+#include "studies/neupart/neupart_figures.hpp"
+#include "studies/neupart/paper_layer_names.hpp"
 #include "tests/test_paths.hpp"
 
 namespace ergon {

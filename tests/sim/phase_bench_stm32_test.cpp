@@ -7,8 +7,8 @@
 #include "arch/accelerator_config.hpp"
 #include "power/energy_table.hpp"
 #include "sim/data_paths.hpp"
-#include "sim/phases/phase_bench.hpp"
-#include "sim/phases/phase_calibration.hpp"
+#include "studies/stm32n6/phase_bench.hpp"
+#include "studies/stm32n6/phase_calibration.hpp"
 #include "tests/test_paths.hpp"
 
 namespace ergon {

@@ -2,7 +2,7 @@
 // Blackthorn's layer models and network estimate (seed 004, Secs. IV-C and V): one nested curve model per
 // layer kind and discrete setting (kernel size, stride), profiled on a platform backend; a network's
 // latency is the sum of its layers' predictions. The backend is an interface: the first one simulates
-// the layer with Ergon (sim/validation/ergon_latency_backend.hpp); analytical code here never calls
+// the layer with Ergon (studies/blackthorn/ergon_latency_backend.hpp); analytical code here never calls
 // the simulator itself.
 #include <nlohmann/json.hpp>
 #include <optional>

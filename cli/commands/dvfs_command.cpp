@@ -1,0 +1,149 @@
+// `ergon dvfs`: ARADA's per-layer allocation for one workload, re-simulated (docs/arada.md).
+// `ergon dvfs-study`: ARADA's grid of workloads, accelerators, DRAM technologies and schemes.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands/cli_checks.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/commands/output.hpp"
+#include "common/atomic_file.hpp"
+#include "common/finite_json.hpp"
+#include "common/gnuplot.hpp"
+#include "common/output_folder.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/dvfs/dvfs_pareto.hpp"
+#include "sim/dvfs/dvfs_run.hpp"
+#include "sim/parallel/process_pool.hpp"
+#include "sim/run_observers.hpp"
+#include "sim/run_report.hpp"
+#include "studies/arada/dvfs_study.hpp"
+
+namespace ergon {
+namespace {
+
+struct DvfsOptions {
+  std::string config_path = default_config_path();
+  std::string workload_path;
+  std::vector<std::string> overrides;
+  std::string scheme = "vf-oh-q";
+  std::string out_dir;
+  std::vector<std::string> traces;
+  std::string activity = "intervals";
+  std::size_t activity_max_rows = kDefaultActivityMaxRows;
+  double deadline_ms = 0;
+  bool pareto = false;
+  std::string format = "table";
+  double max_output_mb = kDefaultMaxOutputMb;
+};
+
+void run_dvfs_command(const DvfsOptions& options) {
+  // Staged, moved into --out only when everything is written (common/output_folder).
+  OutputFolder out(options.out_dir, "--out",
+                   {"report.json", "layers.csv", "rti_layers.csv", "activity.csv", "trace.vcd", "trace.json",
+                    "pareto.csv", "pareto.gp", "pareto.png", "pareto.svg"},
+                   {options.config_path, options.workload_path});
+  const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
+  out.add_inputs({energy_table_path(config)});
+  const EnergyTable table = load_energy_table(energy_table_path(config));
+  const Workload workload = load_workload(options.workload_path);
+  const std::uint64_t trace_bytes =
+      trace_allowance_bytes(options.max_output_mb, options.activity, options.activity_max_rows, workload);
+  const DvfsScheme scheme = parse_dvfs_scheme(options.scheme);
+  const SimulationResult race_to_idle = simulate_race_to_idle(config, table, workload);
+  if (const std::string why = unreachable_deadline(options.deadline_ms * 1e6, race_to_idle.total.time_ns);
+      !why.empty()) {
+    std::cerr << "error: " << why << "\n";  // not thrown: see command_exit_status()
+    command_exit_status() = 1;
+    return;
+  }
+  const DvfsOutcome outcome = run_dvfs(config, table, workload, scheme, race_to_idle, options.deadline_ms * 1e6);
+  std::vector<ParetoPoint> front;
+  if (options.pareto) front = dvfs_pareto(config, table, workload, race_to_idle);
+  // The final schedule once more, streaming its activity (frequency and voltage per interval) and traces.
+  RunOutputs outputs(out.staging_folder(), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
+                     config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows,
+                     trace_bytes);
+  SimulationOptions replay = scheduled_options(outcome.allocation);
+  replay.observers = outputs.observers();
+  Simulation(config, table, workload, replay).run();
+  outputs.finish();
+  if (outputs.trace_budget().exceeded())
+    return report_output_over_budget(outputs.trace_budget(), options.max_output_mb, options.out_dir);
+  const nlohmann::json report = dvfs_json(outcome, config, workload);
+  if (const auto bad = first_non_finite(report)) return report_non_finite(*bad, {config.file, table.file});
+  const ReportForms forms{dvfs_table(outcome), report.dump(2) + "\n", layers_csv(outcome.scheduled)};
+  write_file_atomically(out.staged("report.json"), forms.json);
+  write_file_atomically(out.staged("layers.csv"), forms.csv);
+  write_file_atomically(out.staged("rti_layers.csv"), layers_csv(outcome.race_to_idle));
+  bool plotted = true;
+  if (options.pareto) {
+    write_file_atomically(out.staged("pareto.csv"), pareto_csv(front));
+    write_file_atomically(out.staged("pareto.gp"),
+                          pareto_gnuplot(fmt::format("{} on {}: energy against latency, every scheme and deadline",
+                                                     workload.name(), config.name)));
+    plotted = run_gnuplot(out.staging_folder(), "pareto.gp");
+  }
+  const std::vector<std::string> written = out.commit();
+  print_report(forms, options.format);  // after the files: a reader that stops early cannot cost them
+  note_written(options.out_dir, written, plotted ? "" : " (no pareto.png: gnuplot missing or failed)");
+}
+
+}  // namespace
+
+void register_dvfs_command(CLI::App& app) {
+  CLI::App* dvfs = app.add_subcommand("dvfs", "ARADA per-layer DVFS: allocate levels, re-simulate, report savings");
+  auto options = std::make_shared<DvfsOptions>();
+  dvfs->add_option("--config,-c", options->config_path, "Accelerator config YAML")
+      ->capture_default_str()
+      ->check(input_file());
+  dvfs->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(input_file());
+  dvfs->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
+  dvfs->add_option("--scheme", options->scheme,
+                   "rti (race to idle), ideal (continuous, free switching), vf-oh (switch overhead), vf-oh-q "
+                   "(overhead and quantised levels)")
+      ->transform(CLI::IsMember(dvfs_scheme_names(), CLI::ignore_case))
+      ->capture_default_str();
+  dvfs->add_option("--out,-o", options->out_dir,
+                   "Output folder: report.json, layers.csv (the DVFS run), rti_layers.csv (race to idle), activity.csv")
+      ->required();
+  add_format_option(*dvfs, options->format);
+  add_progress_options(*dvfs);
+  add_max_output_option(*dvfs, options->max_output_mb);
+  add_activity_options(*dvfs, options->activity, options->activity_max_rows);
+  dvfs->add_option("--deadline-ms", options->deadline_ms,
+                   "Spend the slack up to this inference latency (ms; at least race to idle's) instead of keeping "
+                   "race to idle's latency")
+      ->check(CLI::PositiveNumber);
+  dvfs->add_flag("--pareto", options->pareto,
+                 "Also write pareto.csv (+ pareto.gp/png): energy against latency for every scheme at deadlines of "
+                 "1-2x race to idle's latency");
+  dvfs->add_option("--trace", options->traces, "Also write trace.vcd and/or trace.json of the DVFS run; repeatable")
+      ->transform(CLI::IsMember({"vcd", "perfetto"}, CLI::ignore_case));
+  dvfs->callback([options] { run_dvfs_command(*options); });
+
+  CLI::App* study = app.add_subcommand("dvfs-study", "ARADA's grid: 9 workloads x Edge/HPC TPU x DRAM x schemes");
+  auto study_options = std::make_shared<DvfsStudyOptions>();
+  study_options->jobs = available_cores();
+  study->add_option("--out,-o", study_options->out_dir, "Output folder: study.csv, averages.csv, study.gp/png/svg")
+      ->required();
+  study->add_option("--jobs,-j", study_options->jobs, "Worker processes")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1024u));
+  study->add_option("--workload", study_options->workloads,
+                    "Limit to these workloads (names under workloads/, repeatable; default: ARADA's nine)");
+  study
+      ->add_option("--traffic-model", study_options->traffic_model,
+                   "physical: Ergon's memory system; scalesim: SCALE-Sim v2's, as ARADA's figures assume "
+                   "(docs/arada.md)")
+      ->transform(CLI::IsMember(dvfs_study_traffic_models(), CLI::ignore_case))
+      ->capture_default_str();
+  study->add_option("--set", study_options->overrides,
+                    "Override a config key of every run, after the traffic model's: key.path=value (repeatable)");
+  add_progress_options(*study);
+  study->callback([study_options] { run_dvfs_study(*study_options); });
+}
+
+}  // namespace ergon

@@ -1,0 +1,129 @@
+// `ergon import`: converts other tools' inputs into Ergon's formats.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "arch/accelerator_config.hpp"
+#include "arch/importers/scalesim_config.hpp"
+#include "cli/commands/cli_checks.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/commands/output.hpp"
+#include "common/atomic_file.hpp"
+#include "common/input_text.hpp"
+#include "common/interrupt_cleanup.hpp"
+#include "common/output_paths.hpp"
+#include "network/importers/onnx_model.hpp"
+#include "network/importers/scalesim_topology.hpp"
+#include "network/workload.hpp"
+
+namespace ergon {
+namespace {
+
+struct ScaleSimImportOptions {
+  std::string topology_path;
+  std::string config_path;
+  std::string config_out_path;
+  bool gemm = false;
+  std::string name;
+  std::string out_path;
+};
+
+// Writes `text` beside `path`, checks that it loads, and only then renames it into place: a conversion that
+// does not load never replaces anything.
+template <typename Check>
+void write_checked(const std::string& path, const std::string& text, Check&& check) {
+  if (text.size() > kMaxInputBytes) {  // it would be written only to be refused when read
+    throw std::runtime_error(fmt::format(
+        "{}: the converted file would be {:.1f} MiB, and Ergon reads files up to {} MiB; nothing was written "
+        "(split the input into smaller parts)",
+        path, static_cast<double>(text.size()) / (1 << 20), kMaxInputBytes >> 20));
+  }
+  const std::string staging = path + ".check.yaml";
+  const CleanupOnInterrupt cleanup(staging);
+  write_file_atomically(staging, text);
+  try {
+    check(staging);
+  } catch (...) {
+    std::filesystem::remove(staging);
+    throw;
+  }
+  std::filesystem::rename(staging, path);
+}
+
+void import_scalesim(const ScaleSimImportOptions& options) {
+  const std::vector<std::string> inputs = {options.topology_path, options.config_path};
+  refuse_output_over_inputs(options.out_path, inputs, "--out");
+  if (!options.config_out_path.empty()) refuse_output_over_inputs(options.config_out_path, inputs, "--config-out");
+  if (!options.config_out_path.empty() && find_output_over_input({options.config_out_path}, {options.out_path})) {
+    throw UsageError("--config-out and --out name the same file " + options.out_path);
+  }
+  // Both inputs are read before anything is written, so a bad cfg leaves no converted topology behind.
+  const auto kind = options.gemm ? ScaleSimTopologyKind::kGemm : ScaleSimTopologyKind::kAuto;
+  const ScaleSimTopology topology = read_scalesim_topology(options.topology_path, kind);
+  std::optional<ScaleSimConfig> config;
+  if (!options.config_path.empty()) config = read_scalesim_config(options.config_path);
+  for (const std::string& warning : topology.warnings) std::cerr << "warning: " << warning << "\n";
+  if (config) {
+    for (const std::string& warning : config->warnings) std::cerr << "warning: " << warning << "\n";
+  }
+  const std::string name =
+      options.name.empty() ? std::filesystem::path(options.topology_path).stem().string() : options.name;
+  // Check the converted workload loads before it replaces anything at the output path.
+  std::uint64_t macs = 0;
+  write_checked(options.out_path, scalesim_workload_yaml(topology.layers, name, options.topology_path),
+                [&](const std::string& staged) { macs = load_workload(staged).total_macs(); });
+  std::cout << "wrote " << options.out_path << ": " << topology.layers.size() << " "
+            << (topology.kind == ScaleSimTopologyKind::kGemm ? "GEMM" : "conv") << " layers, " << macs << " MACs\n";
+  if (config) {
+    write_checked(options.config_out_path, scalesim_config_yaml(*config, options.config_path),
+                  [](const std::string& staged) { load_accelerator_config(staged); });
+    std::cout << "wrote " << options.config_out_path << "\n";
+  }
+}
+
+}  // namespace
+
+void register_import_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand("import", "Convert other tools' inputs into Ergon formats");
+  command->require_subcommand(1);
+  CLI::App* scalesim =
+      command->add_subcommand("scalesim", "A SCALE-Sim topology CSV (conv or GEMM) as a workload YAML");
+  auto options = std::make_shared<ScaleSimImportOptions>();
+  scalesim->add_option("--topology,-t", options->topology_path, "SCALE-Sim topology CSV")
+      ->required()
+      ->check(input_file());
+  scalesim->add_flag("--gemm", options->gemm,
+                     "The CSV lists GEMMs (Layer, M, N, K); without it the header tells (a second column M)");
+  scalesim->add_option("--name", options->name, "Workload name (default: the file's name)");
+  scalesim
+      ->add_option("--out,-o", options->out_path, "The workload YAML to write (a file: the conversion's only output)")
+      ->required();
+  auto* config = scalesim->add_option("--config,-c", options->config_path, "SCALE-Sim .cfg to convert as well")
+                     ->check(input_file());
+  scalesim->add_option("--config-out", options->config_out_path, "Accelerator config YAML to write")->needs(config);
+  config->needs(scalesim->get_option("--config-out"));
+  scalesim->callback([options] { import_scalesim(*options); });
+
+  CLI::App* onnx =
+      command->add_subcommand("onnx", "An ONNX model as a workload YAML (unsupported operators are errors)");
+  auto onnx_model = std::make_shared<std::string>();
+  auto onnx_out = std::make_shared<std::string>();
+  onnx->add_option("model", *onnx_model, "ONNX model (.onnx)")->required()->check(input_file());
+  onnx->add_option("--out,-o", *onnx_out, "The workload YAML to write (a file: the conversion's only output)")
+      ->required();
+  onnx->callback([onnx_model, onnx_out] {
+    refuse_output_over_inputs(*onnx_out, {*onnx_model}, "--out");
+    // Imported once; every layer checked against ONNX's shapes before anything is written.
+    const OnnxImport imported = import_onnx(*onnx_model, model_import_options());
+    const Workload workload = onnx_workload(imported, *onnx_model);
+    for (const auto& note : imported.notes) std::cerr << "note: " << *onnx_model << ": " << note << "\n";
+    write_file_atomically(*onnx_out, onnx_workload_yaml(imported, *onnx_model));
+    std::cout << fmt::format("wrote {}: {} layers, {} MACs and {} vector operations per image\n", *onnx_out,
+                             workload.layers().size(), workload.total_macs(), workload.total_vector_ops());
+  });
+}
+
+}  // namespace ergon

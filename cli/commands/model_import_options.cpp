@@ -1,0 +1,58 @@
+// --input-shape and --skip-unsupported on every command that reads a model (docs/workloads.md): those with
+// --workload, `workload show` and `import onnx`.
+#include "cli/commands/commands.hpp"
+#include "network/importers/onnx_model.hpp"
+
+namespace ergon {
+namespace {
+
+bool reads_a_model(const CLI::App& command) {
+  const bool workload_show =
+      command.get_name() == "show" && command.get_parent() != nullptr && command.get_parent()->get_name() == "workload";
+  return command.get_option_no_throw("--workload") != nullptr || command.get_name() == "onnx" || workload_show;
+}
+
+// A repeatable option whose every value goes through `add` (which throws std::invalid_argument).
+void add_repeatable(CLI::App& command, const std::string& name, void (*add)(OnnxImportOptions&, const std::string&),
+                    const std::string& help, const std::string& type_name) {
+  command
+      .add_option_function<std::vector<std::string>>(
+          name,
+          [add](const std::vector<std::string>& texts) {
+            for (const std::string& text : texts) {
+              try {
+                add(model_import_options(), text);
+              } catch (const std::invalid_argument& error) {
+                throw CLI::ValidationError(error.what());
+              }
+            }
+          },
+          help)
+      ->type_name(type_name);
+}
+
+void add_to(CLI::App& command) {
+  add_repeatable(command, "--input-shape", add_input_shape,
+                 "ONNX models: pin an input's shape, NAME=1x3x224x224 (repeatable; dynamic dimensions need it)",
+                 "NAME=DIMS");
+  add_repeatable(command, "--input-value", add_input_value,
+                 "ONNX models: make an input a constant, NAME=16000 or NAME=1,2,3 (folds the If nodes it decides)",
+                 "NAME=VALUES");
+  command.add_flag("--skip-unsupported", model_import_options().skip_unsupported,
+                   "ONNX models: treat operators Ergon cannot lower as free data movement (listed on stderr)");
+}
+
+void visit(CLI::App& app) {
+  for (CLI::App* command : app.get_subcommands({})) {
+    if (reads_a_model(*command)) add_to(*command);
+    visit(*command);
+  }
+}
+
+}  // namespace
+
+void add_model_import_options(CLI::App& app) {
+  visit(app);
+}
+
+}  // namespace ergon
