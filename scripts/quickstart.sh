@@ -5,5 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build build -j2 --target ergon
+cmake --build build -j2 --target ergon _ergon
+bash scripts/python_path.sh build   # `import ergon` (docs/python.md)
 build/cli/ergon run --config configs/eyeriss.yaml --workload workloads/alexnet.yaml --batch 4 --out results/alexnet

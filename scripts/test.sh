@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DERGON_WERROR=ON
 cmake --build build -j2
+bash scripts/python_path.sh build   # `import ergon` (docs/python.md)
 ctest --test-dir build --output-on-failure -j2

@@ -1,0 +1,171 @@
+// The `ergon._ergon` extension: the simulation library's entry points for Python (docs/python.md). Results
+// cross as the JSON and CSV texts the command line writes, so a Python run and a CLI run give the same
+// figures, and the `ergon` package (python/ergon/__init__.py) turns them into plain Python data.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/input_error.hpp"
+#include "common/progress_display.hpp"
+#include "power/dvfs/arada_policy.hpp"
+#include "power/estimators/registry.hpp"
+#include "sim/data_paths.hpp"
+#include "sim/dvfs/dvfs_run.hpp"
+#include "sim/parallel/interrupt.hpp"
+#include "sim/run_report.hpp"
+#include "sim/simulation.hpp"
+#include "sim/sweep/sweep_run.hpp"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace ergon {
+namespace {
+
+Fidelity parse_fidelity(const std::string& name) {
+  if (name == "tlm") return Fidelity::kTransactionLevel;
+  if (name == "cycle") return Fidelity::kCycleAccurate;
+  throw std::invalid_argument("fidelity must be 'tlm' or 'cycle', not '" + name + "'");
+}
+
+EnergyTable table_of(const AcceleratorConfig& config) {
+  return load_energy_table(energy_table_path(config));
+}
+
+// report.json and layers.csv of one run, as the CLI writes them.
+py::dict run_texts(const SimulationResult& result, const AcceleratorConfig& config, const Workload& workload,
+                   const std::string& fidelity) {
+  return py::dict("report_json"_a = run_json(result, config, workload, fidelity).dump(2),
+                  "layers_csv"_a = layers_csv(result));
+}
+
+py::dict simulate(const AcceleratorConfig& config, const Workload& workload, const std::string& fidelity,
+                  std::optional<std::int64_t> batch) {
+  if (batch && *batch < 1) throw std::invalid_argument("batch must be at least 1");
+  SimulationOptions options;
+  options.fidelity = parse_fidelity(fidelity);
+  options.batch = batch;
+  const SimulationResult result = Simulation(config, table_of(config), workload, options).run();
+  return run_texts(result, config, workload, fidelity);
+}
+
+py::dict dvfs(const AcceleratorConfig& config, const Workload& workload, const std::string& scheme,
+              double deadline_ms) {
+  const EnergyTable table = table_of(config);
+  const SimulationResult race_to_idle = simulate_race_to_idle(config, table, workload);
+  const DvfsOutcome outcome =
+      run_dvfs(config, table, workload, parse_dvfs_scheme(scheme), race_to_idle, deadline_ms * 1e6);
+  return py::dict("report_json"_a = dvfs_json(outcome, config, workload).dump(2),
+                  "race_to_idle"_a = run_texts(outcome.race_to_idle, config, workload, "tlm"),
+                  "scheduled"_a = run_texts(outcome.scheduled, config, workload, "tlm"));
+}
+
+// The option values an estimator is given: known names only, required ones present, choices respected.
+EstimatorSettings estimator_settings(const IEstimator& estimator, const std::map<std::string, std::string>& given) {
+  EstimatorSettings settings;
+  std::string known;
+  for (const EstimatorOption& option : estimator.options()) {
+    known += (known.empty() ? "" : ", ") + option.name;
+    settings.set(option.name, option.default_value);
+  }
+  for (const auto& [name, value] : given) {
+    const auto options = estimator.options();
+    const auto option = std::find_if(options.begin(), options.end(),
+                                     [&name = name](const EstimatorOption& o) { return o.name == name; });
+    if (option == options.end()) {
+      throw std::invalid_argument("estimator '" + estimator.name() + "' has no option '" + name +
+                                  "'; it has: " + (known.empty() ? "none" : known));
+    }
+    if (!option->choices.empty() &&
+        std::find(option->choices.begin(), option->choices.end(), value) == option->choices.end()) {
+      throw std::invalid_argument("estimator '" + estimator.name() + "': " + name +
+                                  " must be one of the choices, not '" + value + "'");
+    }
+    settings.set(name, value);
+  }
+  for (const EstimatorOption& option : estimator.options()) {
+    if (option.required && !settings.has(option.name)) {
+      throw std::invalid_argument("estimator '" + estimator.name() + "' needs the option '" + option.name + "'");
+    }
+  }
+  return settings;
+}
+
+py::dict estimate(const std::string& name, const Workload& workload, const AcceleratorConfig* config,
+                  const std::map<std::string, std::string>& options) {
+  const IEstimator* estimator = find_estimator(name);
+  if (estimator == nullptr) {
+    std::string names;
+    for (const std::string& known : estimator_names()) names += (names.empty() ? "" : ", ") + known;
+    throw std::invalid_argument("no estimator '" + name + "'; there are: " + names);
+  }
+  std::optional<ChipInputs> chip;
+  if (estimator->models_a_chip()) {
+    if (config == nullptr) throw std::invalid_argument("estimator '" + name + "' models a chip: give a config");
+    chip = ChipInputs{*config, table_of(*config)};
+  }
+  const EstimatorInputs inputs{workload, chip ? &*chip : nullptr, estimator_settings(*estimator, options),
+                               shipped_data_dir()};
+  const EstimateReport report = estimator->estimate(inputs);
+  return py::dict("json"_a = report.forms.json, "table"_a = report.forms.table, "csv"_a = report.forms.csv);
+}
+
+void sweep(const std::string& config_path, const std::vector<std::string>& overrides,
+           const std::vector<std::string>& workload_paths,
+           const std::vector<std::pair<std::string, std::string>>& params, const std::string& out_dir, unsigned jobs,
+           const std::string& fidelity, bool resume) {
+  SweepOptions options;
+  options.config_path = config_path;
+  options.overrides = overrides;
+  options.workload_paths = workload_paths;
+  for (const auto& [key, spec] : params) options.parameters.push_back(parse_sweep_parameter(key + "=" + spec));
+  options.out_dir = out_dir;
+  options.jobs = std::max(1u, jobs);
+  options.fidelity = parse_fidelity(fidelity);
+  options.resume = resume;
+  py::gil_scoped_release no_python_while_the_workers_run;
+  run_sweep(options);
+}
+
+}  // namespace
+}  // namespace ergon
+
+PYBIND11_MODULE(_ergon, m) {
+  using namespace ergon;
+  m.doc() = "Ergon's simulation library (see the ergon package)";
+  set_progress_shown(false);  // a library call prints nothing; results come back as values
+  py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
+  py::register_exception<Interrupted>(m, "Interrupted", PyExc_KeyboardInterrupt);
+
+  py::class_<AcceleratorConfig>(m, "AcceleratorConfig")
+      .def_readonly("name", &AcceleratorConfig::name)
+      .def_readonly("file", &AcceleratorConfig::file)
+      .def("__repr__", [](const AcceleratorConfig& c) { return "<ergon config " + c.name + " from " + c.file + ">"; });
+  py::class_<Workload>(m, "Workload")
+      .def_property_readonly("name", &Workload::name)
+      .def_property_readonly("file", &Workload::file)
+      .def_property_readonly("layer_names",
+                             [](const Workload& w) {
+                               std::vector<std::string> names;
+                               for (const Layer& layer : w.layers()) names.push_back(layer.name);
+                               return names;
+                             })
+      .def("__repr__", [](const Workload& w) { return "<ergon workload " + w.name() + " from " + w.file() + ">"; });
+
+  m.def("load_config", &load_accelerator_config, "path"_a, "overrides"_a = std::vector<std::string>{});
+  m.def("load_workload", &load_workload, "path"_a);
+  m.def("simulate", &simulate, "config"_a, "workload"_a, "fidelity"_a = "tlm", "batch"_a = std::nullopt);
+  m.def("dvfs", &dvfs, "config"_a, "workload"_a, "scheme"_a, "deadline_ms"_a = 0.0);
+  m.def("estimator_names", &estimator_names);
+  m.def("estimate", &estimate, "name"_a, "workload"_a, "config"_a = nullptr,
+        "options"_a = std::map<std::string, std::string>{});
+  m.def("sweep", &sweep, "config_path"_a, "overrides"_a, "workload_paths"_a, "params"_a, "out_dir"_a, "jobs"_a,
+        "fidelity"_a, "resume"_a);
+  m.def("dvfs_scheme_names", &dvfs_scheme_names);
+  m.def("default_config_path", &default_config_path);
+}
