@@ -136,8 +136,8 @@ void parse_banked_dram(YamlMap& map, DramConfig& dram) {
   if (spec == nullptr) {
     std::vector<std::string> names;
     for (const auto& known : dram_specs()) names.push_back(known.name);
-    map.at("impl").fail("dram.impl: banked needs a preset with a bank-level description (" + join_alternatives(names) +
-                        "); '" + dram.preset + "' has none");
+    map.at("impl").fail("banked needs a preset with a bank-level description (" + join_alternatives(names) + "); '" +
+                        dram.preset + "' has none");
   }
   for (const char* key : {"bandwidth_gbps", "latency_ns", "energy_pj_per_bit"}) {
     if (map.has(key)) {
