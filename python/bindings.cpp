@@ -12,6 +12,7 @@
 
 #include "common/input_error.hpp"
 #include "common/progress_display.hpp"
+#include "common/text.hpp"
 #include "power/dvfs/arada_policy.hpp"
 #include "power/estimators/registry.hpp"
 #include "sim/data_paths.hpp"
@@ -26,12 +27,6 @@ using namespace pybind11::literals;
 
 namespace ergon {
 namespace {
-
-Fidelity parse_fidelity(const std::string& name) {
-  if (name == "tlm") return Fidelity::kTransactionLevel;
-  if (name == "cycle") return Fidelity::kCycleAccurate;
-  throw std::invalid_argument("fidelity must be 'tlm' or 'cycle', not '" + name + "'");
-}
 
 EnergyTable table_of(const AcceleratorConfig& config) {
   return load_energy_table(energy_table_path(config));
@@ -67,19 +62,19 @@ py::dict dvfs(const AcceleratorConfig& config, const Workload& workload, const s
 
 // The option values an estimator is given: known names only, required ones present, choices respected.
 EstimatorSettings estimator_settings(const IEstimator& estimator, const std::map<std::string, std::string>& given) {
+  const std::vector<EstimatorOption> options = estimator.options();
   EstimatorSettings settings;
-  std::string known;
-  for (const EstimatorOption& option : estimator.options()) {
-    known += (known.empty() ? "" : ", ") + option.name;
+  std::vector<std::string> known;
+  for (const EstimatorOption& option : options) {
+    known.push_back(option.name);
     settings.set(option.name, option.default_value);
   }
   for (const auto& [name, value] : given) {
-    const auto options = estimator.options();
     const auto option = std::find_if(options.begin(), options.end(),
                                      [&name = name](const EstimatorOption& o) { return o.name == name; });
     if (option == options.end()) {
       throw std::invalid_argument("estimator '" + estimator.name() + "' has no option '" + name +
-                                  "'; it has: " + (known.empty() ? "none" : known));
+                                  "'; it has: " + (known.empty() ? "none" : join_alternatives(known)));
     }
     if (!option->choices.empty() &&
         std::find(option->choices.begin(), option->choices.end(), value) == option->choices.end()) {
@@ -88,7 +83,7 @@ EstimatorSettings estimator_settings(const IEstimator& estimator, const std::map
     }
     settings.set(name, value);
   }
-  for (const EstimatorOption& option : estimator.options()) {
+  for (const EstimatorOption& option : options) {
     if (option.required && !settings.has(option.name)) {
       throw std::invalid_argument("estimator '" + estimator.name() + "' needs the option '" + option.name + "'");
     }
@@ -100,9 +95,7 @@ py::dict estimate(const std::string& name, const Workload& workload, const Accel
                   const std::map<std::string, std::string>& options) {
   const IEstimator* estimator = find_estimator(name);
   if (estimator == nullptr) {
-    std::string names;
-    for (const std::string& known : estimator_names()) names += (names.empty() ? "" : ", ") + known;
-    throw std::invalid_argument("no estimator '" + name + "'; there are: " + names);
+    throw std::invalid_argument("no estimator '" + name + "'; there are: " + join_alternatives(estimator_names()));
   }
   std::optional<ChipInputs> chip;
   if (estimator->models_a_chip()) {

@@ -50,10 +50,6 @@ std::string shipped_data_dir() {
                            "; set ERGON_DATA_DIR to the folder that holds them");
 }
 
-std::string lahmer_parameters_path() {
-  return shipped_data_dir() + "/reference/jetson/lahmer_2022_table3.yaml";
-}
-
 std::string default_config_path() {
   return data_dir_candidate() + "/configs/eyeriss.yaml";
 }

@@ -12,8 +12,7 @@ namespace ergon {
 std::string shipped_data_dir();
 // Throws when ERGON_DATA_DIR is set but holds no configs/ folder.
 void check_data_dir_variable();
-std::string default_config_path();     // configs/eyeriss.yaml
-std::string lahmer_parameters_path();  // reference/jetson/lahmer_2022_table3.yaml
+std::string default_config_path();  // configs/eyeriss.yaml
 // A table name ("cnnergy_65nm") resolves to power/tables/<name>.yaml; a value ending in .yaml is a
 // path, relative to the config file's folder.
 std::string energy_table_path(const AcceleratorConfig& config);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 
 #include "arch/components.hpp"
 #include "arch/controller/controller.hpp"
@@ -144,6 +145,16 @@ AccessPrices access_prices(const AcceleratorConfig& config, const EnergyTable& t
   prices.dram_write_pj_per_byte = price("dram.write");
   prices.cycle_pj = price_activity(CounterValues(), {1, 0}, table, point).total_pj();
   return prices;
+}
+
+const char* fidelity_name(Fidelity fidelity) {
+  return fidelity == Fidelity::kCycleAccurate ? "cycle" : "tlm";
+}
+
+Fidelity parse_fidelity(const std::string& name) {
+  if (name == "tlm") return Fidelity::kTransactionLevel;
+  if (name == "cycle") return Fidelity::kCycleAccurate;
+  throw std::invalid_argument("fidelity must be 'tlm' or 'cycle', not '" + name + "'");
 }
 
 Simulation::Simulation(AcceleratorConfig config, EnergyTable table, const Workload& workload, SimulationOptions options)

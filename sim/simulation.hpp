@@ -24,6 +24,10 @@ namespace ergon {
 // Transaction level: each pass takes the time its modules compute from its traffic. Cycle accurate:
 // the PE array steps every cycle on real values, checked against the reference computation.
 enum class Fidelity { kTransactionLevel, kCycleAccurate };
+// "tlm" or "cycle": the fidelity's name on the command line, in reports and in the Python package.
+const char* fidelity_name(Fidelity fidelity);
+// Throws std::invalid_argument for any other name.
+Fidelity parse_fidelity(const std::string& name);
 
 struct SimulationOptions {
   Fidelity fidelity = Fidelity::kTransactionLevel;

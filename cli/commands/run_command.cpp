@@ -146,7 +146,7 @@ std::optional<std::pair<SimulationResult, std::string>> simulate_into(const RunO
   SimulationOptions simulation_options;
   if (options.batch > 0) simulation_options.batch = options.batch;
   simulation_options.mapping = mapping;
-  if (options.fidelity == "cycle") simulation_options.fidelity = Fidelity::kCycleAccurate;
+  simulation_options.fidelity = parse_fidelity(options.fidelity);
   simulation_options.observers = outputs.observers();
   const SimulationResult result = Simulation(config, table, workload, simulation_options).run();
   outputs.finish();

@@ -24,7 +24,7 @@ void run_sweep_command(SweepArguments& arguments) {
   SweepOptions& options = arguments.options;
   for (const std::string& text : arguments.parameters) options.parameters.push_back(parse_sweep_parameter(text));
   options.shard = parse_shard(arguments.shard);
-  options.fidelity = arguments.fidelity == "cycle" ? Fidelity::kCycleAccurate : Fidelity::kTransactionLevel;
+  options.fidelity = parse_fidelity(arguments.fidelity);
   if (arguments.list_points) {
     std::cout << list_sweep_points(options);
     return;

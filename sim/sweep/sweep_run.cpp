@@ -93,7 +93,7 @@ nlohmann::ordered_json manifest(const SweepOptions& options, const SweepGrid& gr
           {"config", options.config_path},
           {"overrides", options.overrides},
           {"workloads", options.workload_paths},
-          {"fidelity", options.fidelity == Fidelity::kCycleAccurate ? "cycle" : "tlm"},
+          {"fidelity", fidelity_name(options.fidelity)},
           {"parameters", parameters},
           {"points", grid.size()},
           {"shard", fmt::format("{}/{}", options.shard.index, options.shard.count)}};
