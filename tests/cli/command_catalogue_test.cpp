@@ -1,4 +1,4 @@
-// The command-line half of the catalogue (tests/data/invalid_inputs.yaml, `commands:`): each case runs
+// The command-line half of the catalogue (`commands:` in test::catalogue_files()): each case runs
 // the `ergon` binary in a fresh folder holding its files, and checks the exit status (docs/cli.md), that
 // stderr starts with "error:" and holds every expected fragment, that no file in the folder changed, and
 // that nothing was left behind except the files the case names under `leaves`.
@@ -42,25 +42,29 @@ void PrintTo(const CommandCase& entry, std::ostream* stream) {
   *stream << entry.name;
 }
 
+CommandCase read_command_case(const YAML::Node& node) {
+  CommandCase entry;
+  entry.name = node["name"].as<std::string>();
+  if (node["files"]) entry.files = node["files"].as<std::map<std::string, std::string>>();
+  if (node["copies"]) entry.copies = node["copies"].as<std::map<std::string, std::string>>();
+  if (node["links"]) entry.links = node["links"].as<std::map<std::string, std::string>>();
+  if (node["env"]) entry.environment = node["env"].as<std::map<std::string, std::string>>();
+  entry.args = node["args"].as<std::vector<std::string>>();
+  entry.exit_status = node["exit"].as<int>();
+  if (node["expect"]) entry.expected_fragments = node["expect"].as<std::vector<std::string>>();
+  if (node["stdout"]) entry.stdout_fragments = node["stdout"].as<std::vector<std::string>>();
+  if (node["stdout_lacks"]) entry.stdout_lacks = node["stdout_lacks"].as<std::vector<std::string>>();
+  if (node["stderr_lacks"]) entry.stderr_lacks = node["stderr_lacks"].as<std::vector<std::string>>();
+  if (node["leaves"]) entry.leaves = node["leaves"].as<std::vector<std::string>>();
+  if (node["interrupt_after_s"]) entry.interrupt_after_s = node["interrupt_after_s"].as<double>();
+  return entry;
+}
+
 std::vector<CommandCase> load_command_cases() {
-  const YAML::Node root = YAML::LoadFile(test::data_dir() + "/invalid_inputs.yaml");
   std::vector<CommandCase> cases;
-  for (const YAML::Node& node : root["commands"]) {
-    CommandCase entry;
-    entry.name = node["name"].as<std::string>();
-    if (node["files"]) entry.files = node["files"].as<std::map<std::string, std::string>>();
-    if (node["copies"]) entry.copies = node["copies"].as<std::map<std::string, std::string>>();
-    if (node["links"]) entry.links = node["links"].as<std::map<std::string, std::string>>();
-    if (node["env"]) entry.environment = node["env"].as<std::map<std::string, std::string>>();
-    entry.args = node["args"].as<std::vector<std::string>>();
-    entry.exit_status = node["exit"].as<int>();
-    if (node["expect"]) entry.expected_fragments = node["expect"].as<std::vector<std::string>>();
-    if (node["stdout"]) entry.stdout_fragments = node["stdout"].as<std::vector<std::string>>();
-    if (node["stdout_lacks"]) entry.stdout_lacks = node["stdout_lacks"].as<std::vector<std::string>>();
-    if (node["stderr_lacks"]) entry.stderr_lacks = node["stderr_lacks"].as<std::vector<std::string>>();
-    if (node["leaves"]) entry.leaves = node["leaves"].as<std::vector<std::string>>();
-    if (node["interrupt_after_s"]) entry.interrupt_after_s = node["interrupt_after_s"].as<double>();
-    cases.push_back(entry);
+  for (const std::string& file : test::catalogue_files()) {
+    const YAML::Node root = YAML::LoadFile(file);
+    for (const YAML::Node& node : root["commands"]) cases.push_back(read_command_case(node));
   }
   return cases;
 }

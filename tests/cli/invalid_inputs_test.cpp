@@ -1,5 +1,5 @@
 // Table-driven catalogue of malformed inputs: every case must fail with an InputError whose message names
-// the file (and line, key or layer) and says what to do. The cases live in tests/data/invalid_inputs.yaml;
+// the file (and line, key or layer) and says what to do. The cases live in test::catalogue_files();
 // ERGON_PRINT_CATALOGUE=1 prints every message for review.
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
@@ -64,19 +64,23 @@ std::string case_bytes(const YAML::Node& node, const std::string& name) {
   return node["content"].as<std::string>();
 }
 
+InvalidInputCase read_case(const YAML::Node& node) {
+  InvalidInputCase entry;
+  entry.name = node["name"].as<std::string>();
+  entry.kind = node["kind"].as<std::string>();
+  entry.bytes = case_bytes(node, entry.name);
+  if (node["config"]) entry.config = node["config"].as<std::string>();
+  if (node["workload"]) entry.workload = node["workload"].as<std::string>();
+  if (node["overrides"]) entry.overrides = node["overrides"].as<std::vector<std::string>>();
+  entry.expected_fragments = node["expect"].as<std::vector<std::string>>();
+  return entry;
+}
+
 std::vector<InvalidInputCase> load_cases() {
   std::vector<InvalidInputCase> cases;
-  const YAML::Node root = YAML::LoadFile(test::data_dir() + "/invalid_inputs.yaml");
-  for (const auto& node : root["cases"]) {
-    InvalidInputCase entry;
-    entry.name = node["name"].as<std::string>();
-    entry.kind = node["kind"].as<std::string>();
-    entry.bytes = case_bytes(node, entry.name);
-    if (node["config"]) entry.config = node["config"].as<std::string>();
-    if (node["workload"]) entry.workload = node["workload"].as<std::string>();
-    if (node["overrides"]) entry.overrides = node["overrides"].as<std::vector<std::string>>();
-    entry.expected_fragments = node["expect"].as<std::vector<std::string>>();
-    cases.push_back(entry);
+  for (const std::string& file : test::catalogue_files()) {
+    const YAML::Node root = YAML::LoadFile(file);
+    for (const auto& node : root["cases"]) cases.push_back(read_case(node));
   }
   return cases;
 }
