@@ -54,6 +54,21 @@ std::string default_config_path() {
   return data_dir_candidate() + "/configs/eyeriss.yaml";
 }
 
+std::string shown_data_path(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::path file = std::filesystem::weakly_canonical(path, error);
+  if (error) return path;
+  // Each shipped folder on its own: in a build tree they are links into the source tree.
+  for (const char* folder : {"configs", "power", "workloads", "reference"}) {
+    const std::filesystem::path shipped =
+        std::filesystem::weakly_canonical(std::filesystem::path(data_dir_candidate()) / folder, error);
+    if (error) continue;
+    const std::filesystem::path relative = file.lexically_relative(shipped);
+    if (!relative.empty() && *relative.begin() != "..") return (std::filesystem::path(folder) / relative).string();
+  }
+  return path;
+}
+
 std::string energy_table_path(const AcceleratorConfig& config) {
   const std::string& table = config.energy.table;
   const auto ends_with = [&](const std::string& suffix) {

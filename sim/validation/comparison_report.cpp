@@ -74,8 +74,8 @@ class ReportBuilder {
 void add_simulation(ReportBuilder& builder, const ChipInputs& chip, const Workload& workload) {
   const AcceleratorConfig& config = chip.config;
   const SimulationResult result = Simulation(config, chip.table, workload, SimulationOptions{}).run();
-  SourceValues& source =
-      builder.add("sim " + config.name, "Ergon transaction-level simulation of " + config.file + ", per image");
+  SourceValues& source = builder.add(
+      "sim " + config.name, "Ergon transaction-level simulation of " + shown_data_path(config.file) + ", per image");
   // Layers may run different batches (CNNergy's tables give each its own): per image is per layer.
   double energy_mj = 0, latency_ms = 0;
   for (const LayerResult& layer : result.layers) {
