@@ -67,18 +67,20 @@ std::string metric_row(const std::string& prefix, const LayerResult& l) {
          counter_cells(l, sweep_counters()) + "," + energy_cells(l.energy, sweep_counters()) + "\n";
 }
 
-// A config error in a swept value names the --param it came from, not the --set it is applied as.
+// A config error in a swept value names the --param it came from, not the --set it is applied as. Called
+// while `error` is being handled.
 [[noreturn]] void rethrow_as_param(const InputError& error, const std::vector<std::string>& swept_assignments) {
   const std::string& label = error.location().override_text;
+  // what() is "label: key.path: message" (InputError), or "label: message" without a key path.
+  const std::string what = error.what();
+  const std::string prefix = label + ": " + (error.key_path().empty() ? "" : error.key_path() + ": ");
   for (const std::string& assignment : swept_assignments) {
-    if (label != "--set " + assignment) continue;
+    if (label != "--set " + assignment || what.rfind(prefix, 0) != 0) continue;
     SourceLocation location = error.location();
     location.override_text = "--param " + assignment;
-    // what() is "label: key.path: message" (InputError), or "label: message" without a key path.
-    const std::size_t prefix = label.size() + 2 + (error.key_path().empty() ? 0 : error.key_path().size() + 2);
-    throw InputError(location, error.key_path(), std::string(error.what()).substr(prefix));
+    throw InputError(location, error.key_path(), what.substr(prefix.size()));
   }
-  throw error;
+  throw;  // not a swept value's: the error as it was
 }
 
 // Loads the config of one point (or one value under check), naming a swept value's --param in errors.
