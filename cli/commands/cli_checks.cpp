@@ -2,7 +2,11 @@
 
 #include <unistd.h>
 
+#include <charconv>
+#include <cstdint>
 #include <filesystem>
+
+#include "common/text.hpp"
 
 namespace ergon {
 namespace {
@@ -33,6 +37,28 @@ std::function<std::string(std::string&)> check_readable(const std::string& optio
   };
 }
 
+// CLI11's PositiveNumber and NonNegativeNumber state their range as two 300-digit numbers, and let NaN
+// through: these say the range in words, for the option's type (a whole number or any finite number).
+std::function<std::string(std::string&)> check_number_bound(bool positive, bool whole) {
+  return [positive, whole](std::string& text) -> std::string {
+    const std::string wanted = whole ? (positive ? "a whole number of at least 1" : "a whole number of at least 0")
+                                     : (positive ? "a finite number above 0" : "a finite number of at least 0");
+    const std::optional<double> value = parse_finite_number(text);
+    bool fits = value && (positive ? *value > 0 : *value >= 0);
+    if (fits && whole) {
+      std::uint64_t count = 0;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+      fits = error == std::errc() && end == text.data() + text.size() && (count > 0 || !positive);
+    }
+    return fits ? std::string() : text + " is not " + wanted;
+  };
+}
+
+bool takes_whole_number(const CLI::Option& option) {
+  const std::string type = option.get_type_name();
+  return type.rfind("UINT", 0) == 0 || type.rfind("INT", 0) == 0;
+}
+
 void name_options_of(CLI::App& app) {
   for (CLI::Option* option : app.get_options()) {
     for (int index = 0;; ++index) {
@@ -44,6 +70,11 @@ void name_options_of(CLI::App& app) {
       }
       const std::string name = option->get_lnames().empty() ? option->get_name() : "--" + option->get_lnames()[0];
       if (validator->get_name() == kInputFileValidator) validator->operation(check_readable(name));
+      // CLI11 gives these two their word as the description ("POSITIVE"), not as the name.
+      const std::string bound = validator->get_description();
+      if (bound == "POSITIVE" || bound == "NONNEGATIVE") {
+        validator->operation(check_number_bound(bound == "POSITIVE", takes_whole_number(*option)));
+      }
     }
   }
   for (CLI::App* subcommand : app.get_subcommands({})) name_options_of(*subcommand);

@@ -8,24 +8,35 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <vector>
 
 #include "common/atomic_file.hpp"
 #include "common/gnuplot.hpp"
+#include "common/input_error.hpp"
+#include "common/text.hpp"
 #include "sim/sweep/sweep_results.hpp"
 
 namespace ergon {
 namespace {
 
-const char* kComponents[] = {"MAC", "RF", "NoC", "GLB", "DRAM", "clock", "control", "leakage"};
-// The same components in words, for the legend.
-const char* kComponentLegends[] = {"MAC units", "register files (RF)", "network on chip (NoC)", "global buffer (GLB)",
-                                   "DRAM",      "clock tree",          "control logic",         "leakage"};
-constexpr std::size_t kComponentCount = 8;
+// The components in words, for the legend; a component not listed here is shown by its name.
+std::string component_words(const std::string& component) {
+  static const std::map<std::string, std::string> words = {{"mac", "MAC units"},
+                                                           {"rf", "register files (RF)"},
+                                                           {"noc", "network on chip (NoC)"},
+                                                           {"glb", "global buffer (GLB)"},
+                                                           {"dram", "DRAM"},
+                                                           {"clock", "clock tree"},
+                                                           {"control", "control logic"},
+                                                           {"leakage", "leakage"}};
+  const auto known = words.find(component);
+  return known == words.end() ? component : known->second;
+}
 
 struct EnergyPoint {
   double value = 0;
-  double component_uj[kComponentCount] = {};
+  std::vector<double> component_uj;  // in the order of the plot's components
   double total_uj = 0;
 };
 
@@ -74,13 +85,14 @@ std::string plot_subject(const std::string& out_dir, const std::string& workload
 
 // Stacked areas: each curve is the running sum of the components up to it, drawn from the top down, so
 // the legend lists the components in the order they are stacked.
-std::string gnuplot_script(const std::string& stem, const std::string& key, const std::string& subject, bool log_x) {
+std::string gnuplot_script(const std::string& stem, const std::string& key, const std::string& subject, bool log_x,
+                           const std::vector<std::string>& components) {
   std::string curves;
-  for (std::size_t top = kComponentCount; top-- > 0;) {
+  for (std::size_t top = components.size(); top-- > 0;) {
     std::string sum;
     for (std::size_t c = 0; c <= top; ++c) sum += fmt::format("{}${}", c == 0 ? "" : "+", c + 2);
-    curves += fmt::format("'{}.dat' using 1:({}) with filledcurves x1 title '{}'{}", stem, sum, kComponentLegends[top],
-                          top == 0 ? "" : ", \\\n       ");
+    curves += fmt::format("'{}.dat' using 1:({}) with filledcurves x1 title {}{}", stem, sum,
+                          gnuplot_string(component_words(components[top])), top == 0 ? "" : ", \\\n       ");
   }
   return fmt::format(R"(# Energy of {2} against {1}, stacked by component: `gnuplot {0}.gp`
 set xlabel {3} noenhanced
@@ -101,18 +113,38 @@ do for [out in "png svg"] {{
                      log_x ? "set logscale x 2" : "", curves);
 }
 
-std::map<std::string, std::vector<EnergyPoint>> read_totals(const std::string& results) {
+double number_in(const CsvRow& row, std::size_t column, const CsvRow& header, const std::string& path) {
+  const std::string cell = column < row.fields.size() ? row.fields[column] : "";
+  const std::optional<double> value = parse_finite_number(cell);
+  if (!value) {
+    throw InputError({path, row.line, 0, {}}, header.fields[column],
+                     "'" + cell.substr(0, 40) + "' in a total row is not a number; was the file edited?");
+  }
+  return *value;
+}
+
+// Each workload's total rows: the swept value and the energy by component, read by column name.
+std::map<std::string, std::vector<EnergyPoint>> read_totals(const std::string& path, const std::string& key,
+                                                            const std::vector<std::string>& components) {
+  std::ifstream in(path, std::ios::binary);
+  CsvRowReader reader(in, path);
+  CsvRow header;
+  if (!reader.next(header)) throw InputError({path, 0, 0, {}}, "", "empty or unreadable");
+  const std::size_t workload = column_named(header.fields, "workload", path);
+  const std::size_t value = column_named(header.fields, key, path);
+  const std::size_t layer = column_named(header.fields, "layer", path);
+  const std::size_t total = column_named(header.fields, "total_pj", path);
+  std::vector<std::size_t> energy;
+  for (const std::string& component : components)
+    energy.push_back(column_named(header.fields, component + "_pj", path));
   std::map<std::string, std::vector<EnergyPoint>> totals;
-  std::ifstream in(results);
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    if (csv_field(line, 3) != "total") continue;  // point, workload, value, layer
+  for (CsvRow row; reader.next(row);) {
+    if (layer >= row.fields.size() || row.fields[layer] != "total") continue;
     EnergyPoint point;
-    point.value = std::stod(csv_field(line, 2));
-    for (std::size_t c = 0; c < kComponentCount; ++c) point.component_uj[c] = std::stod(csv_field(line, 12 + c)) / 1e6;
-    point.total_uj = std::stod(csv_field(line, 20)) / 1e6;
-    totals[csv_field(line, 1)].push_back(point);
+    point.value = number_in(row, value, header, path);
+    for (std::size_t column : energy) point.component_uj.push_back(number_in(row, column, header, path) / 1e6);
+    point.total_uj = number_in(row, total, header, path) / 1e6;
+    totals[row.fields[workload]].push_back(point);
   }
   return totals;
 }
@@ -125,13 +157,18 @@ std::string file_stem(const std::string& workload) {
 
 }  // namespace
 
-std::string plot_sweep(const std::string& out_dir, const SweepGrid& grid) {
+std::vector<std::string> plot_file_names(const std::string& workload) {
+  const std::string stem = file_stem(workload);
+  return {stem + ".dat", stem + ".gp", stem + ".png", stem + ".svg"};
+}
+
+std::string plot_sweep(const std::string& out_dir, const SweepGrid& grid, const std::vector<std::string>& components) {
   const std::string& key = grid.parameters().at(0).key;
   std::string summary;
-  for (auto& [workload, points] : read_totals(out_dir + "/results.csv")) {
+  for (auto& [workload, points] : read_totals(out_dir + "/results.csv", key, components)) {
     std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.value < b.value; });
     std::string data = fmt::format("# {}", key);
-    for (const char* component : kComponents) data += fmt::format(" {}_uJ", component);
+    for (const std::string& component : components) data += fmt::format(" {}_uJ", component);
     data += "\n";
     for (const EnergyPoint& p : points) {
       data += fmt::format("{}", p.value);
@@ -142,7 +179,7 @@ std::string plot_sweep(const std::string& out_dir, const SweepGrid& grid) {
     const bool log_x = points.front().value > 0 && points.back().value / points.front().value >= 16;
     write_file_atomically(out_dir + "/" + stem + ".dat", data);
     write_file_atomically(out_dir + "/" + stem + ".gp",
-                          gnuplot_script(stem, key, plot_subject(out_dir, workload), log_x));
+                          gnuplot_script(stem, key, plot_subject(out_dir, workload), log_x, components));
     const bool plotted = run_gnuplot(out_dir, stem + ".gp");
     const auto best = std::min_element(points.begin(), points.end(),
                                        [](const auto& a, const auto& b) { return a.total_uj < b.total_uj; });

@@ -84,6 +84,7 @@ SweepParameter parse_sweep_parameter(const std::string& text) {
   }
   SweepParameter parameter;
   parameter.key = text.substr(0, equals);
+  parameter.argument = text;
   const std::string spec = text.substr(equals + 1);
   const std::vector<std::string> range = split(spec, ':');
   if (range.size() == 3) {
@@ -94,6 +95,45 @@ SweepParameter parse_sweep_parameter(const std::string& text) {
     fail(text, "a range has three parts: lo:hi:step or lo:hi:*factor");
   }
   return parameter;
+}
+
+namespace {
+
+// Whether setting one key path also sets the other: the same key, or one a section holding the other.
+bool keys_overlap(const std::string& a, const std::string& b) {
+  const std::string& shorter = a.size() <= b.size() ? a : b;
+  const std::string& longer = a.size() <= b.size() ? b : a;
+  return longer.compare(0, shorter.size(), shorter) == 0 &&
+         (longer.size() == shorter.size() || longer[shorter.size()] == '.');
+}
+
+// "glb.size_kib is already swept by --param ...", or for a section and a key inside it "glb overlaps
+// glb.size_kib, swept by --param ...".
+std::string clash_words(const std::string& key, const std::string& other, const std::string& how) {
+  return key == other ? key + " is already " + how : key + " overlaps " + other + ", " + how;
+}
+
+}  // namespace
+
+void check_distinct_keys(const std::vector<SweepParameter>& parameters, const std::vector<std::string>& overrides) {
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const SweepParameter& parameter = parameters[i];
+    for (std::size_t j = 0; j < i; ++j) {
+      if (keys_overlap(parameter.key, parameters[j].key)) {
+        throw InputError({{}, 0, 0, "--param " + parameter.argument}, "",
+                         clash_words(parameter.key, parameters[j].key, "swept by --param " + parameters[j].argument) +
+                             "; a key is swept once: give all its values in one --param");
+      }
+    }
+    for (const std::string& assignment : overrides) {
+      const std::string key = assignment.substr(0, assignment.find('='));
+      if (keys_overlap(parameter.key, key)) {
+        throw InputError({{}, 0, 0, "--param " + parameter.argument}, "",
+                         clash_words(parameter.key, key, "fixed by --set " + assignment) +
+                             "; a key is either swept or fixed: drop one of them");
+      }
+    }
+  }
 }
 
 SweepGrid::SweepGrid(std::vector<std::string> workloads, std::vector<SweepParameter> parameters)

@@ -10,12 +10,17 @@ namespace ergon {
 struct SweepParameter {
   std::string key;                  // a config key path, e.g. glb.size_kib or dram.preset
   std::vector<std::string> values;  // as passed to --set
+  std::string argument;             // as given, "glb.size_kib=8:512:*2": for messages
 };
 
 // "key.path=SPEC" where SPEC is a list ("1,2,4", or words: "lpddr4,ddr5-4800,hbm2"), an inclusive range
 // "lo:hi:step", or a geometric range "lo:hi:*factor" ("8:512:*2" is a log2 range). Throws InputError
 // naming the argument.
 SweepParameter parse_sweep_parameter(const std::string& text);
+
+// Every swept key is set once: a key swept twice, or swept inside (or around) another swept key or a
+// fixed --set override, would run one value under the other's column. Throws InputError naming both.
+void check_distinct_keys(const std::vector<SweepParameter>& parameters, const std::vector<std::string>& overrides);
 
 struct SweepPoint {
   std::size_t index = 0;

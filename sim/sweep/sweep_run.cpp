@@ -15,6 +15,7 @@
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "common/output_folder.hpp"
+#include "common/output_paths.hpp"
 #include "common/progress_display.hpp"
 #include "common/text.hpp"
 #include "sim/data_paths.hpp"
@@ -41,8 +42,23 @@ std::string results_header(const SweepGrid& grid) {
          energy_columns(sweep_counters()) + "\n";
 }
 
-std::size_t layer_column(const SweepGrid& grid) {
-  return 2 + grid.parameters().size();
+// The columns in which a point's total row is the sum of its layer rows (Simulation adds the layers up):
+// a point that lost a layer row no longer adds up, and the file is refused (--resume, sweep-merge).
+std::vector<std::string> summed_columns() {
+  std::vector<std::string> columns = {"cycles", "stall_cycles", "macs"};
+  for (const CounterSpec& counter : sweep_counters()) columns.push_back(counter.column);
+  return columns;
+}
+
+ResultsFormat results_format(const std::string& header, std::size_t points) {
+  return {header, summed_columns(), points};
+}
+
+// The energy components of results.csv's <component>_pj columns, as --plot stacks them.
+std::vector<std::string> energy_column_components() {
+  std::vector<std::string> components = energy_components(sweep_counters());
+  for (const char* overhead : {"clock", "control", "leakage"}) components.emplace_back(overhead);
+  return components;
 }
 
 std::string metric_row(const std::string& prefix, const LayerResult& l) {
@@ -51,13 +67,38 @@ std::string metric_row(const std::string& prefix, const LayerResult& l) {
          counter_cells(l, sweep_counters()) + "," + energy_cells(l.energy, sweep_counters()) + "\n";
 }
 
+// A config error in a swept value names the --param it came from, not the --set it is applied as. Called
+// while `error` is being handled.
+[[noreturn]] void rethrow_as_param(const InputError& error, const std::vector<std::string>& swept_assignments) {
+  const std::string& label = error.location().override_text;
+  // what() is "label: key.path: message" (InputError), or "label: message" without a key path.
+  const std::string what = error.what();
+  const std::string prefix = label + ": " + (error.key_path().empty() ? "" : error.key_path() + ": ");
+  for (const std::string& assignment : swept_assignments) {
+    if (label != "--set " + assignment || what.rfind(prefix, 0) != 0) continue;
+    SourceLocation location = error.location();
+    location.override_text = "--param " + assignment;
+    throw InputError(location, error.key_path(), what.substr(prefix.size()));
+  }
+  throw;  // not a swept value's: the error as it was
+}
+
+// Loads the config of one point (or one value under check), naming a swept value's --param in errors.
+AcceleratorConfig load_point_config(const SweepOptions& options, const std::vector<std::string>& swept_assignments) {
+  std::vector<std::string> overrides = options.overrides;
+  overrides.insert(overrides.end(), swept_assignments.begin(), swept_assignments.end());
+  try {
+    return load_accelerator_config(options.config_path, overrides);
+  } catch (const InputError& error) {
+    rethrow_as_param(error, swept_assignments);
+  }
+}
+
 // Simulates one point; its rows, or "!" and the reason it could not be simulated.
 std::string simulate_point(const SweepOptions& options, const SweepGrid& grid, std::size_t index) {
   const SweepPoint point = grid.point(index);
   try {
-    std::vector<std::string> overrides = options.overrides;
-    for (const std::string& assignment : grid.overrides(point)) overrides.push_back(assignment);
-    const AcceleratorConfig config = load_accelerator_config(options.config_path, overrides);
+    const AcceleratorConfig config = load_point_config(options, grid.overrides(point));
     const EnergyTable table = load_energy_table(energy_table_path(config));
     const Workload workload = load_workload(grid.workloads()[point.workload]);
     SimulationOptions simulation;
@@ -83,6 +124,7 @@ std::string simulate_point(const SweepOptions& options, const SweepGrid& grid, s
 
 SweepGrid make_grid(const SweepOptions& options) {
   if (options.workload_paths.empty()) throw std::runtime_error("give at least one --workload");
+  check_distinct_keys(options.parameters, options.overrides);
   return SweepGrid(options.workload_paths, options.parameters);
 }
 
@@ -99,24 +141,46 @@ nlohmann::ordered_json manifest(const SweepOptions& options, const SweepGrid& gr
           {"shard", fmt::format("{}/{}", options.shard.index, options.shard.count)}};
 }
 
-// Every value of every parameter must make a valid config before any point runs.
-void check_parameters(const SweepOptions& options, const SweepGrid& grid) {
+// Every value of every parameter must make a valid config before any point runs (a value at a time, the
+// other parameters at their first values). Returns the energy tables those configs read.
+std::vector<std::string> check_parameters(const SweepOptions& options, const SweepGrid& grid) {
+  std::size_t value_count = 0, checked = 0;
+  for (const SweepParameter& p : grid.parameters()) value_count += p.values.size();
+  ProgressDisplay progress("checking the swept values", progress_shown());
+  std::vector<std::string> energy_tables;
   for (std::size_t p = 0; p < grid.parameters().size(); ++p) {
     for (const std::string& value : grid.parameters()[p].values) {
-      std::vector<std::string> overrides = options.overrides;
+      std::vector<std::string> assignments;
       for (std::size_t q = 0; q < grid.parameters().size(); ++q) {
-        overrides.push_back(grid.parameters()[q].key + "=" + (q == p ? value : grid.parameters()[q].values.front()));
+        assignments.push_back(grid.parameters()[q].key + "=" + (q == p ? value : grid.parameters()[q].values.front()));
       }
-      load_accelerator_config(options.config_path, overrides);
+      const std::string table = energy_table_path(load_point_config(options, assignments));
+      if (std::find(energy_tables.begin(), energy_tables.end(), table) == energy_tables.end()) {
+        energy_tables.push_back(table);
+      }
+      if (progress.enabled()) {
+        progress.update(static_cast<double>(++checked) / static_cast<double>(value_count),
+                        fmt::format("{} of {} values", checked, value_count));
+      }
     }
   }
+  progress.finish(fmt::format("{} values", value_count));
+  return energy_tables;
 }
 
-// Every workload must load before any point runs; returns each one's layer count.
-std::vector<std::uint64_t> load_workload_layer_counts(const SweepGrid& grid) {
-  std::vector<std::uint64_t> layers;
-  for (const std::string& path : grid.workloads()) layers.push_back(load_workload(path).layers().size());
-  return layers;
+struct WorkloadSummary {
+  std::string name;
+  std::uint64_t layers = 0;
+};
+
+// Every workload must load before any point runs.
+std::vector<WorkloadSummary> load_workload_summaries(const SweepGrid& grid) {
+  std::vector<WorkloadSummary> summaries;
+  for (const std::string& path : grid.workloads()) {
+    const Workload workload = load_workload(path);
+    summaries.push_back({workload.name(), workload.layers().size()});
+  }
+  return summaries;
 }
 
 class Progress {
@@ -153,7 +217,7 @@ std::string point_label(const SweepGrid& grid, std::size_t index) {
 
 // Rewrites results.csv with its whole points in point order; returns how many there are.
 std::size_t sort_results(const std::string& results, const SweepGrid& grid) {
-  const auto points = index_results(results, results_header(grid), layer_column(grid), grid.size());
+  const auto points = index_results(results, results_format(results_header(grid), grid.size()));
   write_sorted_results(results, results_header(grid), {{results, points}});
   return points.size();
 }
@@ -176,7 +240,7 @@ std::map<std::size_t, PointRows> prepare_results(const SweepOptions& options, co
                                " holds a different sweep (its sweep.json differs): use another --out");
     }
     sort_results(results, grid);  // drops interrupted points' rows
-    finished = index_results(results, header, layer_column(grid), grid.size());
+    finished = index_results(results, results_format(header, grid.size()));
   } else {
     write_file_atomically(manifest_path, wanted);
     write_file_atomically(results, header);
@@ -224,10 +288,10 @@ std::string list_sweep_points(const SweepOptions& options) {
 // results.csv holds a row per executed layer and one total per point: at most (layers + 1) rows of at most
 // kSweepRowMaxBytes each. Refused before anything runs when that could exceed --max-output-mb.
 void check_results_size(const SweepOptions& options, const SweepGrid& grid,
-                        const std::vector<std::uint64_t>& workload_layers) {
+                        const std::vector<WorkloadSummary>& workloads) {
   std::uint64_t rows = 0;
   for (std::size_t i = 0; i < grid.size(); ++i) {
-    if (options.shard.contains(i)) rows += workload_layers[grid.point(i).workload] + 1;
+    if (options.shard.contains(i)) rows += workloads[grid.point(i).workload].layers + 1;
   }
   const double estimate_mb = static_cast<double>(rows * kSweepRowMaxBytes) / 1e6;
   if (estimate_mb > options.max_output_mb) {
@@ -238,11 +302,36 @@ void check_results_size(const SweepOptions& options, const SweepGrid& grid,
   }
 }
 
+// The files a sweep writes into --out: results.csv and sweep.json, and with --plot each workload's plot
+// files (sweep_plot). Refused before anything is written when one of them is an input.
+void refuse_outputs_over_inputs(const SweepOptions& options, const std::vector<WorkloadSummary>& workloads,
+                                const std::vector<std::string>& energy_tables) {
+  check_output_folder_option(options.out_dir, "--out");
+  std::vector<std::string> names = {"results.csv", "sweep.json"};
+  if (options.plot) {
+    for (const WorkloadSummary& workload : workloads) {
+      for (const std::string& name : plot_file_names(workload.name)) names.push_back(name);
+    }
+  }
+  std::vector<std::string> inputs = {options.config_path};
+  inputs.insert(inputs.end(), options.workload_paths.begin(), options.workload_paths.end());
+  inputs.insert(inputs.end(), energy_tables.begin(), energy_tables.end());
+  for (const std::string& name : names) {
+    const std::string output = (std::filesystem::path(options.out_dir) / name).string();
+    if (const auto clash = find_output_over_input({output}, inputs)) {
+      throw std::runtime_error("--out " + options.out_dir + ": the output " + name + " would replace the input " +
+                               clash->input + "; choose another folder");
+    }
+  }
+}
+
 void run_sweep(const SweepOptions& options) {
   const SweepGrid grid = make_grid(options);
-  check_grid(options, grid);
-  check_parameters(options, grid);
-  check_results_size(options, grid, load_workload_layer_counts(grid));
+  check_grid(options, grid);  // the quick checks first: the value check may take a while
+  const std::vector<WorkloadSummary> workloads = load_workload_summaries(grid);
+  check_results_size(options, grid, workloads);
+  const std::vector<std::string> energy_tables = check_parameters(options, grid);
+  refuse_outputs_over_inputs(options, workloads, energy_tables);
   std::filesystem::create_directories(options.out_dir);
   const std::string results = options.out_dir + "/results.csv";
   const std::map<std::size_t, PointRows> finished =
@@ -283,7 +372,7 @@ void run_sweep(const SweepOptions& options) {
   }
   std::fclose(out);
   sort_results(results, grid);
-  if (options.plot) std::cout << plot_sweep(options.out_dir, grid);
+  if (options.plot) std::cout << plot_sweep(options.out_dir, grid, energy_column_components());
   std::cout << "wrote " << results << "\n";
   if (!failures.empty()) {
     std::string message =
@@ -311,22 +400,37 @@ nlohmann::ordered_json read_manifest(const std::string& dir) {
   return manifest;
 }
 
+// A merge writes a new sweep folder: results.csv or sweep.json already in --out (a finished sweep, or an
+// earlier merge) would be replaced, so it is refused before anything is read.
+void refuse_merge_over_a_sweep(const std::string& out_dir) {
+  check_output_folder_option(out_dir, "--out");
+  for (const char* name : {"results.csv", "sweep.json"}) {
+    std::error_code error;
+    if (std::filesystem::exists(std::filesystem::symlink_status(std::filesystem::path(out_dir) / name, error))) {
+      throw std::runtime_error("--out " + out_dir + " already holds a sweep's " + name +
+                               ", which the merge would replace; merge into a new folder (nothing was written)");
+    }
+  }
+}
+
 void merge_sweeps(const std::vector<std::string>& shard_dirs, const std::string& out_dir) {
   if (shard_dirs.empty()) throw std::runtime_error("give the shard folders to merge");
+  refuse_merge_over_a_sweep(out_dir);
   nlohmann::ordered_json first;
   std::vector<std::pair<std::string, std::map<std::size_t, PointRows>>> sources;
-  std::string header;
+  std::string header;  // the first shard's; every shard's must equal it
   for (const std::string& dir : shard_dirs) {
     nlohmann::ordered_json shard = read_manifest(dir);
     shard.erase("shard");
     if (first.is_null()) first = shard;
     if (shard != first) throw std::runtime_error(dir + " holds a different sweep than " + shard_dirs.front());
-    std::ifstream results(dir + "/results.csv");
-    if (!std::getline(results, header)) throw std::runtime_error(dir + "/results.csv is missing or empty");
-    header += "\n";
-    const std::size_t parameters = first["parameters"].size();
-    sources.emplace_back(dir + "/results.csv", index_results(dir + "/results.csv", header, 2 + parameters,
-                                                             first["points"].get<std::size_t>()));
+    const std::string path = dir + "/results.csv";
+    if (header.empty()) {
+      std::ifstream results(path);
+      if (!std::getline(results, header)) throw std::runtime_error(path + " is missing or empty");
+      header += "\n";
+    }
+    sources.emplace_back(path, index_results(path, results_format(header, first["points"].get<std::size_t>())));
   }
   const std::size_t points = first["points"].get<std::size_t>();
   std::size_t found = 0;

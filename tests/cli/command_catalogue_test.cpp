@@ -135,7 +135,10 @@ TEST_P(CommandCatalogueTest, ExitsWithLocatedMessageAndLeavesInputsAlone) {
   const fs::path folder = root / "work";
   fs::remove_all(root);
   fs::create_directories(folder);
-  for (const auto& [name, content] : entry.files) std::ofstream(folder / name, std::ios::binary) << content;
+  for (const auto& [name, content] : entry.files) {
+    fs::create_directories((folder / name).parent_path());  // a file may be in a folder ("out/results.csv")
+    std::ofstream(folder / name, std::ios::binary) << content;
+  }
   for (const auto& [name, source] : entry.copies) {
     fs::create_directories((folder / name).parent_path());
     fs::copy_file(test::source_dir() + "/" + source, folder / name);

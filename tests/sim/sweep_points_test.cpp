@@ -48,5 +48,30 @@ TEST(SweepPoints, ShardsPartitionThePoints) {
   for (const char* bad : {"3/3", "1", "a/2", "1/0", "1/2x"}) EXPECT_THROW(parse_shard(bad), InputError) << bad;
 }
 
+std::string distinct_keys_error(const std::vector<std::string>& arguments, const std::vector<std::string>& overrides) {
+  std::vector<SweepParameter> parameters;
+  for (const std::string& argument : arguments) parameters.push_back(parse_sweep_parameter(argument));
+  try {
+    check_distinct_keys(parameters, overrides);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(SweepPoints, AKeyIsSweptOnceAndNeverAlsoFixed) {
+  EXPECT_EQ(distinct_keys_error({"glb.size_kib=8,16", "glb.size_kib=32"}, {}),
+            "--param glb.size_kib=32: glb.size_kib is already swept by --param glb.size_kib=8,16; a key is swept "
+            "once: give all its values in one --param");
+  EXPECT_EQ(distinct_keys_error({"glb.size_kib=8,16", "glb=1"}, {}),
+            "--param glb=1: glb overlaps glb.size_kib, swept by --param glb.size_kib=8,16; a key is swept once: give "
+            "all its values in one --param");
+  EXPECT_EQ(distinct_keys_error({"glb.size_kib=8,16"}, {"glb.size_kib=64"}),
+            "--param glb.size_kib=8,16: glb.size_kib is already fixed by --set glb.size_kib=64; a key is either "
+            "swept or fixed: drop one of them");
+  // Keys that only share a prefix, and keys in different sections, are distinct.
+  EXPECT_EQ(distinct_keys_error({"glb.size_kib=8,16", "glb.size_kib_extra=1", "noc.size_kib=1"}, {"glb.banks=2"}), "");
+}
+
 }  // namespace
 }  // namespace ergon
