@@ -257,6 +257,7 @@ MappingChoice best_replayed(const LoopNest& nest, const MapperContext& context, 
   for (std::size_t i = 0; i < replayed; ++i) {
     MappingChoice candidate = candidates[i];
     MappingCost& cost = candidate.cost;
+    candidate.ranked_objective = cost.objective;
     const double cycles = replayed_cycles(nest, candidate.mapping, context.encoding, context.timing);
     cost.energy_pj += (cycles - cost.cycles) * context.energies.cycle_pj;  // the clock runs for the replayed time
     cost.cycles = cycles;

@@ -39,7 +39,10 @@ struct MappingChoice {
   RowStationaryMapping mapping;
   MappingCost cost;
   std::uint64_t candidates = 0;  // complete mappings evaluated (fitting the hardware and the constraints)
-  double worst_objective = 0;    // the spread of the candidates' objective
+  // The spread of the candidates' objective under the closed form, which ranks them (`cost` holds the chosen
+  // one's replayed estimate).
+  double ranked_objective = 0;  // the chosen one's
+  double worst_objective = 0;
   double median_objective = 0;
 };
 

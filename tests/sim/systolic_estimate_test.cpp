@@ -84,7 +84,7 @@ TEST(SystolicEstimate, CyclesAgreeOnBufferVariants) {
               const double estimate = layer.mapping->estimate->cycles;
               const double simulated = static_cast<double>(layer.cycles);
               const double error = std::abs(estimate - simulated) / simulated;
-              std::string where = config_name + " " + workload.name + " " + layer.name;
+              std::string where = config_name + " " + workload.name() + " " + layer.name;
               for (const std::string& o : overrides) where += " " + o;
               if (error > worst) worst = error, worst_where = where;
               EXPECT_LE(error, kEstimateTolerance) << where << ": estimate " << estimate << ", simulated " << simulated;
