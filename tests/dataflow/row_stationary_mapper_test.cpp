@@ -51,6 +51,23 @@ MapperContext random_context(std::mt19937_64& random) {
   return context;
 }
 
+// Objectives are lexicographic ([delay, energy] for latency): the objective's value, then on an exact tie the
+// other figure.
+TEST(RowStationaryMapper, ObjectivesBreakExactTiesByTheOtherFigure) {
+  const MapperObjective latency = MapperObjective::kLatency, energy = MapperObjective::kEnergy,
+                        edp = MapperObjective::kEnergyDelay;
+  EXPECT_TRUE(ranks_before(latency, 5.0, 100.0, 9.0, 100.0));   // same cycles, less energy
+  EXPECT_FALSE(ranks_before(latency, 9.0, 100.0, 5.0, 100.0));  // same cycles, more energy
+  EXPECT_TRUE(ranks_before(latency, 9.0, 99.0, 5.0, 100.0));    // fewer cycles, whatever the energy
+  EXPECT_FALSE(ranks_before(latency, 5.0, 100.0, 5.0, 100.0));  // equal on both: the earlier stays
+  EXPECT_TRUE(ranks_before(energy, 5.0, 90.0, 5.0, 100.0));     // same energy, fewer cycles
+  EXPECT_FALSE(ranks_before(energy, 6.0, 1.0, 5.0, 100.0));     // more energy, whatever the cycles
+  EXPECT_TRUE(ranks_before(edp, 10.0, 10.0, 5.0, 20.0));        // same product, fewer cycles
+  EXPECT_FALSE(ranks_before(edp, 5.0, 20.0, 10.0, 10.0));
+  // A tie is exact equality: a cycle less by a millionth is no tie.
+  EXPECT_TRUE(ranks_before(latency, 9.0, 100.0 - 1e-6, 5.0, 100.0));
+}
+
 TEST(RowStationaryMapper, ChosenMappingCoversEveryMacOnceWithinCapacity) {
   std::mt19937_64 random(20261121);
   int mapped = 0;
