@@ -61,4 +61,18 @@ inline double objective_value(MapperObjective objective, double energy_pj, doubl
   return energy_pj;
 }
 
+// Whether a candidate of (energy_pj, cycles) beats the best so far under `objective`, lexicographically as
+// Timeloop's [delay, energy]: the objective's value first; on a tie the other figure decides (latency:
+// less energy; energy and edp: fewer cycles). A tie is exact equality of the estimates: the cost models
+// compute equal work in the same order, so mappings that differ only where the objective does not look
+// (DRAM traffic hidden under compute, say) estimate bit-identical figures. Equal on both: the earlier stays.
+inline bool ranks_before(MapperObjective objective, double energy_pj, double cycles, double best_energy_pj,
+                         double best_cycles) {
+  const double value = objective_value(objective, energy_pj, cycles);
+  const double best_value = objective_value(objective, best_energy_pj, best_cycles);
+  if (value != best_value) return value < best_value;
+  if (objective == MapperObjective::kLatency) return energy_pj < best_energy_pj;
+  return cycles < best_cycles;
+}
+
 }  // namespace ergon

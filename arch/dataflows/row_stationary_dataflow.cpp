@@ -156,7 +156,7 @@ MappingSummary RowStationaryPlan::mapping() const {
   estimate.dram_bytes = choice_.cost.dram_read_bytes + choice_.cost.dram_write_bytes;
   estimate.glb_accesses = choice_.cost.glb_reads + choice_.cost.glb_writes;
   estimate.candidates = choice_.candidates;
-  estimate.best_objective = choice_.cost.objective;
+  estimate.best_objective = choice_.ranked_objective;  // the spread is the closed form's
   estimate.median_objective = choice_.median_objective;
   estimate.worst_objective = choice_.worst_objective;
   summary.estimate = estimate;

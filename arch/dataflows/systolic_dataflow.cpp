@@ -12,6 +12,7 @@
 #include "arch/pe_array/impl/systolic_array.hpp"
 #include "arch/pe_array/impl/systolic_cycle_array.hpp"
 #include "dataflow/integer_math.hpp"
+#include "dataflow/pass_pipeline.hpp"
 
 namespace ergon {
 namespace {
@@ -52,43 +53,49 @@ const char* fold_order_name(SystolicFoldOrder order) {
 }
 
 // The cost of one schedule, walked fold by fold with the traffic the simulation will see: buffer and DRAM
-// accesses exactly (in the loader's encoding), cycles estimated (each fold's DRAM traffic overlaps the
-// previous fold's compute).
+// accesses exactly (in the loader's encoding), cycles estimated from what bounds each fold: the longest of
+// the array's time (shift-in, stream, skew) and its bank ports' time (the DRAM deposits and the outputs
+// leaving for DRAM, as the array model has them), overlapped with DRAM as the controller overlaps it
+// (PassPipeline, double-buffered).
 MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, const AcceleratorConfig& config,
                                            const DramEncoding& encoding, const AccessPrices& prices,
                                            MapperObjective objective) {
-  const double dram_bytes_per_cycle = config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz;
-  const double dram_latency_cycles = config.dram.latency_ns * config.clock.frequency_mhz * 1e-3;
-  const auto skew = static_cast<double>(schedule.array_rows() + schedule.array_cols() - 2);
-  double cycles = 0;
+  PipelineTiming timing;
+  timing.dram_bytes_per_cycle = config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz;
+  timing.dram_latency_cycles = config.dram.latency_ns * config.clock.frequency_mhz * 1e-3;
+  timing.double_buffered = true;
+  PassPipeline pipeline(timing);
+  const int word_bits = config.pe_array.word_bits;
+  const std::int64_t port_read_words = config.glb.port_words_per_cycle(config.glb.read_ports_per_bank, word_bits);
+  const std::int64_t port_write_words = config.glb.port_words_per_cycle(config.glb.write_ports_per_bank, word_bits);
+  const std::int64_t skew = schedule.array_rows() + schedule.array_cols() - 2;
   PassTraffic sum;  // the folds' on-chip counts
-  std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0, previous_written = 0;
+  std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   std::optional<SystolicFold> previous;
   for (std::uint64_t i = 0; i < schedule.fold_count(); ++i) {
     const SystolicFold fold = schedule.fold(i);
     const PassTraffic t = schedule.traffic(fold, previous);
     previous = fold;
     const std::uint64_t stored = t.ifmap_dram_stored_words;
-    const std::uint64_t fetched =
+    PassDram dram;
+    dram.evicted_bytes = encoding.raw_bytes(t.psum_spill_write_words);
+    dram.read_bytes =
         encoding.raw_bytes(t.filter_dram_words + t.psum_spill_read_words) +
         (stored > 0 ? encoding.ifmap_bytes(stored, DramEncoding::expected(stored, encoding.ifmap_density)) : 0);
-    const std::uint64_t written = (t.ofmap_dram_words > 0 ? encoding.ofmap_bytes(t.ofmap_dram_words) : 0) +
-                                  encoding.raw_bytes(t.psum_spill_write_words);
-    // One DRAM bus: this fold's fetch shares it with the previous fold's write-back, and its data arrives
-    // one access latency after the transfer.
-    const double bus_cycles = static_cast<double>(fetched + previous_written) / dram_bytes_per_cycle +
-                              (fetched > 0 ? dram_latency_cycles : 0.0);
-    const double compute = static_cast<double>(t.fill_cycles + t.compute_cycles) + skew;
-    cycles += i == 0 ? bus_cycles + compute : std::max(compute, bus_cycles);
-    previous_written = written;
+    dram.written_bytes = t.ofmap_dram_words > 0 ? encoding.ofmap_bytes(t.ofmap_dram_words) : 0;
+    const std::int64_t port_cycles =
+        std::max(ceil_div(static_cast<std::int64_t>(t.ofmap_dram_words), port_read_words),
+                 ceil_div(static_cast<std::int64_t>(t.deposited_words()), port_write_words));
+    const std::int64_t array_cycles = static_cast<std::int64_t>(t.fill_cycles + t.compute_cycles) + skew;
+    pipeline.add(dram, static_cast<double>(std::max(array_cycles, port_cycles)));
     sum.macs += t.macs, sum.nonzero_macs += t.nonzero_macs, sum.rf += t.rf;
     sum.filter_bus_words += t.filter_bus_words, sum.ifmap_bus_words += t.ifmap_bus_words;
     sum.psum_bus_words += t.psum_bus_words, sum.inter_pe_psum_words += t.inter_pe_psum_words;
     sum.glb_reads += t.glb_reads, sum.glb_writes += t.glb_writes;
-    dram_read_bytes += fetched;
-    dram_write_bytes += written;
+    dram_read_bytes += dram.read_bytes;
+    dram_write_bytes += dram.evicted_bytes + dram.written_bytes;
   }
-  cycles += static_cast<double>(previous_written) / dram_bytes_per_cycle;  // the last write-back drains
+  const double cycles = pipeline.cycles();
   MappingSummary::Estimate estimate;
   estimate.cycles = cycles;
   estimate.dram_bytes = dram_read_bytes + dram_write_bytes;
@@ -163,7 +170,8 @@ class SystolicPlanner : public ILayerPlanner {
                                    config_.glb.operand_fetch == "im2col");
         const MappingSummary::Estimate estimate = estimate_schedule(candidate, config_, encoding, prices_, objective_);
         objectives.push_back(estimate.best_objective);
-        if (!best || estimate.best_objective < best_estimate.best_objective) {  // ties keep SCALE-Sim's order
+        if (!best || ranks_before(objective_, estimate.energy_pj, estimate.cycles, best_estimate.energy_pj,
+                                  best_estimate.cycles)) {  // full ties keep SCALE-Sim's order
           best = std::move(candidate);
           best_estimate = estimate;
         }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dataflow/integer_math.hpp"
+#include "dataflow/row_stationary/row_stationary_replay.hpp"
 
 namespace ergon {
 namespace {
@@ -46,6 +47,15 @@ bool allowed(const std::optional<std::int64_t>& pinned, std::int64_t value) {
   return !pinned || *pinned == value;
 }
 
+// The sizes to try for an extent: the pinned one alone (whether or not the search would have tried it, as
+// long as it is within the extent and `cap`), else tile_sizes().
+std::vector<std::int64_t> sizes_to_try(std::int64_t extent, std::int64_t cap,
+                                       const std::optional<std::int64_t>& pinned) {
+  if (!pinned) return tile_sizes(extent, cap);
+  if (*pinned > std::min(extent, cap)) return {};
+  return {*pinned};
+}
+
 // Every array-level tiling the hardware and the constraints allow, with pruning: smaller filters-per-PE
 // and filter-set counts only cut reuse (unless they waste less on the last filter block), and of the
 // channel-set counts that leave the same rows for filter sets the largest uses more PEs; so only the
@@ -65,14 +75,12 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
   // Filter sets and images of a set layout; true when one fitted.
   const auto visit_filter_sets = [&](std::int64_t t_cap, std::int64_t cols_per_group) {
     int fitted = 0;
-    for (const std::int64_t sets : tile_sizes(ceil_div(nest.filters, t.filters_per_pe), t_cap)) {
+    for (const std::int64_t sets : sizes_to_try(ceil_div(nest.filters, t.filters_per_pe), t_cap, pin.filter_sets)) {
       if (fitted == 2 && !pin.filter_sets) break;
-      if (!allowed(pin.filter_sets, sets)) continue;
       t.filter_sets = sets;
       t.filter_set_columns = std::min(cols_per_group, sets);
       bool any = false;
-      for (const std::int64_t n : tile_sizes(nest.images, nest.images)) {
-        if (!allowed(pin.images, n)) continue;
+      for (const std::int64_t n : sizes_to_try(nest.images, nest.images, pin.images)) {
         t.images = n;
         any = visit(t) || any;
       }
@@ -112,8 +120,7 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
   };
 
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::int64_t>> least_waste_sizes;  // by cap, set places
-  for (const std::int64_t e : tile_sizes(nest.ofmap_h, hw.pe_cols * (hw.pe_rows / t.filter_rows))) {
-    if (!allowed(pin.ofmap_rows, e)) continue;
+  for (const std::int64_t e : sizes_to_try(nest.ofmap_h, hw.pe_cols * (hw.pe_rows / t.filter_rows), pin.ofmap_rows)) {
     t.ofmap_rows = e;
     const std::int64_t folds = t.set_folds(hw.pe_cols);
     const std::int64_t vertical = hw.pe_rows / (t.filter_rows * folds);
@@ -128,10 +135,9 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
       if (weights && least_waste.empty())
         least_waste = least_waste_filters_per_pe(nest.filters, p_cap, vertical * horizontal);
       int fitted = 0;
-      for (const std::int64_t p : tile_sizes(nest.filters, p_cap)) {
+      for (const std::int64_t p : sizes_to_try(nest.filters, p_cap, pin.filters_per_pe)) {
         const bool always = std::find(least_waste.begin(), least_waste.end(), p) != least_waste.end();
         if (fitted >= 3 && !pin.filters_per_pe && !always) continue;
-        if (!allowed(pin.filters_per_pe, p)) continue;
         t.filters_per_pe = p;
         fitted += visit_set_layouts(vertical, horizontal) ? 1 : 0;
       }
@@ -139,17 +145,22 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
   }
 }
 
-// The array-level score that prunes tilings under the objective: the array's cycles without filter reuse
+// The array-level figures that prune tilings under the objective: the array's cycles without filter reuse
 // and on-chip energy (DRAM and the loop order come in stage 2).
-double array_score(const TilingAnalysis& analysis, const MapperContext& context) {
+struct ArrayScore {
+  double energy_pj = 0;
+  double cycles = 0;
+};
+ArrayScore array_score(const TilingAnalysis& analysis, const MapperContext& context) {
   const MappingCost& base = analysis.base;
   const AccessPrices& energy = context.energies;
-  const double cycles = array_cycles_without_reuse(analysis, context.timing);
-  const double energy_pj =
+  ArrayScore score;
+  score.cycles = array_cycles_without_reuse(analysis, context.timing);
+  score.energy_pj =
       on_chip_pj(energy, base.macs, base.nonzero_macs, base.rf, base.filter_bus_words, base.ifmap_bus_words,
                  base.psum_bus_words, base.inter_pe_psum_words, base.glb_reads, base.glb_writes) +
-      cycles * energy.cycle_pj;
-  return objective_value(context.objective, energy_pj, cycles);
+      score.cycles * energy.cycle_pj;
+  return score;
 }
 
 std::vector<std::int64_t> slot_options(std::vector<std::int64_t> options, std::int64_t low, std::int64_t tiles,
@@ -164,16 +175,14 @@ struct Search {
   const LoopNest& nest;
   const MapperContext& context;
   const MappingConstraints& pin;
-  std::optional<MappingChoice> best;
-  std::vector<double> objectives;
+  std::vector<MappingChoice> candidates;
 
   void consider(const RowStationaryMapping& mapping, const TilingAnalysis& analysis) {
     if (!mapping_fits(nest, context.hw, mapping)) return;
     const MappingCost cost = evaluate_mapping(nest, analysis, mapping, context.encoding, context.timing,
                                               context.energies, context.objective);
     if (pin.psum_spill && !*pin.psum_spill && cost.psum_spill_words > 0) return;
-    objectives.push_back(cost.objective);
-    if (!best || cost.objective < best->cost.objective) best = MappingChoice{mapping, cost, 0, 0, 0};
+    candidates.push_back(MappingChoice{mapping, cost, 0, 0, 0});
   }
 
   void search_glb_level(const RowStationaryTiling& tiling) {
@@ -235,6 +244,32 @@ std::string no_mapping_message(const LoopNest& nest, const ArrayResources& hw) {
   return "no row-stationary mapping fits the PE array and its register files (pe_array.rf)";
 }
 
+// Stage 3: the best few candidates by the closed form, their cycles replayed pass by pass; the best of them
+// under the objective (ties keep the closed form's order).
+MappingChoice best_replayed(const LoopNest& nest, const MapperContext& context, std::vector<MappingChoice> candidates) {
+  constexpr std::size_t kReplayed = 8;
+  const auto closed_form_order = [&](const MappingChoice& a, const MappingChoice& b) {
+    return ranks_before(context.objective, a.cost.energy_pj, a.cost.cycles, b.cost.energy_pj, b.cost.cycles);
+  };
+  const std::size_t replayed = std::min(kReplayed, candidates.size());
+  std::stable_sort(candidates.begin(), candidates.end(), closed_form_order);
+  std::optional<MappingChoice> best;
+  for (std::size_t i = 0; i < replayed; ++i) {
+    MappingChoice candidate = candidates[i];
+    MappingCost& cost = candidate.cost;
+    candidate.ranked_objective = cost.objective;
+    const double cycles = replayed_cycles(nest, candidate.mapping, context.encoding, context.timing);
+    cost.energy_pj += (cycles - cost.cycles) * context.energies.cycle_pj;  // the clock runs for the replayed time
+    cost.cycles = cycles;
+    cost.objective = objective_value(context.objective, cost.energy_pj, cost.cycles);
+    if (!best ||
+        ranks_before(context.objective, cost.energy_pj, cost.cycles, best->cost.energy_pj, best->cost.cycles)) {
+      best = std::move(candidate);
+    }
+  }
+  return *best;
+}
+
 bool pins_array_level(const MappingConstraints& c) {
   return c.ofmap_rows || c.channels_per_pe || c.filters_per_pe || c.channel_sets || c.filter_sets || c.images ||
          c.group_sets;
@@ -247,7 +282,7 @@ MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& cont
   // Stage 1: every tiling's order-independent counts; keep the best few overall and the best of each
   // set width (narrow sets have small tiles that let the GLB keep more).
   struct Scored {
-    double score;
+    ArrayScore score;
     RowStationaryTiling tiling;
   };
   std::vector<Scored> scored;
@@ -258,8 +293,10 @@ MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& cont
     return true;
   });
   // Ties keep the enumeration order, so the choice does not depend on the sort.
-  const auto better = [&scored](std::size_t a, std::size_t b) {
-    return scored[a].score < scored[b].score || (scored[a].score == scored[b].score && a < b);
+  const auto better = [&scored, &context](std::size_t a, std::size_t b) {
+    const ArrayScore &x = scored[a].score, &y = scored[b].score;
+    if (ranks_before(context.objective, x.energy_pj, x.cycles, y.energy_pj, y.cycles)) return true;
+    return !ranks_before(context.objective, y.energy_pj, y.cycles, x.energy_pj, x.cycles) && a < b;
   };
   constexpr std::size_t kShortlist = 24;
   std::vector<std::size_t> order(scored.size());
@@ -280,9 +317,9 @@ MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& cont
   }
 
   // Stage 2: the GLB level of each shortlisted tiling.
-  Search search{nest, context, constraints, std::nullopt, {}};
+  Search search{nest, context, constraints, {}};
   for (const RowStationaryTiling& tiling : shortlist) search.search_glb_level(tiling);
-  if (!search.best) {
+  if (search.candidates.empty()) {
     if (scored.empty() && pins_array_level(constraints)) {
       throw MappingError(fmt::format(
           "no row-stationary tiling with the pinned array-level parameters fits the {}x{} PE array, its register "
@@ -294,9 +331,10 @@ MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& cont
         "no mapping satisfies the pinned GLB-level parameters (loop_order, glb_slots, double_buffered, psum_spill) "
         "within the GLB and filter store");
   }
-  MappingChoice choice = *search.best;
-  choice.candidates = search.objectives.size();
-  auto& objectives = search.objectives;
+  std::vector<double> objectives;
+  for (const MappingChoice& candidate : search.candidates) objectives.push_back(candidate.cost.objective);
+  MappingChoice choice = best_replayed(nest, context, std::move(search.candidates));
+  choice.candidates = objectives.size();
   choice.worst_objective = *std::max_element(objectives.begin(), objectives.end());
   std::nth_element(objectives.begin(), objectives.begin() + static_cast<std::ptrdiff_t>(objectives.size() / 2),
                    objectives.end());

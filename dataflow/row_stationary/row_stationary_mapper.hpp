@@ -6,7 +6,8 @@
 // channel blocks, the tiles of each tensor the GLB keeps (several filter blocks' psums: Eyeriss's m),
 // whether psums may spill to DRAM, and single or double buffering. It prunes the array-level candidates
 // (keeping those with the fewest compute cycles, and the best of every set width), searches the rest
-// against the objective with the closed-form cost model, and returns the best mapping.
+// against the objective with the closed-form cost model, replays the best 8 pass by pass
+// (row_stationary_replay.hpp) and returns the best of those; objectives are lexicographic (ranks_before).
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -39,7 +40,10 @@ struct MappingChoice {
   RowStationaryMapping mapping;
   MappingCost cost;
   std::uint64_t candidates = 0;  // complete mappings evaluated (fitting the hardware and the constraints)
-  double worst_objective = 0;    // the spread of the candidates' objective
+  // The spread of the candidates' objective under the closed form, which ranks them (`cost` holds the chosen
+  // one's replayed estimate).
+  double ranked_objective = 0;  // the chosen one's
+  double worst_objective = 0;
   double median_objective = 0;
 };
 

@@ -51,6 +51,23 @@ MapperContext random_context(std::mt19937_64& random) {
   return context;
 }
 
+// Objectives are lexicographic ([delay, energy] for latency): the objective's value, then on an exact tie the
+// other figure.
+TEST(RowStationaryMapper, ObjectivesBreakExactTiesByTheOtherFigure) {
+  const MapperObjective latency = MapperObjective::kLatency, energy = MapperObjective::kEnergy,
+                        edp = MapperObjective::kEnergyDelay;
+  EXPECT_TRUE(ranks_before(latency, 5.0, 100.0, 9.0, 100.0));   // same cycles, less energy
+  EXPECT_FALSE(ranks_before(latency, 9.0, 100.0, 5.0, 100.0));  // same cycles, more energy
+  EXPECT_TRUE(ranks_before(latency, 9.0, 99.0, 5.0, 100.0));    // fewer cycles, whatever the energy
+  EXPECT_FALSE(ranks_before(latency, 5.0, 100.0, 5.0, 100.0));  // equal on both: the earlier stays
+  EXPECT_TRUE(ranks_before(energy, 5.0, 90.0, 5.0, 100.0));     // same energy, fewer cycles
+  EXPECT_FALSE(ranks_before(energy, 6.0, 1.0, 5.0, 100.0));     // more energy, whatever the cycles
+  EXPECT_TRUE(ranks_before(edp, 10.0, 10.0, 5.0, 20.0));        // same product, fewer cycles
+  EXPECT_FALSE(ranks_before(edp, 5.0, 20.0, 10.0, 10.0));
+  // A tie is exact equality: a cycle less by a millionth is no tie.
+  EXPECT_TRUE(ranks_before(latency, 9.0, 100.0 - 1e-6, 5.0, 100.0));
+}
+
 TEST(RowStationaryMapper, ChosenMappingCoversEveryMacOnceWithinCapacity) {
   std::mt19937_64 random(20261121);
   int mapped = 0;
@@ -67,7 +84,11 @@ TEST(RowStationaryMapper, ChosenMappingCoversEveryMacOnceWithinCapacity) {
     const std::string where = "trial " + std::to_string(trial);
     EXPECT_EQ(mapping_violation(nest, context.hw, choice->mapping), "") << where;
     EXPECT_GE(choice->candidates, 1u);
-    EXPECT_LE(choice->cost.objective, choice->median_objective);
+    // The chosen one is among the closed form's best 8, which lie below the median when there are 16 or more.
+    if (choice->candidates >= 16) {
+      EXPECT_LE(choice->ranked_objective, choice->median_objective) << where;
+    }
+    EXPECT_LE(choice->ranked_objective, choice->worst_objective) << where;
     EXPECT_LE(choice->median_objective, choice->worst_objective);
     const RowStationarySchedule schedule(nest, choice->mapping);
     const std::int64_t cells =
