@@ -58,11 +58,53 @@ void add_input_value(OnnxImportOptions& options, const std::string& text) {
   if (!options.input_values.emplace(name, values).second) bad("input '" + name + "' is given twice");
 }
 
-OnnxImport import_onnx(const std::string& path, const OnnxImportOptions& options) {
-  PreparedOnnxGraph graph = prepare_onnx_graph(path, options);
+namespace {
+
+OnnxImport import_with_branches(const std::string& path, const OnnxImportOptions& options,
+                                const BranchChoices& branches) {
+  PreparedOnnxGraph graph = prepare_onnx_graph(path, options, branches);
   LoweredOnnx lowered = lower_onnx_graph(path, graph, options);
-  OnnxImport imported{lowered.document, std::move(graph.notes), std::move(lowered.tensor_layers)};
+  OnnxImport imported{lowered.document, std::move(graph.notes), std::move(graph.warnings),
+                      std::move(lowered.tensor_layers)};
   imported.notes.insert(imported.notes.end(), lowered.notes.begin(), lowered.notes.end());
+  imported.warnings.insert(imported.warnings.end(), lowered.warnings.begin(), lowered.warnings.end());
+  return imported;
+}
+
+// With --skip-unsupported, each If whose condition does not fold takes the branch with more MACs (both are
+// imported, one If at a time, the later ones skipped meanwhile), so skipping never hides a network's work.
+BranchChoices costlier_branches(const std::string& path, const OnnxImportOptions& options,
+                                std::vector<std::string>& notes) {
+  BranchChoices chosen;
+  if (!options.skip_unsupported) return chosen;
+  for (;;) {
+    const PreparedOnnxGraph graph = prepare_onnx_graph(path, options, chosen);
+    if (graph.undecided_ifs.empty()) return chosen;
+    const UndecidedIf& pending = graph.undecided_ifs.front();
+    std::map<std::string, std::uint64_t> macs;
+    for (const std::string branch : {"then_branch", "else_branch"}) {
+      BranchChoices trial = chosen;
+      trial[pending.key] = branch;
+      macs[branch] = onnx_workload(import_with_branches(path, options, trial), path).total_macs();
+    }
+    const bool then_costlier = macs["then_branch"] >= macs["else_branch"];
+    const std::string taken = then_costlier ? "then_branch" : "else_branch";
+    const std::string other = then_costlier ? "else_branch" : "then_branch";
+    chosen[pending.key] = taken;
+    notes.push_back(
+        fmt::format("If node '{}' takes its {}, the costlier ({} MACs per image for the whole network, "
+                    "{} with its {}): {}",
+                    pending.name, taken, macs[taken], macs[other], other, pending.advice()));
+  }
+}
+
+}  // namespace
+
+OnnxImport import_onnx(const std::string& path, const OnnxImportOptions& options) {
+  std::vector<std::string> branch_notes;
+  const BranchChoices branches = costlier_branches(path, options, branch_notes);
+  OnnxImport imported = import_with_branches(path, options, branches);
+  imported.notes.insert(imported.notes.end(), branch_notes.begin(), branch_notes.end());
   return imported;
 }
 
@@ -85,8 +127,13 @@ Workload onnx_workload(const OnnxImport& imported, const std::string& path) {
 Workload load_onnx_workload(const std::string& path, const OnnxImportOptions& options) {
   const OnnxImport imported = import_onnx(path, options);
   Workload workload = onnx_workload(imported, path);
-  for (const auto& note : imported.notes) std::cerr << "note: " << path << ": " << note << "\n";
+  print_import_messages(imported, path);
   return workload;
+}
+
+void print_import_messages(const OnnxImport& imported, const std::string& path) {
+  for (const auto& note : imported.notes) std::cerr << "note: " << path << ": " << note << "\n";
+  for (const auto& warning : imported.warnings) std::cerr << "warning: " << path << ": " << warning << "\n";
 }
 
 std::string onnx_workload_yaml(const OnnxImport& imported, const std::string& path) {
@@ -94,10 +141,12 @@ std::string onnx_workload_yaml(const OnnxImport& imported, const std::string& pa
   out << imported.document;
   std::string header = "# Imported from " + std::filesystem::path(path).filename().string() +
                        " by `ergon import onnx` (docs/workloads.md).\n";
-  for (const auto& note : imported.notes) {
-    std::stringstream lines(note);
-    for (std::string line; std::getline(lines, line);) header += "# " + line + "\n";
-  }
+  const auto comment = [&header](const std::string& prefix, const std::string& text) {
+    std::stringstream lines(text);
+    for (std::string line; std::getline(lines, line);) header += "# " + prefix + line + "\n";
+  };
+  for (const auto& note : imported.notes) comment("", note);
+  for (const auto& warning : imported.warnings) comment("warning: ", warning);
   return header + out.c_str() + "\n";
 }
 
