@@ -14,11 +14,10 @@ bool reads_a_model(const CLI::App& command) {
   return command.get_option_no_throw("--workload") != nullptr || command.get_name() == "onnx" || workload_show;
 }
 
-// The files the command reads a model from (its --workload values, `workload show`'s file, `import onnx`'s
-// model), as given.
+// The files the command reads a workload from (its --workload values, `workload show`'s file), as given.
 std::vector<std::string> model_paths(const CLI::App& command) {
   std::vector<std::string> paths;
-  for (const char* name : {"--workload", "file", "model"}) {
+  for (const char* name : {"--workload", "file"}) {
     const CLI::Option* option = command.get_option_no_throw(name);
     if (option != nullptr) paths.insert(paths.end(), option->results().begin(), option->results().end());
   }
@@ -32,6 +31,7 @@ bool is_onnx_path(const std::string& path) {
 // --input-shape and --input-value pin an ONNX model's inputs; with no model among the command's inputs (a
 // YAML workload holds its shapes) they would change nothing, so they are a usage error.
 void refuse_without_a_model(const CLI::App& command, const std::string& name, const std::string& text) {
+  if (command.get_name() == "onnx") return;  // `import onnx` reads a model whatever its file's name
   const std::vector<std::string> paths = model_paths(command);
   if (std::any_of(paths.begin(), paths.end(), is_onnx_path)) return;
   throw CLI::ValidationError(

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -60,9 +61,7 @@ void add_input_value(OnnxImportOptions& options, const std::string& text) {
 
 namespace {
 
-OnnxImport import_with_branches(const std::string& path, const OnnxImportOptions& options,
-                                const BranchChoices& branches) {
-  PreparedOnnxGraph graph = prepare_onnx_graph(path, options, branches);
+OnnxImport lower_prepared(const std::string& path, PreparedOnnxGraph graph, const OnnxImportOptions& options) {
   LoweredOnnx lowered = lower_onnx_graph(path, graph, options);
   OnnxImport imported{lowered.document, std::move(graph.notes), std::move(graph.warnings),
                       std::move(lowered.tensor_layers)};
@@ -71,39 +70,42 @@ OnnxImport import_with_branches(const std::string& path, const OnnxImportOptions
   return imported;
 }
 
-// With --skip-unsupported, each If whose condition does not fold takes the branch with more MACs (both are
-// imported, one If at a time, the later ones skipped meanwhile), so skipping never hides a network's work.
-BranchChoices costlier_branches(const std::string& path, const OnnxImportOptions& options,
-                                std::vector<std::string>& notes) {
-  BranchChoices chosen;
-  if (!options.skip_unsupported) return chosen;
-  for (;;) {
-    const PreparedOnnxGraph graph = prepare_onnx_graph(path, options, chosen);
-    if (graph.undecided_ifs.empty()) return chosen;
-    const UndecidedIf& pending = graph.undecided_ifs.front();
-    std::map<std::string, std::uint64_t> macs;
-    for (const std::string branch : {"then_branch", "else_branch"}) {
-      BranchChoices trial = chosen;
-      trial[pending.key] = branch;
-      macs[branch] = onnx_workload(import_with_branches(path, options, trial), path).total_macs();
-    }
-    const bool then_costlier = macs["then_branch"] >= macs["else_branch"];
-    const std::string taken = then_costlier ? "then_branch" : "else_branch";
-    const std::string other = then_costlier ? "else_branch" : "then_branch";
-    chosen[pending.key] = taken;
-    notes.push_back(
-        fmt::format("If node '{}' takes its {}, the costlier ({} MACs per image for the whole network, "
-                    "{} with its {}): {}",
-                    pending.name, taken, macs[taken], macs[other], other, pending.advice()));
+// With --skip-unsupported, an If whose condition does not fold takes the branch with more MACs: the model is
+// imported with each branch in its place (later undecided Ifs skipped meanwhile), so skipping never hides a
+// network's work behind its cheaper path.
+void choose_costlier_branch(const std::string& path, const OnnxImportOptions& options, const UndecidedIf& pending,
+                            BranchChoices& chosen, std::vector<std::string>& notes) {
+  std::map<std::string, std::uint64_t> macs;
+  for (const std::string branch : {"then_branch", "else_branch"}) {
+    BranchChoices trial = chosen;
+    trial[pending.key] = branch;
+    const OnnxImport imported = lower_prepared(path, prepare_onnx_graph(path, options, trial), options);
+    macs[branch] = onnx_workload(imported, path).total_macs();
   }
+  const bool then_costlier = macs["then_branch"] >= macs["else_branch"];
+  const std::string taken = then_costlier ? "then_branch" : "else_branch";
+  const std::string other = then_costlier ? "else_branch" : "then_branch";
+  chosen[pending.key] = taken;
+  notes.push_back(fmt::format(
+      "If node '{}' takes its {}, the costlier ({} MACs per image for the whole network, {} with its {}): {}",
+      pending.name, taken, macs[taken], macs[other], other, pending.advice()));
 }
 
 }  // namespace
 
 OnnxImport import_onnx(const std::string& path, const OnnxImportOptions& options) {
+  BranchChoices branches;
   std::vector<std::string> branch_notes;
-  const BranchChoices branches = costlier_branches(path, options, branch_notes);
-  OnnxImport imported = import_with_branches(path, options, branches);
+  PreparedOnnxGraph graph = prepare_onnx_graph(path, options, branches);
+  while (options.skip_unsupported) {
+    // An If whose chosen branch cannot take its place (its outputs differ) stays, skipped as free.
+    const auto pending = std::find_if(graph.undecided_ifs.begin(), graph.undecided_ifs.end(),
+                                      [&](const UndecidedIf& i) { return branches.count(i.key) == 0; });
+    if (pending == graph.undecided_ifs.end()) break;
+    choose_costlier_branch(path, options, *pending, branches, branch_notes);
+    graph = prepare_onnx_graph(path, options, branches);
+  }
+  OnnxImport imported = lower_prepared(path, std::move(graph), options);
   imported.notes.insert(imported.notes.end(), branch_notes.begin(), branch_notes.end());
   return imported;
 }

@@ -202,10 +202,20 @@ class Lowering {
     if (found == values_.end()) {
       fail(path_, where,
            "input tensor '" + tensor +
-               "' is neither a graph input, an initializer, nor the output of an earlier node (ONNX lists nodes in "
-               "topological order; is the graph cyclic or incomplete?)");
+               "' has no layer: the node writing it was skipped, and ONNX's shape inference gives the tensor no "
+               "static shape to stand in for it");
     }
     return found->second;
+  }
+
+  // A contradiction downstream of inputs the user pinned is most likely the pin's.
+  std::string pinned_inputs_hint() const {
+    std::vector<std::string> pins;
+    for (const auto& [name, dims] : options_.input_shapes)
+      pins.push_back(fmt::format("{}={}", name, fmt::join(dims, "x")));
+    if (pins.empty()) return "";
+    return fmt::format(" (the inputs are pinned by --input-shape {}: does that match the model?)",
+                       fmt::join(pins, " --input-shape "));
   }
 
   // ---- layers ----
@@ -268,8 +278,8 @@ class Lowering {
     if (value.shape.elements() != wanted.elements()) {
       fail(path_, where,
            fmt::format("tensor '{}' holds {} elements per image, the layer reading it needs {} ({}); the model's "
-                       "shapes are inconsistent with this lowering",
-                       tensor, value.shape.elements(), wanted.elements(), wanted.to_string()));
+                       "shapes are inconsistent with this lowering{}",
+                       tensor, value.shape.elements(), wanted.elements(), wanted.to_string(), pinned_inputs_hint()));
     }
     const std::string key = value.layer + "->" + wanted.to_string();
     const auto cached = rearranged_.find(key);
@@ -676,7 +686,7 @@ class Lowering {
     const std::int64_t k = trans_a ? a_dims[a_dims.size() - 2] : a_dims.back();
     const std::int64_t k_b = trans_b ? b_dims.back() : b_dims[b_dims.size() - 2];
     const std::int64_t n = trans_b ? b_dims[b_dims.size() - 2] : b_dims.back();
-    if (k != k_b) fail(path_, where, fmt::format("inner dimensions differ: {} and {}", k, k_b));
+    if (k != k_b) fail(path_, where, fmt::format("inner dimensions differ: {} and {}{}", k, k_b, pinned_inputs_hint()));
     const std::int64_t a_elements = canonical(dims_of(a, where)).elements();
     const std::int64_t groups_b = product(b_dims, 0, b_dims.size() - 2);
     const bool bias = gemm && node.input_size() > 2 && !node.input(2).empty();
@@ -1106,7 +1116,7 @@ class Lowering {
       list += fmt::format("\n  and {} more (all in the workload's skipped_nodes)", carrying.size() - kListed);
     }
     result_.warnings.push_back(fmt::format(
-        "--skip-unsupported drops {} MACs per image ({:.4g} G) from {} skipped node(s); every figure of this "
+        "--skip-unsupported drops {} MACs per image ({:.4f} G) from {} skipped node(s); every figure of this "
         "workload leaves them out:{}",
         total, static_cast<double>(total) / 1e9, carrying.size(), list));
   }
