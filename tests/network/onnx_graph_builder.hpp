@@ -82,7 +82,9 @@ class OnnxGraph {
   // An input of another element type (onnx::TensorProto::UINT8, INT64, ...); empty dims: a scalar.
   void typed_input(const std::string& name, const std::vector<std::int64_t>& dims, int elem_type) {
     value(graph()->add_input(), name, dims);
-    graph()->mutable_input(graph()->input_size() - 1)->mutable_type()->mutable_tensor_type()->set_elem_type(elem_type);
+    auto* tensor = graph()->mutable_input(graph()->input_size() - 1)->mutable_type()->mutable_tensor_type();
+    tensor->set_elem_type(elem_type);
+    tensor->mutable_shape();  // declared, even with no dimensions (a scalar)
   }
   // Weights of any element type given by their dims alone (the import needs no values).
   static void typed_weights(onnx::GraphProto* graph, const std::string& name, const std::vector<std::int64_t>& dims,
