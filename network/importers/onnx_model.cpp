@@ -74,13 +74,30 @@ OnnxImport lower_prepared(const std::string& path, PreparedOnnxGraph graph, cons
 // imported with each branch in its place (later undecided Ifs skipped meanwhile), so skipping never hides a
 // network's work behind its cheaper path.
 void choose_costlier_branch(const std::string& path, const OnnxImportOptions& options, const UndecidedIf& pending,
-                            BranchChoices& chosen, std::vector<std::string>& notes) {
+                            BranchChoices& chosen, std::vector<std::string>& notes,
+                            std::vector<std::string>& warnings) {
   std::map<std::string, std::uint64_t> macs;
+  std::map<std::string, std::string> failure;  // a branch that does not import: why
   for (const std::string branch : {"then_branch", "else_branch"}) {
     BranchChoices trial = chosen;
     trial[pending.key] = branch;
-    const OnnxImport imported = lower_prepared(path, prepare_onnx_graph(path, options, trial), options);
-    macs[branch] = onnx_workload(imported, path).total_macs();
+    try {
+      const OnnxImport imported = lower_prepared(path, prepare_onnx_graph(path, options, trial), options);
+      macs[branch] = onnx_workload(imported, path).total_macs();
+    } catch (const InputError& error) {
+      if (!failure.empty()) throw;  // neither branch imports: the second's error stands for both
+      failure[branch] = error.what();
+    }
+  }
+  if (!failure.empty()) {
+    const std::string& failed = failure.begin()->first;
+    const std::string taken = failed == "then_branch" ? "else_branch" : "then_branch";
+    chosen[pending.key] = taken;
+    warnings.push_back(
+        fmt::format("If node '{}' takes its {}, as its {} does not import, so the figures may lack "
+                    "that branch's work ({}): {}",
+                    pending.name, taken, failed, failure.begin()->second, pending.advice()));
+    return;
   }
   const bool then_costlier = macs["then_branch"] >= macs["else_branch"];
   const std::string taken = then_costlier ? "then_branch" : "else_branch";
@@ -95,18 +112,19 @@ void choose_costlier_branch(const std::string& path, const OnnxImportOptions& op
 
 OnnxImport import_onnx(const std::string& path, const OnnxImportOptions& options) {
   BranchChoices branches;
-  std::vector<std::string> branch_notes;
+  std::vector<std::string> branch_notes, branch_warnings;
   PreparedOnnxGraph graph = prepare_onnx_graph(path, options, branches);
   while (options.skip_unsupported) {
     // An If whose chosen branch cannot take its place (its outputs differ) stays, skipped as free.
     const auto pending = std::find_if(graph.undecided_ifs.begin(), graph.undecided_ifs.end(),
                                       [&](const UndecidedIf& i) { return branches.count(i.key) == 0; });
     if (pending == graph.undecided_ifs.end()) break;
-    choose_costlier_branch(path, options, *pending, branches, branch_notes);
+    choose_costlier_branch(path, options, *pending, branches, branch_notes, branch_warnings);
     graph = prepare_onnx_graph(path, options, branches);
   }
   OnnxImport imported = lower_prepared(path, std::move(graph), options);
   imported.notes.insert(imported.notes.end(), branch_notes.begin(), branch_notes.end());
+  imported.warnings.insert(imported.warnings.end(), branch_warnings.begin(), branch_warnings.end());
   return imported;
 }
 
