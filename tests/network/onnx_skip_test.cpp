@@ -83,6 +83,7 @@ OnnxGraph quantised_net() {
   g.node("MatMulInteger", {"flat", "w_fc"}, {"logits"}, "qmatmul");
   g.node("Hardmax", {"logits"}, {"y"}, "pick");
   g.output("y", {1, 10});
+  g.graph()->mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT32);
   return g;
 }
 
@@ -128,6 +129,7 @@ TEST(OnnxSkippedMacs, ReportJsonListsTheSkippedNodes) {
   OnnxGraph::typed_weights(g.graph(), "w_q", {4, 4, 1, 1}, onnx::TensorProto::UINT8);
   g.node("ConvInteger", {"conv", "w_q"}, {"y"}, "qconv");
   g.output("y", {1, 4, 6, 6});
+  g.graph()->mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT32);
   OnnxImportOptions skip;
   skip.skip_unsupported = true;
   const Workload workload = load_onnx_workload(g.save("ergon_report_skipped.onnx"), skip);
