@@ -189,6 +189,21 @@ std::vector<Layer> parse_layers(YamlMap& root, std::int64_t default_batch) {
   return layers;
 }
 
+// `skipped_nodes: [{node, op, macs}]`: what an import left out (network/workload.hpp, SkippedNode).
+std::vector<SkippedNode> parse_skipped_nodes(YamlMap& root) {
+  std::vector<SkippedNode> nodes;
+  const std::optional<YamlView> list = root.find("skipped_nodes");
+  if (!list) return nodes;
+  for (const YamlView& item : list->items()) {
+    YamlMap entry(item);
+    SkippedNode node{entry.get_string("node"), entry.get_string("op"), std::nullopt};
+    if (entry.has("macs")) node.macs = static_cast<std::uint64_t>(entry.get_int("macs", kNonNegativeInt));
+    entry.reject_unknown_keys();
+    nodes.push_back(node);
+  }
+  return nodes;
+}
+
 }  // namespace
 
 Workload load_workload(const std::string& path) {
@@ -205,6 +220,7 @@ Workload parse_workload(const YAML::Node& document, const std::string& path) {
   const std::int64_t default_batch = root.get_int("batch", 1, IntRule{1, 1 << 20});
   const bool independent_layers = root.get_bool("independent_layers", false);
   std::vector<Layer> file_layers = parse_layers(root, default_batch);
+  std::vector<SkippedNode> skipped_nodes = parse_skipped_nodes(root);
   root.reject_unknown_keys();
 
   const LayerGraph file_graph = build_file_order_graph(file_layers);
@@ -227,6 +243,7 @@ Workload parse_workload(const YAML::Node& document, const std::string& path) {
     layers.push_back(std::move(layer));
   }
   Workload workload(name, source, path, std::move(layers), std::move(graph));
+  workload.set_skipped_nodes(std::move(skipped_nodes));
   workload.total_macs();  // reject totals that overflow now, not when a report is printed
   workload.total_params();
   workload.total_vector_ops();

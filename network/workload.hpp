@@ -6,6 +6,7 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,14 @@ namespace ergon {
 
 // Vertices are indices into Workload::layers(); an edge carries a tensor from producer to consumer.
 using LayerGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
+
+// A node of an imported model left out of the workload (ONNX `--skip-unsupported`), with the MACs it would
+// have done per image when they can be counted from its shapes: the figures of a run leave them out.
+struct SkippedNode {
+  std::string node;  // the model's node name
+  std::string op;    // its operator
+  std::optional<std::uint64_t> macs;
+};
 
 class Workload {
  public:
@@ -27,7 +36,10 @@ class Workload {
   // Where the workload is recorded as coming from, when it was read from a staged copy (cli/commands/run).
   void set_file(std::string file) { file_ = std::move(file); }
   const std::vector<Layer>& layers() const { return layers_; }  // topological order
-  const LayerGraph& graph() const { return graph_; }            // vertex i = layers()[i]
+  // Nodes of the source model this workload leaves out (the `skipped_nodes` key), in model order.
+  const std::vector<SkippedNode>& skipped_nodes() const { return skipped_nodes_; }
+  void set_skipped_nodes(std::vector<SkippedNode> nodes) { skipped_nodes_ = std::move(nodes); }
+  const LayerGraph& graph() const { return graph_; }  // vertex i = layers()[i]
   const Layer* find_layer(const std::string& name) const;
   // True when the layer reads the network's own input (stored raw), not a feature map.
   bool reads_network_input(const Layer& layer) const;
@@ -41,6 +53,7 @@ class Workload {
   std::string source_;
   std::string file_;
   std::vector<Layer> layers_;
+  std::vector<SkippedNode> skipped_nodes_;
   LayerGraph graph_;
   std::map<std::string, std::size_t> index_by_name_;
 };

@@ -146,6 +146,21 @@ void add_dram_bank_fields(nlohmann::ordered_json& json, const LayerResult& l) {
                             {"background", e.background_pj}, {"total", e.total_pj()}};
 }
 
+namespace {
+
+// The nodes of an imported model the workload leaves out, with the MACs per image each would have done
+// (null when its shapes do not give them): the run's figures lack those MACs.
+nlohmann::ordered_json skipped_nodes_json(const Workload& workload) {
+  nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
+  for (const SkippedNode& node : workload.skipped_nodes()) {
+    nodes.push_back({{"node", node.node}, {"op", node.op}, {"macs", nullptr}});
+    if (node.macs) nodes.back()["macs"] = *node.macs;
+  }
+  return nodes;
+}
+
+}  // namespace
+
 nlohmann::ordered_json run_json(const SimulationResult& result, const AcceleratorConfig& config,
                                 const Workload& workload, const std::string& fidelity) {
   nlohmann::ordered_json layers = nlohmann::ordered_json::array();
@@ -174,7 +189,11 @@ nlohmann::ordered_json run_json(const SimulationResult& result, const Accelerato
             {"dram_latency_ns", config.dram.latency_ns},
             {"energy_table", config.energy.table}}},
           {"energy_notes", result.energy_notes},
-          {"workload", {{"name", workload.name()}, {"file", workload.file()}, {"source", workload.source()}}},
+          {"workload",
+           {{"name", workload.name()},
+            {"file", workload.file()},
+            {"source", workload.source()},
+            {"skipped_nodes", skipped_nodes_json(workload)}}},
           {"total", total},
           {"layers", layers}};
 }

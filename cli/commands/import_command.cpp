@@ -119,7 +119,7 @@ void register_import_command(CLI::App& app) {
     // Imported once; every layer checked against ONNX's shapes before anything is written.
     const OnnxImport imported = import_onnx(*onnx_model, model_import_options());
     const Workload workload = onnx_workload(imported, *onnx_model);
-    for (const auto& note : imported.notes) std::cerr << "note: " << *onnx_model << ": " << note << "\n";
+    print_import_messages(imported, *onnx_model);
     write_file_atomically(*onnx_out, onnx_workload_yaml(imported, *onnx_model));
     std::cout << fmt::format("wrote {}: {} layers, {} MACs and {} vector operations per image\n", *onnx_out,
                              workload.layers().size(), workload.total_macs(), workload.total_vector_ops());

@@ -1,5 +1,7 @@
 // --input-shape and --skip-unsupported on every command that reads a model (docs/workloads.md): those with
 // --workload, `workload show` and `import onnx`.
+#include <algorithm>
+
 #include "cli/commands/commands.hpp"
 #include "network/importers/onnx_model.hpp"
 
@@ -12,14 +14,41 @@ bool reads_a_model(const CLI::App& command) {
   return command.get_option_no_throw("--workload") != nullptr || command.get_name() == "onnx" || workload_show;
 }
 
+// The files the command reads a workload from (its --workload values, `workload show`'s file), as given.
+std::vector<std::string> model_paths(const CLI::App& command) {
+  std::vector<std::string> paths;
+  for (const char* name : {"--workload", "file"}) {
+    const CLI::Option* option = command.get_option_no_throw(name);
+    if (option != nullptr) paths.insert(paths.end(), option->results().begin(), option->results().end());
+  }
+  return paths;
+}
+
+bool is_onnx_path(const std::string& path) {
+  return path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+}
+
+// --input-shape and --input-value pin an ONNX model's inputs; with no model among the command's inputs (a
+// YAML workload holds its shapes) they would change nothing, so they are a usage error.
+void refuse_without_a_model(const CLI::App& command, const std::string& name, const std::string& text) {
+  if (command.get_name() == "onnx") return;  // `import onnx` reads a model whatever its file's name
+  const std::vector<std::string> paths = model_paths(command);
+  if (std::any_of(paths.begin(), paths.end(), is_onnx_path)) return;
+  throw CLI::ValidationError(
+      name + " " + text, paths.empty() ? "applies to ONNX models (.onnx), and this command reads none"
+                                       : "applies to ONNX models (.onnx); " + paths.front() +
+                                             " is a workload file, whose input shapes and values are written in it");
+}
+
 // A repeatable option whose every value goes through `add` (which throws std::invalid_argument).
 void add_repeatable(CLI::App& command, const std::string& name, void (*add)(OnnxImportOptions&, const std::string&),
                     const std::string& help, const std::string& type_name) {
   command
       .add_option_function<std::vector<std::string>>(
           name,
-          [add](const std::vector<std::string>& texts) {
+          [add, name, &command](const std::vector<std::string>& texts) {
             for (const std::string& text : texts) {
+              refuse_without_a_model(command, name, text);
               try {
                 add(model_import_options(), text);
               } catch (const std::invalid_argument& error) {

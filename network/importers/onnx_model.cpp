@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -58,11 +59,72 @@ void add_input_value(OnnxImportOptions& options, const std::string& text) {
   if (!options.input_values.emplace(name, values).second) bad("input '" + name + "' is given twice");
 }
 
-OnnxImport import_onnx(const std::string& path, const OnnxImportOptions& options) {
-  PreparedOnnxGraph graph = prepare_onnx_graph(path, options);
+namespace {
+
+OnnxImport lower_prepared(const std::string& path, PreparedOnnxGraph graph, const OnnxImportOptions& options) {
   LoweredOnnx lowered = lower_onnx_graph(path, graph, options);
-  OnnxImport imported{lowered.document, std::move(graph.notes), std::move(lowered.tensor_layers)};
+  OnnxImport imported{lowered.document, std::move(graph.notes), std::move(graph.warnings),
+                      std::move(lowered.tensor_layers)};
   imported.notes.insert(imported.notes.end(), lowered.notes.begin(), lowered.notes.end());
+  imported.warnings.insert(imported.warnings.end(), lowered.warnings.begin(), lowered.warnings.end());
+  return imported;
+}
+
+// With --skip-unsupported, an If whose condition does not fold takes the branch with more MACs: the model is
+// imported with each branch in its place (later undecided Ifs skipped meanwhile), so skipping never hides a
+// network's work behind its cheaper path.
+void choose_costlier_branch(const std::string& path, const OnnxImportOptions& options, const UndecidedIf& pending,
+                            BranchChoices& chosen, std::vector<std::string>& notes,
+                            std::vector<std::string>& warnings) {
+  std::map<std::string, std::uint64_t> macs;
+  std::map<std::string, std::string> failure;  // a branch that does not import: why
+  for (const std::string branch : {"then_branch", "else_branch"}) {
+    BranchChoices trial = chosen;
+    trial[pending.key] = branch;
+    try {
+      const OnnxImport imported = lower_prepared(path, prepare_onnx_graph(path, options, trial), options);
+      macs[branch] = onnx_workload(imported, path).total_macs();
+    } catch (const InputError& error) {
+      if (!failure.empty()) throw;  // neither branch imports: the second's error stands for both
+      failure[branch] = error.what();
+    }
+  }
+  if (!failure.empty()) {
+    const std::string& failed = failure.begin()->first;
+    const std::string taken = failed == "then_branch" ? "else_branch" : "then_branch";
+    chosen[pending.key] = taken;
+    warnings.push_back(
+        fmt::format("If node '{}' takes its {}, as its {} does not import, so the figures may lack "
+                    "that branch's work ({}): {}",
+                    pending.name, taken, failed, failure.begin()->second, pending.advice()));
+    return;
+  }
+  const bool then_costlier = macs["then_branch"] >= macs["else_branch"];
+  const std::string taken = then_costlier ? "then_branch" : "else_branch";
+  const std::string other = then_costlier ? "else_branch" : "then_branch";
+  chosen[pending.key] = taken;
+  notes.push_back(fmt::format(
+      "If node '{}' takes its {}, the costlier ({} MACs per image for the whole network, {} with its {}): {}",
+      pending.name, taken, macs[taken], macs[other], other, pending.advice()));
+}
+
+}  // namespace
+
+OnnxImport import_onnx(const std::string& path, const OnnxImportOptions& options) {
+  BranchChoices branches;
+  std::vector<std::string> branch_notes, branch_warnings;
+  PreparedOnnxGraph graph = prepare_onnx_graph(path, options, branches);
+  while (options.skip_unsupported) {
+    // An If whose chosen branch cannot take its place (its outputs differ) stays, skipped as free.
+    const auto pending = std::find_if(graph.undecided_ifs.begin(), graph.undecided_ifs.end(),
+                                      [&](const UndecidedIf& i) { return branches.count(i.key) == 0; });
+    if (pending == graph.undecided_ifs.end()) break;
+    choose_costlier_branch(path, options, *pending, branches, branch_notes, branch_warnings);
+    graph = prepare_onnx_graph(path, options, branches);
+  }
+  OnnxImport imported = lower_prepared(path, std::move(graph), options);
+  imported.notes.insert(imported.notes.end(), branch_notes.begin(), branch_notes.end());
+  imported.warnings.insert(imported.warnings.end(), branch_warnings.begin(), branch_warnings.end());
   return imported;
 }
 
@@ -85,8 +147,13 @@ Workload onnx_workload(const OnnxImport& imported, const std::string& path) {
 Workload load_onnx_workload(const std::string& path, const OnnxImportOptions& options) {
   const OnnxImport imported = import_onnx(path, options);
   Workload workload = onnx_workload(imported, path);
-  for (const auto& note : imported.notes) std::cerr << "note: " << path << ": " << note << "\n";
+  print_import_messages(imported, path);
   return workload;
+}
+
+void print_import_messages(const OnnxImport& imported, const std::string& path) {
+  for (const auto& note : imported.notes) std::cerr << "note: " << path << ": " << note << "\n";
+  for (const auto& warning : imported.warnings) std::cerr << "warning: " << path << ": " << warning << "\n";
 }
 
 std::string onnx_workload_yaml(const OnnxImport& imported, const std::string& path) {
@@ -94,10 +161,12 @@ std::string onnx_workload_yaml(const OnnxImport& imported, const std::string& pa
   out << imported.document;
   std::string header = "# Imported from " + std::filesystem::path(path).filename().string() +
                        " by `ergon import onnx` (docs/workloads.md).\n";
-  for (const auto& note : imported.notes) {
-    std::stringstream lines(note);
-    for (std::string line; std::getline(lines, line);) header += "# " + line + "\n";
-  }
+  const auto comment = [&header](const std::string& prefix, const std::string& text) {
+    std::stringstream lines(text);
+    for (std::string line; std::getline(lines, line);) header += "# " + prefix + line + "\n";
+  };
+  for (const auto& note : imported.notes) comment("", note);
+  for (const auto& warning : imported.warnings) comment("warning: ", warning);
   return header + out.c_str() + "\n";
 }
 

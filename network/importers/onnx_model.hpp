@@ -4,7 +4,8 @@
 // then every node lowered to Ergon's layers (convolutions of rank 1 and 2 and transposed ones, GEMMs of any
 // rank, unrolled LSTM/GRU/RNN, pools, element-wise and reduction layers with their operation counts, and
 // layout operators as free data movement). An operator that cannot be lowered is an error listing every
-// such node, unless skip_unsupported treats them as free data movement and says so.
+// such node, unless skip_unsupported treats them as free data movement and says so (with the MACs they
+// drop), and an If whose condition is computed at run time takes its costlier branch.
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
@@ -28,8 +29,9 @@ void add_input_shape(OnnxImportOptions& options, const std::string& text);
 void add_input_value(OnnxImportOptions& options, const std::string& text);
 
 struct OnnxImport {
-  YAML::Node document;             // the workload
-  std::vector<std::string> notes;  // decisions taken on the user's behalf, and operators treated as free
+  YAML::Node document;                // the workload
+  std::vector<std::string> notes;     // decisions taken on the user's behalf, and operators treated as free
+  std::vector<std::string> warnings;  // what may make the figures wrong or incomplete
   // Each ONNX tensor a layer stands for -> (layer, elements per image ONNX infers for it).
   std::map<std::string, std::pair<std::string, std::int64_t>> tensor_layers;
 };
@@ -40,8 +42,11 @@ OnnxImport import_onnx(const std::string& path, const OnnxImportOptions& options
 // The imported workload parsed, every layer's output checked against ONNX's shape inference.
 Workload onnx_workload(const OnnxImport& imported, const std::string& path);
 
-// import_onnx then onnx_workload; the notes go to stderr.
+// import_onnx then onnx_workload; the notes and warnings go to stderr.
 Workload load_onnx_workload(const std::string& path, const OnnxImportOptions& options = {});
+
+// The notes ("note: ") and warnings ("warning: ") on stderr, each naming the model.
+void print_import_messages(const OnnxImport& imported, const std::string& path);
 
 // The imported workload as YAML text, with a header naming its source and the notes as comments.
 std::string onnx_workload_yaml(const OnnxImport& imported, const std::string& path);

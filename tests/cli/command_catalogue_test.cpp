@@ -3,7 +3,9 @@
 // stderr starts with "error:" and holds every expected fragment, that no file in the folder changed, and
 // that nothing was left behind except the files the case names under `leaves`.
 #include <fcntl.h>
+#include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,6 +27,7 @@ namespace fs = std::filesystem;
 struct CommandCase {
   std::string name;
   std::map<std::string, std::string> files;        // written into the folder: name -> content
+  std::map<std::string, std::string> onnx_files;   // ONNX models written from protobuf text: name -> text
   std::map<std::string, std::string> copies;       // copied from the source tree: name -> path under it
   std::map<std::string, std::string> links;        // symbolic links: name -> target
   std::map<std::string, std::string> environment;  // variables set for the command
@@ -46,6 +49,7 @@ CommandCase read_command_case(const YAML::Node& node) {
   CommandCase entry;
   entry.name = node["name"].as<std::string>();
   if (node["files"]) entry.files = node["files"].as<std::map<std::string, std::string>>();
+  if (node["onnx_files"]) entry.onnx_files = node["onnx_files"].as<std::map<std::string, std::string>>();
   if (node["copies"]) entry.copies = node["copies"].as<std::map<std::string, std::string>>();
   if (node["links"]) entry.links = node["links"].as<std::map<std::string, std::string>>();
   if (node["env"]) entry.environment = node["env"].as<std::map<std::string, std::string>>();
@@ -138,6 +142,11 @@ TEST_P(CommandCatalogueTest, ExitsWithLocatedMessageAndLeavesInputsAlone) {
   for (const auto& [name, content] : entry.files) {
     fs::create_directories((folder / name).parent_path());  // a file may be in a folder ("out/results.csv")
     std::ofstream(folder / name, std::ios::binary) << content;
+  }
+  for (const auto& [name, text] : entry.onnx_files) {
+    onnx::ModelProto model;
+    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &model)) << name << " is not ModelProto text";
+    std::ofstream(folder / name, std::ios::binary) << model.SerializeAsString();
   }
   for (const auto& [name, source] : entry.copies) {
     fs::create_directories((folder / name).parent_path());

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <filesystem>
@@ -14,6 +16,7 @@
 
 #include "common/input_error.hpp"
 #include "network/importers/onnx/onnx_folding.hpp"
+#include "network/importers/onnx/onnx_structure.hpp"
 
 namespace ergon {
 namespace {
@@ -116,6 +119,7 @@ onnx::ModelProto read_model(const std::string& path) {
   }
   if (!model.has_graph() || model.graph().node_size() == 0) fail(path, "graph", "the model has no nodes");
   check_window_attributes(path, model.graph());
+  check_graph_structure(path, model);
   return model;
 }
 
@@ -136,13 +140,29 @@ std::vector<std::int64_t> declared_dims(const onnx::ValueInfoProto& input, std::
   return dims;
 }
 
+// The newest opset of the ONNX library's operator definitions (its shape inference reads a newer model's
+// operators by these).
+std::int64_t newest_known_opset() {
+  const auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  const auto found = ranges.find(onnx::ONNX_DOMAIN);
+  return found == ranges.end() ? 0 : found->second.second;
+}
+
 class GraphPreparation {
  public:
-  GraphPreparation(std::string path, const OnnxImportOptions& options) : path_(std::move(path)), options_(options) {}
+  GraphPreparation(std::string path, const OnnxImportOptions& options, const BranchChoices& chosen_branches)
+      : path_(std::move(path)), options_(options), chosen_branches_(chosen_branches) {}
 
   PreparedOnnxGraph run() {
     result_.model = read_model(path_);
     result_.opset = default_opset(result_.model);
+    if (result_.opset > newest_known_opset()) {
+      result_.warnings.push_back(fmt::format(
+          "the model's opset {} is newer than the newest this build knows (opset {}): ONNX's shape inference and "
+          "the lowering read its operators as opset {} defines them, so an operator changed since may be sized "
+          "wrongly (convert the model to opset {} with onnx.version_converter to be sure)",
+          result_.opset, newest_known_opset(), newest_known_opset(), newest_known_opset()));
+    }
     for (const auto& init : result_.model.graph().initializer()) {
       result_.constants[init.name()] = constant_from_proto(init);
     }
@@ -151,9 +171,10 @@ class GraphPreparation {
       refresh_initializers();
       infer_shapes_isolated(path_, result_.model);
       collect_shapes();
-      if (!fold_pass()) break;
+      if (!fold_pass() && !take_chosen_branches()) break;
     }
     check_sizes();
+    find_undecided_ifs();
     return std::move(result_);
   }
 
@@ -387,8 +408,7 @@ class GraphPreparation {
   }
 
   // An If whose condition folded to a constant is replaced by the nodes of the branch it takes (Silero VAD
-  // picks its 8 or 16 kHz path from the `sr` input, which --input-value pins); Identity nodes carry the
-  // branch's outputs to the If's.
+  // picks its 8 or 16 kHz path from the `sr` input, which --input-value pins).
   bool inline_decided_branch(const onnx::NodeProto& node, google::protobuf::RepeatedPtrField<onnx::NodeProto>& kept) {
     if (node.op_type() != "If" || node.input_size() != 1) return false;
     const auto condition = result_.constants.find(node.input(0));
@@ -396,6 +416,33 @@ class GraphPreparation {
       return false;
     }
     const std::string taken = condition->second.real(0) != 0 ? "then_branch" : "else_branch";
+    if (!inline_branch(node, taken, kept)) return false;
+    result_.notes.push_back(fmt::format("If node '{}' takes its {} (its condition is constant)", node.name(), taken));
+    return true;
+  }
+
+  // When nothing more folds, the If nodes the import chose a branch for (chosen_branches_) take it.
+  bool take_chosen_branches() {
+    if (chosen_branches_.empty()) return false;
+    onnx::GraphProto& graph = *result_.model.mutable_graph();
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
+    bool took_any = false;
+    for (const onnx::NodeProto& node : graph.node()) {
+      const auto chosen = node.op_type() == "If" && node.output_size() > 0 ? chosen_branches_.find(node.output(0))
+                                                                           : chosen_branches_.end();
+      if (chosen != chosen_branches_.end() && inline_branch(node, chosen->second, kept)) {
+        took_any = true;
+        continue;
+      }
+      *kept.Add() = node;
+    }
+    graph.mutable_node()->Swap(&kept);
+    return took_any;
+  }
+
+  // The If's `taken` branch in its place; Identity nodes carry the branch's outputs to the If's.
+  bool inline_branch(const onnx::NodeProto& node, const std::string& taken,
+                     google::protobuf::RepeatedPtrField<onnx::NodeProto>& kept) {
     const onnx::GraphProto* branch = nullptr;
     for (const auto& a : node.attribute()) {
       if (a.name() == taken && a.has_g()) branch = &a.g();
@@ -410,20 +457,60 @@ class GraphPreparation {
       carry->add_input(branch->output(o).name());
       carry->add_output(node.output(o));
     }
-    result_.notes.push_back(fmt::format("If node '{}' takes its {} (its condition is constant)", node.name(), taken));
     ++result_.folded_nodes;
     return true;
   }
 
+  // The If nodes left: each with the one-element graph inputs its condition depends on.
+  void find_undecided_ifs() {
+    const onnx::GraphProto& graph = result_.model.graph();
+    std::map<std::string, const onnx::NodeProto*> writer;
+    for (const auto& node : graph.node()) {
+      for (const auto& output : node.output()) writer[output] = &node;
+    }
+    std::set<std::string> inputs;
+    for (const auto& input : graph.input()) inputs.insert(input.name());
+    for (const auto& node : graph.node()) {
+      if (node.op_type() != "If" || node.input_size() < 1 || node.output_size() < 1) continue;
+      UndecidedIf pending{node.output(0), node.name(), {}};
+      std::set<std::string> seen;
+      std::vector<std::string> todo{node.input(0)};
+      while (!todo.empty()) {
+        const std::string tensor = todo.back();
+        todo.pop_back();
+        if (tensor.empty() || !seen.insert(tensor).second || result_.constants.count(tensor) > 0) continue;
+        const auto shape = result_.shapes.find(tensor);
+        const bool one_element = shape != result_.shapes.end() &&
+                                 std::all_of(shape->second.begin(), shape->second.end(), [](auto d) { return d == 1; });
+        if (inputs.count(tensor) > 0 && one_element) pending.scalar_inputs.push_back(tensor);
+        const auto producer = writer.find(tensor);
+        if (producer != writer.end())
+          todo.insert(todo.end(), producer->second->input().begin(), producer->second->input().end());
+      }
+      std::sort(pending.scalar_inputs.begin(), pending.scalar_inputs.end());
+      result_.undecided_ifs.push_back(pending);
+    }
+  }
+
   std::string path_;
   const OnnxImportOptions& options_;
+  const BranchChoices& chosen_branches_;
   PreparedOnnxGraph result_;
 };
 
 }  // namespace
 
-PreparedOnnxGraph prepare_onnx_graph(const std::string& path, const OnnxImportOptions& options) {
-  return GraphPreparation(path, options).run();
+std::string UndecidedIf::advice() const {
+  if (scalar_inputs.empty()) return "its condition is computed from the data at run time";
+  std::vector<std::string> options;
+  for (const auto& input : scalar_inputs) options.push_back("--input-value " + input + "=...");
+  return fmt::format("its condition depends on input{} '{}': pass {} to decide it", scalar_inputs.size() > 1 ? "s" : "",
+                     fmt::join(scalar_inputs, "', '"), fmt::join(options, " "));
+}
+
+PreparedOnnxGraph prepare_onnx_graph(const std::string& path, const OnnxImportOptions& options,
+                                     const BranchChoices& chosen_branches) {
+  return GraphPreparation(path, options, chosen_branches).run();
 }
 
 }  // namespace ergon

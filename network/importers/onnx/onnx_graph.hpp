@@ -14,6 +14,19 @@
 
 namespace ergon {
 
+// An If node whose condition is computed at run time (it did not fold to a constant).
+struct UndecidedIf {
+  std::string key;                         // its first output: names the node across preparations
+  std::string name;                        // the node's name
+  std::vector<std::string> scalar_inputs;  // graph inputs of one element its condition depends on
+  // What to tell the user: which inputs decide it and the --input-value that would.
+  std::string advice() const;
+};
+
+// If node (UndecidedIf::key) -> "then_branch" or "else_branch": the branch to inline when its condition
+// does not fold (the import's choice for --skip-unsupported).
+using BranchChoices = std::map<std::string, std::string>;
+
 struct PreparedOnnxGraph {
   onnx::ModelProto model;  // the nodes left after folding, in file order
   std::map<std::string, OnnxConstant> constants;
@@ -21,10 +34,13 @@ struct PreparedOnnxGraph {
   std::map<std::string, std::string> folded_by;             // constant tensor -> "node 'name' (OpType)"
   std::int64_t opset = 0;
   std::size_t folded_nodes = 0;
-  std::vector<std::string> notes;  // what the preparation decided on the user's behalf
+  std::vector<std::string> notes;     // what the preparation decided on the user's behalf
+  std::vector<std::string> warnings;  // what may make the figures wrong
+  std::vector<UndecidedIf> undecided_ifs;
 };
 
 // Throws InputError naming the file and the input, node or tensor.
-PreparedOnnxGraph prepare_onnx_graph(const std::string& path, const OnnxImportOptions& options);
+PreparedOnnxGraph prepare_onnx_graph(const std::string& path, const OnnxImportOptions& options,
+                                     const BranchChoices& chosen_branches = {});
 
 }  // namespace ergon

@@ -12,6 +12,7 @@
 
 #include "common/input_error.hpp"
 #include "common/text.hpp"
+#include "network/importers/onnx/onnx_node_macs.hpp"
 #include "network/layer.hpp"
 
 namespace ergon {
@@ -114,6 +115,7 @@ class Lowering {
     if (batch_ > 1) root["batch"] = batch_;
     if (components() > 1) root["independent_layers"] = true;
     root["layers"] = layers_;
+    if (!unsupported_.empty()) root["skipped_nodes"] = skipped_nodes_node();
     result_.document = root;
     return std::move(result_);
   }
@@ -200,10 +202,20 @@ class Lowering {
     if (found == values_.end()) {
       fail(path_, where,
            "input tensor '" + tensor +
-               "' is neither a graph input, an initializer, nor the output of an earlier node (ONNX lists nodes in "
-               "topological order; is the graph cyclic or incomplete?)");
+               "' has no layer: the node writing it was skipped, and ONNX's shape inference gives the tensor no "
+               "static shape to stand in for it");
     }
     return found->second;
+  }
+
+  // A contradiction downstream of inputs the user pinned is most likely the pin's.
+  std::string pinned_inputs_hint() const {
+    std::vector<std::string> pins;
+    for (const auto& [name, dims] : options_.input_shapes)
+      pins.push_back(fmt::format("{}={}", name, fmt::join(dims, "x")));
+    if (pins.empty()) return "";
+    return fmt::format(" (the inputs are pinned by --input-shape {}: does that match the model?)",
+                       fmt::join(pins, " --input-shape "));
   }
 
   // ---- layers ----
@@ -266,8 +278,8 @@ class Lowering {
     if (value.shape.elements() != wanted.elements()) {
       fail(path_, where,
            fmt::format("tensor '{}' holds {} elements per image, the layer reading it needs {} ({}); the model's "
-                       "shapes are inconsistent with this lowering",
-                       tensor, value.shape.elements(), wanted.elements(), wanted.to_string()));
+                       "shapes are inconsistent with this lowering{}",
+                       tensor, value.shape.elements(), wanted.elements(), wanted.to_string(), pinned_inputs_hint()));
     }
     const std::string key = value.layer + "->" + wanted.to_string();
     const auto cached = rearranged_.find(key);
@@ -431,7 +443,16 @@ class Lowering {
   struct Skip {};
 
   void unsupported(const onnx::NodeProto& node, const std::string& where, const std::string& why) {
-    unsupported_.push_back({node.op_type(), where, why});
+    unsupported_.push_back(
+        {node.op_type(), where, why, node_label(node, node.output(0)), onnx_node_macs(node, graph_.shapes, batch_)});
+  }
+
+  // An If left in the graph: its condition did not fold.
+  void lower_if(const onnx::NodeProto& node, const std::string& where) {
+    for (const UndecidedIf& pending : graph_.undecided_ifs) {
+      if (pending.key == node.output(0)) return unsupported(node, where, pending.advice());
+    }
+    unsupported(node, where, "its condition is computed at run time");
   }
 
   // Outputs of a node Ergon cannot lower: a free layout (or, without activation inputs, an intermediate
@@ -512,6 +533,7 @@ class Lowering {
     if (op == "Pad") return lower_pad(node, where);
     if (op == "Resize" || op == "Upsample") return lower_resize(node, where);
     if (op == "LSTM" || op == "GRU" || op == "RNN") return lower_recurrent(node, where);
+    if (op == "If") return lower_if(node, where);
     if (layout_operators().count(op) > 0) return lower_layout(node, ascii_lower(op), where);
     unsupported(node, where, "");
   }
@@ -523,6 +545,7 @@ class Lowering {
     }
     const Dims& w = constant(node.input(1)).dims;  // [F, C/groups, k...]
     if (w.size() < 3) fail(path_, where, "the weights must have rank 3 or more");
+    check_weights(node, w, w[1], where);
     WindowSpec spec = window(node, Dims(w.begin() + 2, w.end()), dims_of(node.input(0), where), where);
     const std::string input = window_input(node.input(0), spec, false, where);
     YAML::Node layer = new_layer(node_label(node, node.output(0)), "conv", {input});
@@ -534,6 +557,36 @@ class Lowering {
     bind(node.output(0), emit(layer, canonical_of(node.output(0), where)));
   }
 
+  // A convolution's weights against its input's channels (`per_group` each of `group` groups) and its
+  // kernel_shape: ONNX's inference checks neither, and the figures would follow the weights silently.
+  void check_weights(const onnx::NodeProto& node, const Dims& w, std::int64_t per_group, const std::string& where) {
+    const std::string weights = fmt::format("weights '{}' [{}]", node.input(1), fmt::join(w, ", "));
+    const Dims& x = dims_of(node.input(0), where);
+    const std::int64_t groups = integer(node, "group", 1);
+    if (x.size() >= 2 && per_group * groups != x[1]) {
+      const std::string expects = groups == 1 ? fmt::format("{} input channels", per_group)
+                                              : fmt::format("{} input channels ({} per group x {} groups)",
+                                                            per_group * groups, per_group, groups);
+      const auto pinned = options_.input_shapes.find(node.input(0));
+      if (pinned != options_.input_shapes.end()) {
+        fail(path_, "--input-shape " + node.input(0),
+             fmt::format("{}={} gives input '{}' {} channels, but its consumer, node '{}' ({}), expects {} (its {})",
+                         node.input(0), fmt::join(pinned->second, "x"), node.input(0), x[1],
+                         node_label(node, node.output(0)), node.op_type(), expects, weights));
+      }
+      fail(path_, where,
+           fmt::format("its {} expect {}, but its input '{}' [{}] has {} channels", weights, expects, node.input(0),
+                       fmt::join(x, ", "), x[1]));
+    }
+    const auto* kernel_shape = attribute(node, "kernel_shape");
+    const Dims kernel(w.begin() + 2, w.end());
+    if (kernel_shape != nullptr && Dims(kernel_shape->ints().begin(), kernel_shape->ints().end()) != kernel) {
+      fail(path_, where + ".kernel_shape",
+           fmt::format("[{}] contradicts its {}, whose kernel is [{}]", fmt::join(kernel_shape->ints(), ", "), weights,
+                       fmt::join(kernel, ", ")));
+    }
+  }
+
   // A transposed convolution as its sub-pixel form (Shi et al., CVPR 2016): a stride-1 convolution with
   // stride_h x stride_w phases of filters of ceil(k / stride) taps over the input, then depth-to-space.
   void lower_conv_transpose(const onnx::NodeProto& node, const std::string& where) {
@@ -542,11 +595,13 @@ class Lowering {
       throw Skip{};
     }
     const Dims& w = constant(node.input(1)).dims;  // [C, F/groups, k...]
+    if (w.size() < 3) fail(path_, where, "the weights must have rank 3 or more");
     const std::size_t rank = w.size() - 2;
-    if (w.size() < 3 || rank > 2) {
+    if (rank > 2) {
       unsupported(node, where, fmt::format("{}-D transposed convolution", rank));
       throw Skip{};
     }
+    check_weights(node, w, w[0] / std::max<std::int64_t>(integer(node, "group", 1), 1), where);
     const Dims kernel = ints(node, "kernel_shape", Dims(w.begin() + 2, w.end()));
     Dims strides = ints(node, "strides", Dims(rank, 1));
     const Dims dilations = ints(node, "dilations", Dims(rank, 1));
@@ -631,7 +686,7 @@ class Lowering {
     const std::int64_t k = trans_a ? a_dims[a_dims.size() - 2] : a_dims.back();
     const std::int64_t k_b = trans_b ? b_dims.back() : b_dims[b_dims.size() - 2];
     const std::int64_t n = trans_b ? b_dims[b_dims.size() - 2] : b_dims.back();
-    if (k != k_b) fail(path_, where, fmt::format("inner dimensions differ: {} and {}", k, k_b));
+    if (k != k_b) fail(path_, where, fmt::format("inner dimensions differ: {} and {}{}", k, k_b, pinned_inputs_hint()));
     const std::int64_t a_elements = canonical(dims_of(a, where)).elements();
     const std::int64_t groups_b = product(b_dims, 0, b_dims.size() - 2);
     const bool bias = gemm && node.input_size() > 2 && !node.input(2).empty();
@@ -1038,6 +1093,46 @@ class Lowering {
     }
     result_.notes.push_back(
         fmt::format("{} node(s) treated as free data movement (--skip-unsupported):{}", unsupported_.size(), list));
+    warn_of_dropped_macs();
+  }
+
+  // The skipped nodes that carry MACs, biggest first: the figures of every run of this workload lack them.
+  void warn_of_dropped_macs() {
+    std::vector<const Unsupported*> carrying;
+    std::uint64_t total = 0;
+    for (const auto& u : unsupported_) {
+      if (!u.macs || *u.macs == 0) continue;
+      carrying.push_back(&u);
+      if (__builtin_add_overflow(total, *u.macs, &total)) total = UINT64_MAX;
+    }
+    if (carrying.empty()) return;
+    std::stable_sort(carrying.begin(), carrying.end(), [](auto* a, auto* b) { return *a->macs > *b->macs; });
+    constexpr std::size_t kListed = 20;
+    std::string list;
+    for (std::size_t i = 0; i < std::min(carrying.size(), kListed); ++i) {
+      list += fmt::format("\n  {} '{}': {} MACs", carrying[i]->op, carrying[i]->node, *carrying[i]->macs);
+    }
+    if (carrying.size() > kListed) {
+      list += fmt::format("\n  and {} more (all in the workload's skipped_nodes)", carrying.size() - kListed);
+    }
+    result_.warnings.push_back(fmt::format(
+        "--skip-unsupported drops {} MACs per image ({:.4f} G) from {} skipped node(s); every figure of this "
+        "workload leaves them out:{}",
+        total, static_cast<double>(total) / 1e9, carrying.size(), list));
+  }
+
+  // `skipped_nodes`: every node left out, in model order, with its MACs when they can be counted.
+  YAML::Node skipped_nodes_node() const {
+    YAML::Node list(YAML::NodeType::Sequence);
+    for (const auto& u : unsupported_) {
+      YAML::Node entry;
+      entry.SetStyle(YAML::EmitterStyle::Flow);
+      entry["node"] = u.node;
+      entry["op"] = u.op;
+      if (u.macs) entry["macs"] = *u.macs;
+      list.push_back(entry);
+    }
+    return list;
   }
 
   // An input no layer reads (a sample-rate scalar, an unused state) is left out, with a note.
@@ -1077,6 +1172,8 @@ class Lowering {
 
   struct Unsupported {
     std::string op, where, why;
+    std::string node;                   // the node's name (its output's when it has none)
+    std::optional<std::uint64_t> macs;  // per image, when its shapes give them
   };
 
   std::string path_;

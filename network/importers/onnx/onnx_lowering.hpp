@@ -16,6 +16,7 @@ namespace ergon {
 struct LoweredOnnx {
   YAML::Node document;
   std::vector<std::string> notes;
+  std::vector<std::string> warnings;  // what the figures lack (nodes skipped with their MACs)
   // Each ONNX tensor that a layer produces, with the elements per image ONNX infers for it: the check that
   // the lowering is faithful compares these with the parsed workload's shapes.
   std::map<std::string, std::pair<std::string, std::int64_t>> tensor_layers;
