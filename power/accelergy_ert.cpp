@@ -149,7 +149,7 @@ void add_note(std::vector<std::string>& notes, const std::string& note) {
 // The bits one access of a component moves, from its `attributes` (accelergy_ert.hpp); 0 when they give
 // none.
 int access_bits(YamlMap& component) {
-  if (!component.has("attributes") || !component.at("attributes").node().IsMap()) return 0;
+  if (!component.has("attributes") || component.at("attributes").node().IsNull()) return 0;
   YamlMap attributes = component.get_map("attributes");
   constexpr IntRule kBits{1, 1 << 20};
   if (attributes.has("width")) return static_cast<int>(attributes.get_int("width", kBits));
@@ -250,8 +250,8 @@ const ErtEnergy& find_reference(const ErtIndex& ert, const YamlView& where, cons
   return *found;
 }
 
-// `accelergy_ert.actions`: Ergon action -> ERT component.action (per word), {energy_of, bits_per_access},
-// or an energy in pJ per count.
+// `accelergy_ert.actions`: Ergon action -> ERT component.action (per access of the component's width),
+// {energy_of, bits_per_access}, or an energy in pJ per count.
 std::vector<ActionEnergy> explicit_actions(const ErtIndex& ert, const YamlView& view, int word_bits,
                                            std::vector<std::string>& notes) {
   if (!view.node().IsMap()) view.fail("give a map of Ergon action: ERT component.action");

@@ -1,6 +1,7 @@
 // Energy tables price component.action counters: the shipped table prices every energy action the
 // modules count, the five-key form prices as its actions form, and an Accelergy ERT written from the
-// CNNergy table prices a run to the CNNergy table's energy (docs/energy.md).
+// CNNergy table prices a run to the CNNergy table's energy, each access at its component's width
+// (docs/energy.md).
 #include "power/energy_table.hpp"
 
 #include <fmt/format.h>
