@@ -13,6 +13,7 @@
 #include "arch/dram/banked/dram_energy.hpp"
 #include "arch/dram/banked/dram_specs.hpp"
 #include "arch/dram_presets.hpp"
+#include "common/energy_bounds.hpp"
 #include "common/text.hpp"
 #include "common/yaml_view.hpp"
 
@@ -195,7 +196,8 @@ DramConfig parse_dram(YamlMap map) {
   dram.bandwidth_gbps = preset_or_required("bandwidth_gbps", preset->bandwidth_gbps,
                                            NumberRule{kMinDramBandwidthGbps, kMaxDramBandwidthGbps, false});
   dram.latency_ns = preset_or_required("latency_ns", preset->latency_ns, NumberRule{0.0, 1e6, false});
-  dram.energy_pj_per_bit = map.get_number("energy_pj_per_bit", preset->energy_pj_per_bit.value_or(0.0), kNonNegative);
+  dram.energy_pj_per_bit =
+      map.get_number("energy_pj_per_bit", preset->energy_pj_per_bit.value_or(0.0), kEnergyPerAccessPj);
   dram.request_queue_depth = map.get_int("request_queue_depth", dram.request_queue_depth, IntRule{1, 1 << 20});
   map.reject_unknown_keys();
   return dram;

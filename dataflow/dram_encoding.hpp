@@ -18,9 +18,11 @@ struct DramEncoding {
   double ofmap_density = 1.0;
 
   std::uint64_t raw_bytes(std::uint64_t words) const { return words * static_cast<std::uint64_t>(word_bits) / 8; }
+  // Non-zero values one 64-bit coded word holds.
+  std::uint64_t nonzeros_per_coded_word() const { return word_bits == 8 ? 5 : 3; }
   // `values` values of which `nonzero_values` are non-zero, run-length coded unless raw is smaller.
   std::uint64_t coded_bytes(std::uint64_t values, std::uint64_t nonzero_values) const {
-    const std::uint64_t per_word = word_bits == 8 ? 5 : 3;
+    const std::uint64_t per_word = nonzeros_per_coded_word();
     return std::min(raw_bytes(values), (nonzero_values + per_word - 1) / per_word * 8);
   }
   static std::uint64_t expected(std::uint64_t values, double density) {

@@ -111,6 +111,9 @@ struct Sparsity {
   double ofmap = 0.0;  // zero fraction of its output tensor
 };
 
+// The most images a layer processes together: the workload's `batch` keys and every --batch.
+inline constexpr std::int64_t kMaxBatch = std::int64_t{1} << 20;
+
 struct Layer {
   std::string name;
   OpKind op = OpKind::kInput;

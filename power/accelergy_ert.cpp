@@ -9,11 +9,10 @@
 #include <optional>
 #include <set>
 
+#include "common/energy_bounds.hpp"
+
 namespace ergon {
 namespace {
-
-// An energy in a table is at most 1 mJ per access (as in energy_table.cpp): beyond is a typo.
-constexpr NumberRule kEnergyPj{0.0, 1e9, false};
 
 std::string arguments_text(const YAML::Node& arguments) {
   if (!arguments || arguments.IsNull() || (arguments.IsMap() && arguments.size() == 0)) return "";
@@ -143,6 +142,43 @@ class ErtIndex {
   std::vector<std::string> components_;
 };
 
+void add_note(std::vector<std::string>& notes, const std::string& note) {
+  if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+}
+
+// The bits one access of a component moves, from its `attributes` (accelergy_ert.hpp); 0 when they give
+// none.
+int access_bits(YamlMap& component) {
+  if (!component.has("attributes") || component.at("attributes").node().IsNull()) return 0;
+  YamlMap attributes = component.get_map("attributes");
+  constexpr IntRule kBits{1, 1 << 20};
+  if (attributes.has("width")) return static_cast<int>(attributes.get_int("width", kBits));
+  for (const char* word_key : {"datawidth", "word_width", "word_bits", "word-bits"}) {
+    if (!attributes.has(word_key)) continue;
+    const std::int64_t word_bits = attributes.get_int(word_key, kBits);
+    std::int64_t words = 1;
+    for (const char* block_key : {"block_size", "block-size"}) {
+      if (attributes.has(block_key)) words = attributes.get_int(block_key, kBits);
+    }
+    if (word_bits * words > kBits.max) {
+      attributes.view().fail(
+          fmt::format("an access of {} words of {} bits is over {} bits", words, word_bits, kBits.max));
+    }
+    return static_cast<int>(word_bits * words);
+  }
+  return 0;
+}
+
+// The width a data action of `energy`'s component is priced per: the component's own, else a word of
+// `word_bits` bits, noted once per component.
+int priced_bits(const ErtEnergy& energy, const std::string& ert_path, int word_bits, std::vector<std::string>& notes) {
+  if (energy.access_bits > 0) return energy.access_bits;
+  add_note(notes, fmt::format("the ERT {} gives no access width for {} (attributes: width, or datawidth and "
+                              "block_size): its energies are taken per word of the config's width",
+                              ert_path, energy.component));
+  return word_bits;
+}
+
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
@@ -192,11 +228,12 @@ void add_default_actions(const ErtIndex& ert, int word_bits, const std::set<std:
       continue;
     }
     const bool data = rule.part != Part::kMac;
-    actions.push_back({rule.action, found->pj, found->where, found->key_path, data ? word_bits : 0});
+    actions.push_back({rule.action, found->pj, found->where, found->key_path,
+                       data ? priced_bits(*found, ert.path(), word_bits, notes) : 0});
   }
   if (!unpriced.empty()) {
-    notes.push_back(
-        fmt::format("the ERT {} has no component or action for {}: priced at 0", ert.path(), joined(unpriced)));
+    add_note(notes,
+             fmt::format("the ERT {} has no component or action for {}: priced at 0", ert.path(), joined(unpriced)));
   }
 }
 
@@ -213,9 +250,10 @@ const ErtEnergy& find_reference(const ErtIndex& ert, const YamlView& where, cons
   return *found;
 }
 
-// `accelergy_ert.actions`: Ergon action -> ERT component.action (per word), {energy_of, bits_per_access},
-// or an energy in pJ per count.
-std::vector<ActionEnergy> explicit_actions(const ErtIndex& ert, const YamlView& view, int word_bits) {
+// `accelergy_ert.actions`: Ergon action -> ERT component.action (per access of the component's width),
+// {energy_of, bits_per_access}, or an energy in pJ per count.
+std::vector<ActionEnergy> explicit_actions(const ErtIndex& ert, const YamlView& view, int word_bits,
+                                           std::vector<std::string>& notes) {
   if (!view.node().IsMap()) view.fail("give a map of Ergon action: ERT component.action");
   std::vector<ActionEnergy> actions;
   for (const auto& item : view.node()) {
@@ -230,10 +268,11 @@ std::vector<ActionEnergy> explicit_actions(const ErtIndex& ert, const YamlView& 
       map.reject_unknown_keys();
     } else if (value.node().IsScalar() && value.node().as<std::string>().find('.') != std::string::npos &&
                !std::isdigit(static_cast<unsigned char>(value.node().as<std::string>()[0]))) {
-      entry.pj = find_reference(ert, value, value.as_string()).pj;
-      entry.bits_per_access = action.rfind("mac.", 0) == 0 ? 0 : word_bits;
+      const ErtEnergy& energy = find_reference(ert, value, value.as_string());
+      entry.pj = energy.pj;
+      entry.bits_per_access = action.rfind("mac.", 0) == 0 ? 0 : priced_bits(energy, ert.path(), word_bits, notes);
     } else {
-      entry.pj = value.as_number(kEnergyPj);
+      entry.pj = value.as_number(kEnergyPerAccessPj);
     }
     actions.push_back(entry);
   }
@@ -256,6 +295,7 @@ std::vector<ErtEnergy> read_ert(const std::string& path, const YAML::Node& docum
   for (const YamlView& table : tables.items()) {
     YamlMap component(table);
     const std::string name = component.get_string("name");
+    const int bits = access_bits(component);
     for (const YamlView& action_view : component.at("actions").items()) {
       YamlMap action(action_view);
       ErtEnergy energy;
@@ -263,9 +303,10 @@ std::vector<ErtEnergy> read_ert(const std::string& path, const YAML::Node& docum
       energy.action = action.get_string("name");
       energy.arguments = arguments_text(action.view().node()["arguments"]);
       const YamlView value = action.at("energy");
-      energy.pj = value.as_number(kEnergyPj);
+      energy.pj = value.as_number(kEnergyPerAccessPj);
       energy.where = value.location();
       energy.key_path = value.path();
+      energy.access_bits = bits;
       energies.push_back(energy);
     }
   }
@@ -286,10 +327,9 @@ EnergyTable energy_table_from_ert(const std::string& path, const YAML::Node& doc
     add_default_actions(ert, bits, {}, width.actions, table.notes);
     table.word_widths.push_back(width);
   }
-  table.notes.erase(std::unique(table.notes.begin(), table.notes.end()), table.notes.end());  // one per width
   table.notes.push_back(
-      "an ERT holds no clock tree, control or leakage power: those cost 0; its energies are taken per word, at "
-      "the config's nominal voltage (an Ergon table with accelergy_ert: can say otherwise, docs/energy.md)");
+      "an ERT holds no clock tree, control or leakage power: those cost 0; its energies are taken at the "
+      "config's nominal voltage (an Ergon table with accelergy_ert: can say otherwise, docs/energy.md)");
   return table;
 }
 
@@ -306,7 +346,7 @@ void add_ert_energies(YamlMap section, EnergyTable& table) {
   if (width.word_bits != 8 && width.word_bits != 16) section.at("word_bits").fail("word width must be 8 or 16 bits");
   std::set<std::string> given;
   if (section.has("actions")) {
-    width.actions = explicit_actions(ert, section.at("actions"), width.word_bits);
+    width.actions = explicit_actions(ert, section.at("actions"), width.word_bits, table.notes);
     for (const ActionEnergy& entry : width.actions) given.insert(entry.action);
   }
   add_default_actions(ert, width.word_bits, given, width.actions, table.notes);

@@ -22,17 +22,23 @@ struct ErtEnergy {
   double pj = 0;
   SourceLocation where;
   std::string key_path;
+  int access_bits = 0;  // bits one access of the component moves, from its attributes; 0: not given
 };
 
-// Every energy of an ERT document. Keys Ergon does not use (area, estimator names) are ignored.
+// Every energy of an ERT document. A component's optional `attributes` give its access width: `width`
+// (bits per access), else a word width (`datawidth`, `word_width`, `word_bits`) times the words per access
+// (`block_size`, default 1), as Accelergy's architecture attributes name them. Keys Ergon does not use
+// (area, estimator names, other attributes) are ignored.
 std::vector<ErtEnergy> read_ert(const std::string& path, const YAML::Node& document);
 
-// A table priced by a bare ERT (`energy.table: ERT.yaml`): the default mapping, every energy per word of
-// the configured width, and no clock tree, control or leakage (an ERT has none); `notes` say so.
+// A table priced by a bare ERT (`energy.table: ERT.yaml`): the default mapping, each data energy per
+// access of its component's width (per word of the configured width when the ERT gives none, noted), and
+// no clock tree, control or leakage (an ERT has none); `notes` say so.
 EnergyTable energy_table_from_ert(const std::string& path, const YAML::Node& document);
 
 // An Ergon table's `accelergy_ert:` section: `file` (relative to the table), `word_bits`, and optional
-// `actions` mapping Ergon actions to an ERT `component.action`, `{energy_of, bits_per_access}`, or pJ.
+// `actions` mapping Ergon actions to an ERT `component.action` (per access of the component's width),
+// `{energy_of, bits_per_access}`, or pJ.
 void add_ert_energies(YamlMap section, EnergyTable& table);
 
 }  // namespace ergon

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 
+#include "common/energy_bounds.hpp"
 #include "common/yaml_view.hpp"
 #include "power/accelergy_ert.hpp"
 
@@ -40,11 +41,6 @@ double EnergyTable::glb_energy_scale(double glb_size_kib) const {
 
 namespace {
 
-// Bounds that keep every product of an energy and a count finite (counts stay below 2^63): a value
-// beyond them is a typo, not a technology. 1 mJ per access is about 10^5 times a DRAM word's energy;
-// 1 kW of clock tree or leakage is a data-centre rack.
-constexpr NumberRule kEnergyPerAccessPj{0.0, 1e9, false};
-constexpr NumberRule kPowerMw{0.0, 1e6, false};
 // The GLB reference size is at least one byte, so the size scaling factor stays finite.
 constexpr NumberRule kReferenceSizeKib{1.0 / 1024.0, 1e9, false};
 

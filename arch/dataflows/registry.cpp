@@ -39,17 +39,22 @@ bool is_row_stationary(const PeArrayConfig& config) {
   return config.impl == kRowStationary;
 }
 
+DramEncoding dram_encoding(const AcceleratorConfig& config, const Layer& layer, bool reads_network_input) {
+  DramEncoding encoding;
+  encoding.word_bits = config.pe_array.word_bits;
+  encoding.ifmap_raw = reads_network_input;
+  encoding.ifmap_density = 1 - layer.sparsity.ifmap;
+  encoding.ofmap_density = 1 - layer.sparsity.ofmap;
+  encoding.compressed_activations = dataflow_of(config.pe_array).compresses_activations();
+  return encoding;
+}
+
 LayerPlanning::LayerPlanning(const AcceleratorConfig& config, const AccessPrices& prices)
     : config_(config), dataflow_(dataflow_of(config.pe_array)), planner_(dataflow_.planner(config, prices)) {}
 
 std::unique_ptr<LayerPlan> LayerPlanning::plan(const Layer& layer, std::int64_t batch, bool reads_network_input,
                                                const YamlView* constraints) {
-  DramEncoding encoding;
-  encoding.word_bits = config_.pe_array.word_bits;
-  encoding.ifmap_raw = reads_network_input;
-  encoding.ifmap_density = 1 - layer.sparsity.ifmap;
-  encoding.ofmap_density = 1 - layer.sparsity.ofmap;
-  encoding.compressed_activations = dataflow_.compresses_activations();
+  const DramEncoding encoding = dram_encoding(config_, layer, reads_network_input);
   if (auto plan = planner_->plan(layer, batch, encoding, constraints)) return plan;
   auto plan = plan_elementwise(layer, batch, config_, encoding);
   if (constraints != nullptr) {

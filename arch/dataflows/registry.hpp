@@ -16,6 +16,10 @@ const IDataflow& dataflow_of(const PeArrayConfig& config);
 // Analytical models of Eyeriss (CNNergy) apply only to row-stationary arrays.
 bool is_row_stationary(const PeArrayConfig& config);
 
+// How the layer's tensors are stored in DRAM on this config. `reads_network_input`: its ifmap is the
+// network's input (stored raw).
+DramEncoding dram_encoding(const AcceleratorConfig& config, const Layer& layer, bool reads_network_input);
+
 // Plans the layers of one run on the config's dataflow; layers the dataflow does not run as a loop nest
 // stream through the GLB as element-wise layers when they move data.
 class LayerPlanning {

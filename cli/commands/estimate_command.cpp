@@ -36,6 +36,7 @@ void add_estimator_option(CLI::App& command, const EstimatorOption& option, Esti
   if (!option.default_value.empty()) added->capture_default_str();
   if (option.required) added->required();
   if (!option.choices.empty()) added->transform(CLI::IsMember(option.choices, CLI::ignore_case));
+  if (option.integer) added->check(CLI::Range(option.integer->min, option.integer->max));
   if (option.file) added->check(input_file());
   if (option.folder) added->check(CLI::ExistingDirectory);
 }
@@ -60,10 +61,14 @@ void run_estimate(const IEstimator& estimator, const EstimateCommandOptions& opt
   std::optional<ChipInputs> chip;
   if (estimator.models_a_chip()) {
     AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
-    const std::string table_path =
-        options.energy_table_path.empty() ? energy_table_path(config) : options.energy_table_path;
-    if (out) out->add_inputs({table_path});
-    chip = ChipInputs{std::move(config), load_energy_table(table_path)};
+    EnergyTable table;  // none for an estimator that prices no energy (the roofline)
+    if (estimator.prices_energy()) {
+      const std::string table_path =
+          options.energy_table_path.empty() ? energy_table_path(config) : options.energy_table_path;
+      if (out) out->add_inputs({table_path});
+      table = load_energy_table(table_path);
+    }
+    chip = ChipInputs{std::move(config), std::move(table)};
   }
   const Workload workload = load_workload(options.workload_path);
   EstimatorInputs inputs{workload, chip ? &*chip : nullptr, {}, shipped_data_dir()};
@@ -83,6 +88,8 @@ void register_estimator(CLI::App& estimate, const IEstimator& estimator) {
         ->capture_default_str()
         ->check(input_file());
     command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
+  }
+  if (estimator.prices_energy()) {
     command
         ->add_option("--energy-table", options->energy_table_path,
                      "Energy table YAML (default: the config's energy.table)")

@@ -1,5 +1,5 @@
 // `ergon roofline`: each simulated layer's arithmetic intensity (operations per DRAM byte) against its
-// achieved throughput, under the config's compute ceiling (2 x PEs x clock) and bandwidth ceiling
+// achieved throughput, under the config's compute ceiling (compute_ceiling_gops) and bandwidth ceiling
 // (intensity x DRAM bandwidth), as in ARADA's Figure 3. Writes roofline.csv, a gnuplot script and, when
 // gnuplot is installed, roofline.png.
 #include <fmt/format.h>
@@ -17,6 +17,7 @@
 #include "common/gnuplot.hpp"
 #include "common/output_folder.hpp"
 #include "common/text.hpp"
+#include "power/estimators/roofline.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/simulation.hpp"
 
@@ -62,7 +63,7 @@ void run_roofline(const RooflineOptions& options) {
   if (options.batch > 0) simulation_options.batch = options.batch;
   const SimulationResult result = Simulation(config, table, workload, simulation_options).run();
 
-  const double peak_gops = 2.0 * static_cast<double>(result.pe_count) * config.clock.frequency_mhz / 1e3;
+  const double peak_gops = compute_ceiling_gops(config);
   std::string csv =
       "layer,op,operations,dram_bytes,cycles,intensity_ops_per_byte,achieved_gops,"
       "attainable_gops,bound,simulated_bound\n";
@@ -127,7 +128,7 @@ void register_roofline_command(CLI::App& app) {
   command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(input_file());
   command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   command->add_option("--batch", options->batch, "Images processed together by every layer")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+      ->check(CLI::Range(std::int64_t{1}, kMaxBatch));
   command->add_option("--out,-o", options->out_dir, "Output folder: roofline.csv, roofline.json, roofline.gp/png/svg")
       ->required();
   add_format_option(*command, options->format);

@@ -3,6 +3,7 @@
 // its options, and gives an estimate with its report in every --format, plus the sources it adds to the
 // comparison report. `ergon estimate`, `ergon compare` and the comparison report iterate over the registry
 // (power/estimators/registry.hpp). Estimators never call the simulator: they estimate beside it.
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "arch/accelerator_config.hpp"
 #include "common/report_formats.hpp"
+#include "common/yaml_view.hpp"
 #include "network/workload.hpp"
 #include "power/energy_table.hpp"
 
@@ -25,6 +27,7 @@ struct EstimatorOption {
   std::string short_name;            // "" or one letter: "b" -> -b
   std::string default_value;         // "" = none (the estimator decides)
   std::vector<std::string> choices;  // empty = any value; matched case-insensitively
+  std::optional<IntRule> integer;    // set: the value is an integer in this range
   bool required = false;
   bool flag = false;           // takes no value: "1" when given
   bool file = false;           // an input file: checked before anything runs, recorded as an input of --out
@@ -39,12 +42,16 @@ class EstimatorSettings {
   bool has(const std::string& name) const;  // given and not empty
   std::string get(const std::string& name, const std::string& fallback = "") const;
   bool flag(const std::string& name) const { return get(name) == "1"; }
+  // The value of an `integer` option, nullopt when not given; throws std::invalid_argument naming the
+  // option when it is not an integer in its range (the command line refuses that first, as a usage error).
+  std::optional<std::int64_t> integer(const EstimatorOption& option) const;
 
  private:
   std::map<std::string, std::string> values_;
 };
 
-// A chip to estimate on: its config and the energy table the config names.
+// A chip to estimate on: its config and the energy table the config names (empty for an estimator that
+// prices no energy, IEstimator::prices_energy).
 struct ChipInputs {
   AcceleratorConfig config;
   EnergyTable table;
@@ -90,8 +97,10 @@ class IEstimator {
   virtual ~IEstimator() = default;
   virtual std::string name() const = 0;         // the subcommand: `ergon estimate NAME`, the --out file stem
   virtual std::string description() const = 0;  // one line for --help
-  // True: takes --config/--set/--energy-table and estimates on that chip; false: models a board of its own.
+  // True: takes --config/--set and estimates on that chip; false: models a board of its own.
   virtual bool models_a_chip() const = 0;
+  // True: prices energy with the chip's energy table, so `ergon estimate NAME` takes --energy-table.
+  virtual bool prices_energy() const { return models_a_chip(); }
   virtual std::vector<EstimatorOption> options() const { return {}; }
   // Throws InputError (or std::runtime_error) with a located message for unusable inputs.
   virtual EstimateReport estimate(const EstimatorInputs& inputs) const = 0;

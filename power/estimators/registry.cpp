@@ -1,5 +1,9 @@
 #include "power/estimators/registry.hpp"
 
+#include <fmt/format.h>
+
+#include <stdexcept>
+
 namespace ergon {
 
 // Each estimator's plug-in file defines its factory.
@@ -41,6 +45,24 @@ bool EstimatorSettings::has(const std::string& name) const {
 std::string EstimatorSettings::get(const std::string& name, const std::string& fallback) const {
   const auto found = values_.find(name);
   return found != values_.end() && !found->second.empty() ? found->second : fallback;
+}
+
+std::optional<std::int64_t> EstimatorSettings::integer(const EstimatorOption& option) const {
+  if (!has(option.name)) return std::nullopt;
+  const std::string text = get(option.name);
+  const IntRule rule = option.integer.value_or(IntRule{});
+  std::size_t used = 0;
+  std::int64_t value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || value < rule.min || value > rule.max) {
+    throw std::invalid_argument(
+        fmt::format("--{} {}: give an integer from {} to {}", option.name, text, rule.min, rule.max));
+  }
+  return value;
 }
 
 }  // namespace ergon

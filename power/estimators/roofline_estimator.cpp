@@ -1,104 +1,85 @@
-// The roofline as an estimator plug-in: each layer's latency bound max(work / compute ceiling, compulsory
-// DRAM bytes / DRAM bandwidth) on the config's array (Williams, Waterman and Patterson, CACM 2009). The
-// bound is what no mapping of the layer on its own can beat: every PE busy every cycle, every tensor moved
-// once between DRAM and the chip. A run that keeps a layer's input on chip from the layer before (a pool
-// after a conv) can beat its memory term. It estimates time only; `ergon roofline` places the simulated
-// layers under the same roofs.
+// The roofline as an estimator plug-in (power/estimators/roofline.hpp): each layer's latency bound on the
+// config's array, over the layer's batch (weights fetched once per batch). It estimates time only.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "common/text.hpp"
 #include "power/estimators/estimator.hpp"
+#include "power/estimators/roofline.hpp"
 
 namespace ergon {
 namespace {
 
-struct RooflineLayer {
-  std::string name, op;
-  double operations = 0;  // 2 per MAC, 1 per vector operation
-  double dram_bytes = 0;  // inputs, parameters and output, each once
-  double compute_ms = 0, memory_ms = 0;
-  double latency_ms() const { return std::max(compute_ms, memory_ms); }
-  const char* bound() const { return memory_ms > compute_ms ? "memory" : "compute"; }
-};
+EstimatorOption batch_option() {
+  EstimatorOption option("batch", "Images processed together by every layer (default: each layer's own)");
+  option.integer = IntRule{1, kMaxBatch};
+  return option;
+}
 
-struct Roofline {
-  std::string workload, config;
-  double compute_ceiling_gops = 0, dram_bandwidth_gbps = 0;
-  std::vector<RooflineLayer> layers;
-  std::vector<std::string> skipped;  // layers that move no data (concat, slice: layouts)
-  double total_ms = 0;
-};
+std::string batch_text(const Roofline& r) {
+  return r.batch ? fmt::format("batch {} on every layer", *r.batch) : "each layer at its own batch";
+}
 
-Roofline roofline(const Workload& workload, const AcceleratorConfig& config) {
-  const double pes = static_cast<double>(config.pe_array.rows * config.pe_array.cols);
-  const double pe_ops_per_ms = pes * config.clock.frequency_mhz * 1e3;  // one MAC or vector op per PE-cycle
-  const double bytes_per_ms = config.dram.bandwidth_gbps * 1e6;
-  const double word_bytes = config.pe_array.word_bits / 8.0;
-  Roofline r;
-  r.workload = workload.name();
-  r.config = config.name;
-  r.compute_ceiling_gops = 2 * pes * config.clock.frequency_mhz / 1e3;
-  r.dram_bandwidth_gbps = config.dram.bandwidth_gbps;
-  for (const Layer& layer : workload.layers()) {
-    if (layer.op == OpKind::kInput) continue;
-    if (layer.macs == 0 && layer.vector_ops == 0) {
-      r.skipped.push_back(layer.name);
-      continue;
-    }
-    double elements = static_cast<double>(layer.params_count) + static_cast<double>(layer.output_shape.elements());
-    for (const TensorShape& input : layer.input_shapes) elements += static_cast<double>(input.elements());
-    RooflineLayer l;
-    l.name = layer.name;
-    l.op = op_name(layer.op);
-    l.operations = 2.0 * static_cast<double>(layer.macs) + static_cast<double>(layer.vector_ops);
-    l.dram_bytes = elements * word_bytes;
-    l.compute_ms = static_cast<double>(layer.macs + layer.vector_ops) / pe_ops_per_ms;
-    l.memory_ms = l.dram_bytes / bytes_per_ms;
-    r.total_ms += l.latency_ms();
-    r.layers.push_back(l);
-  }
-  return r;
+nlohmann::ordered_json layer_json(const RooflineLayer& l) {
+  const double intensity = l.traffic.total_bytes() > 0 ? l.operations() / l.traffic.total_bytes() : 0.0;
+  return {{"name", l.name},
+          {"op", l.op},
+          {"batch", l.batch},
+          {"macs", l.macs},
+          {"vector_ops", l.vector_ops},
+          {"operations", l.operations()},
+          {"weight_bytes", l.traffic.weight_bytes},
+          {"ifmap_bytes", l.traffic.ifmap_bytes},
+          {"ofmap_bytes", l.traffic.ofmap_bytes},
+          {"dram_bytes", l.traffic.total_bytes()},
+          {"intensity_ops_per_byte", intensity},
+          {"compute_ms", l.compute_ms},
+          {"memory_ms", l.memory_ms},
+          {"bound", l.bound()},
+          {"latency_ms", l.latency_ms()},
+          {"latency_ms_per_image", l.latency_ms_per_image()}};
 }
 
 ReportForms roofline_forms(const Roofline& r) {
   ReportForms forms;
   forms.table = fmt::format(
-      "roofline bound of {} on {}: compute ceiling {:.1f} GOPS, DRAM {} GB/s, every tensor moved once\n"
-      "{:<28} {:<10} {:>14} {:>14} {:>10} {:>8} {:>12}\n",
-      r.workload, r.config, r.compute_ceiling_gops, r.dram_bandwidth_gbps, "layer", "op", "operations", "DRAM bytes",
-      "ops/byte", "bound", "latency ms");
-  forms.csv = "layer,op,operations,dram_bytes,intensity_ops_per_byte,compute_ms,memory_ms,bound,latency_ms\n";
+      "roofline bound of {} on {}: compute ceiling {:.1f} GOPS, DRAM {} GB/s, {}; compulsory traffic: weights once "
+      "per batch, inputs read and outputs once per image, as stored in DRAM\n"
+      "{:<28} {:<10} {:>6} {:>14} {:>14} {:>10} {:>8} {:>12} {:>12}\n",
+      r.workload, r.config, r.compute_ceiling_gops, r.dram_bandwidth_gbps, batch_text(r), "layer", "op", "batch",
+      "operations", "DRAM bytes", "ops/byte", "bound", "batch ms", "ms/image");
+  forms.csv =
+      "layer,op,batch,macs,vector_ops,operations,dram_bytes,intensity_ops_per_byte,compute_ms,memory_ms,bound,"
+      "latency_ms,latency_ms_per_image\n";
   nlohmann::ordered_json layers = nlohmann::ordered_json::array();
   for (const RooflineLayer& l : r.layers) {
-    const double intensity = l.dram_bytes > 0 ? l.operations / l.dram_bytes : 0.0;
-    forms.table += fmt::format("{:<28} {:<10} {:>14.0f} {:>14.0f} {:>10.2f} {:>8} {:>12.4f}\n", l.name, l.op,
-                               l.operations, l.dram_bytes, intensity, l.bound(), l.latency_ms());
-    forms.csv += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_quoted(l.name), l.op, l.operations, l.dram_bytes,
-                             intensity, l.compute_ms, l.memory_ms, l.bound(), l.latency_ms());
-    layers.push_back({{"name", l.name},
-                      {"op", l.op},
-                      {"operations", l.operations},
-                      {"dram_bytes", l.dram_bytes},
-                      {"intensity_ops_per_byte", intensity},
-                      {"compute_ms", l.compute_ms},
-                      {"memory_ms", l.memory_ms},
-                      {"bound", l.bound()},
-                      {"latency_ms", l.latency_ms()}});
+    const nlohmann::ordered_json json = layer_json(l);
+    const double intensity = json["intensity_ops_per_byte"];
+    forms.table += fmt::format("{:<28} {:<10} {:>6} {:>14.0f} {:>14.0f} {:>10.2f} {:>8} {:>12.4f} {:>12.4f}\n", l.name,
+                               l.op, l.batch, l.operations(), l.traffic.total_bytes(), intensity, l.bound(),
+                               l.latency_ms(), l.latency_ms_per_image());
+    forms.csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quoted(l.name), l.op, l.batch, l.macs,
+                             l.vector_ops, l.operations(), l.traffic.total_bytes(), intensity, l.compute_ms,
+                             l.memory_ms, l.bound(), l.latency_ms(), l.latency_ms_per_image());
+    layers.push_back(json);
   }
-  forms.table += fmt::format("total latency bound: {:.4f} ms per image (sum of the layers)\n", r.total_ms);
+  const double total = r.total_ms_per_image();
+  forms.table +=
+      fmt::format("total latency bound: {:.4f} ms per image (each layer's bound over its batch, summed)\n", total);
   if (!r.skipped.empty()) forms.table += fmt::format("{} layers move no data (layouts)\n", r.skipped.size());
-  forms.csv += fmt::format("total,,,,,,,,{}\n", r.total_ms);
-  forms.json = nlohmann::ordered_json{{"schema_version", 1},
+  forms.csv += fmt::format("total,,,,,,,,,,,,{}\n", total);
+  nlohmann::ordered_json batch = nullptr;
+  if (r.batch) batch = *r.batch;
+  forms.json = nlohmann::ordered_json{{"schema_version", 2},
                                       {"estimator", "roofline"},
                                       {"workload", r.workload},
                                       {"config", r.config},
+                                      {"batch", batch},
                                       {"compute_ceiling_gops", r.compute_ceiling_gops},
                                       {"dram_bandwidth_gbps", r.dram_bandwidth_gbps},
-                                      {"total_latency_ms", r.total_ms},
+                                      {"total_latency_ms_per_image", total},
                                       {"layers", layers},
                                       {"not_modelled", r.skipped}}
                    .dump(2) +
@@ -113,15 +94,18 @@ class RooflineEstimator : public IEstimator {
     return "Roofline latency bound per layer on the config's array (compute ceiling or compulsory DRAM traffic)";
   }
   bool models_a_chip() const override { return true; }
+  bool prices_energy() const override { return false; }
+  std::vector<EstimatorOption> options() const override { return {batch_option()}; }
 
   EstimateReport estimate(const EstimatorInputs& inputs) const override {
-    const Roofline r = roofline(inputs.workload, inputs.chip->config);
+    const Roofline r = roofline_bound(inputs.workload, inputs.chip->config, inputs.settings.integer(batch_option()));
     EstimateSource source{"roofline " + r.config,
-                          "latency bound on " + r.config + ": every PE busy every cycle, every tensor moved once",
+                          "latency bound on " + r.config + " per image, " + batch_text(r) +
+                              ": every PE busy every cycle, the compulsory DRAM traffic at full bandwidth",
                           {},
                           std::nullopt,
-                          r.total_ms};
-    for (const RooflineLayer& l : r.layers) source.layers.push_back({l.name, std::nullopt, l.latency_ms()});
+                          r.total_ms_per_image()};
+    for (const RooflineLayer& l : r.layers) source.layers.push_back({l.name, std::nullopt, l.latency_ms_per_image()});
     return {source, roofline_forms(r)};
   }
 

@@ -1,6 +1,7 @@
 // Energy tables price component.action counters: the shipped table prices every energy action the
 // modules count, the five-key form prices as its actions form, and an Accelergy ERT written from the
-// CNNergy table prices a run to the CNNergy table's energy (docs/energy.md).
+// CNNergy table prices a run to the CNNergy table's energy, each access at its component's width
+// (docs/energy.md).
 #include "power/energy_table.hpp"
 
 #include <fmt/format.h>
@@ -54,12 +55,27 @@ struct TempFolder {
   fs::path path;
 };
 
-// The CNNergy table's 16-bit energies as Accelergy would write them for an Eyeriss-like design
-// (ERT.yaml, version 0.3): hierarchical component names, argument variants for the storage reads (the
-// random access, data_delta 1, is the table's energy; a repeated one costs less), idle actions, and a
-// DRAM priced per word.
-std::string ert_from_cnnergy_table() {
-  const WordWidthEnergies& e = cnnergy().at_word_bits(16);
+// The access widths an ERT's components declare in their `attributes` (docs/energy.md).
+struct ErtWidths {
+  int word_bits = 16;  // of the CNNergy table's entry the energies come from
+  int register_file_and_noc_bits = 16;
+  int glb_bits = 16;    // written as datawidth x block_size
+  int dram_bits = 16;   // written as width
+  bool written = true;  // false: the ERT gives no widths
+};
+
+// The CNNergy table's energies at `widths.word_bits` as Accelergy would write them for an Eyeriss-like
+// design (ERT.yaml, version 0.3): hierarchical component names, argument variants for the storage reads
+// (the random access, data_delta 1, is the table's energy; a repeated one costs less), idle actions, and
+// each data energy per access of its component's width.
+std::string ert_from_cnnergy_table(const ErtWidths& widths = {}) {
+  const int word_bits = widths.word_bits;
+  const WordWidthEnergies& e = cnnergy().at_word_bits(word_bits);
+  // The energy of one access of `bits` bits.
+  const auto access_pj = [&e, word_bits](const std::string& action, int bits) {
+    const ActionEnergy& entry = *e.find(action);
+    return entry.pj / (entry.bits_per_access > 0 ? entry.bits_per_access : word_bits) * bits;
+  };
   YAML::Emitter out;
   const auto action = [&out](const std::string& name, double pj, int data_delta = -1) {
     out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name << YAML::Key << "arguments";
@@ -71,41 +87,50 @@ std::string ert_from_cnnergy_table() {
     }
     out << YAML::Key << "energy" << YAML::Value << pj << YAML::EndMap;
   };
-  const auto component = [&out](const std::string& name, const auto& actions) {
-    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name << YAML::Key << "actions" << YAML::Value
-        << YAML::BeginSeq;
+  // `attributes`: key-value pairs written when the ERT gives widths.
+  const auto component = [&](const std::string& name, std::vector<std::pair<std::string, int>> attributes,
+                             const auto& actions) {
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name;
+    if (widths.written && !attributes.empty()) {
+      out << YAML::Key << "attributes" << YAML::Value << YAML::BeginMap;
+      for (const auto& [key, value] : attributes) out << YAML::Key << key << YAML::Value << value;
+      out << YAML::EndMap;
+    }
+    out << YAML::Key << "actions" << YAML::Value << YAML::BeginSeq;
     actions();
     out << YAML::EndSeq << YAML::EndMap;
   };
-  const auto storage = [&](const std::string& name, const std::string& read, const std::string& write) {
-    component(name, [&] {
-      action("read", e.pj(read), 1);
-      action("read", 0.5 * e.pj(read), 0);
-      action("write", e.pj(write), 1);
+  const auto storage = [&](const std::string& name, std::vector<std::pair<std::string, int>> attributes, int bits,
+                           const std::string& read, const std::string& write) {
+    component(name, attributes, [&] {
+      action("read", access_pj(read, bits), 1);
+      action("read", 0.5 * access_pj(read, bits), 0);
+      action("write", access_pj(write, bits), 1);
       action("idle", 0);
     });
   };
   out << YAML::BeginMap << YAML::Key << "ERT" << YAML::Value << YAML::BeginMap << YAML::Key << "version" << YAML::Value
       << 0.3 << YAML::Key << "tables" << YAML::Value << YAML::BeginSeq;
-  component("system.eyeriss.PE[0..167].mac", [&] {
+  component("system.eyeriss.PE[0..167].mac", {}, [&] {
     action("mac_random", e.pj("mac.compute"));
     action("mac_reused", 0.8 * e.pj("mac.compute"));
     action("mac_gated", e.pj("mac.gated"));
     action("idle", 0);
   });
-  storage("system.eyeriss.PE[0..167].ifmap_spad", "rf.ifmap_read", "rf.ifmap_write");
-  storage("system.eyeriss.PE[0..167].weights_spad", "rf.filter_read", "rf.filter_write");
-  storage("system.eyeriss.PE[0..167].psum_spad", "rf.psum_read", "rf.psum_write");
-  component("system.eyeriss.noc", [&] {
-    action("transfer", e.pj("noc.ifmap_transfer"));
-    action("hop", e.pj("noc.pe_hop"));
+  const int rf_bits = widths.register_file_and_noc_bits;
+  const std::vector<std::pair<std::string, int>> rf_width = {{"width", rf_bits}, {"depth", 12}};
+  storage("system.eyeriss.PE[0..167].ifmap_spad", rf_width, rf_bits, "rf.ifmap_read", "rf.ifmap_write");
+  storage("system.eyeriss.PE[0..167].weights_spad", rf_width, rf_bits, "rf.filter_read", "rf.filter_write");
+  storage("system.eyeriss.PE[0..167].psum_spad", rf_width, rf_bits, "rf.psum_read", "rf.psum_write");
+  component("system.eyeriss.noc", {{"datawidth", rf_bits}}, [&] {
+    action("transfer", access_pj("noc.ifmap_transfer", rf_bits));
+    action("hop", access_pj("noc.pe_hop", rf_bits));
   });
-  storage("system.eyeriss.shared_glb", "glb.read", "glb.write");
-  const ActionEnergy& dram = *e.find("dram.read");
-  EXPECT_EQ(dram.bits_per_access, 16);  // the ERT prices a 16-bit word, as the table does
-  component("system.DRAM", [&] {
-    action("read", dram.pj);
-    action("write", e.pj("dram.write"));
+  storage("system.eyeriss.shared_glb", {{"datawidth", word_bits}, {"block_size", widths.glb_bits / word_bits}},
+          widths.glb_bits, "glb.read", "glb.write");
+  component("system.DRAM", {{"width", widths.dram_bits}}, [&] {
+    action("read", access_pj("dram.read", widths.dram_bits));
+    action("write", access_pj("dram.write", widths.dram_bits));
   });
   out << YAML::EndSeq << YAML::EndMap << YAML::EndMap;
   return out.c_str();
@@ -205,6 +230,51 @@ TEST(EnergyTable, BareErtPricesTheSameActivityAlikeAndSaysItHasNoChipTerms) {
     EXPECT_EQ(by_ert.leakage_pj, 0.0);
   }
   EXPECT_NO_THROW(simulate(bare));
+}
+
+// An 8-bit Eyeriss-like design priced by a bare ERT whose DRAM and GLB accesses are 64 bits wide: each
+// access is split into the words it moves, so the run costs what the CNNergy table's 8-bit entry gives,
+// component by component. Without the widths the ERT's energies are taken per word, 8 times too high for
+// the DRAM and the GLB, and the notes name each component priced so.
+TEST(EnergyTable, BareErtPricesEachAccessAtItsComponentsWidth) {
+  TempFolder folder("ert_widths");
+  ErtWidths widths;
+  widths.word_bits = 8;
+  widths.register_file_and_noc_bits = 8;
+  widths.glb_bits = 64;
+  widths.dram_bits = 64;
+  write_file(folder.path / "ERT.yaml", ert_from_cnnergy_table(widths));
+  widths.written = false;
+  write_file(folder.path / "bare_ERT.yaml", ert_from_cnnergy_table(widths));
+  const EnergyTable with_widths = load_energy_table((folder.path / "ERT.yaml").string());
+  const EnergyTable without_widths = load_energy_table((folder.path / "bare_ERT.yaml").string());
+  for (const std::string& note : with_widths.notes) EXPECT_EQ(note.find("no access width"), std::string::npos) << note;
+  for (const char* component :
+       {"system.DRAM", "system.eyeriss.shared_glb", "system.eyeriss.noc", "system.eyeriss.PE[0..167].psum_spad"}) {
+    const bool noted = std::any_of(without_widths.notes.begin(), without_widths.notes.end(), [&](const auto& note) {
+      return note.find(std::string("gives no access width for ") + component + " ") != std::string::npos;
+    });
+    EXPECT_TRUE(noted) << component;
+  }
+
+  const AcceleratorConfig config =
+      load_accelerator_config(test::source_dir() + "/configs/eyeriss.yaml", {"pe_array.word_bits=8"});
+  const Workload resnet8 = load_workload(test::source_dir() + "/workloads/resnet8.yaml");
+  const SimulationResult by_table = Simulation(config, cnnergy(), resnet8, {}).run();
+  ASSERT_GT(by_table.total.energy.component_pj("dram"), 0.0);
+  for (const LayerResult& layer : by_table.layers) {
+    if (!layer.executed) continue;
+    const auto priced = [&](const EnergyTable& table) {
+      return price_activity(layer.counters, {layer.cycles, 0.0}, table, operating_point(config, table, layer.levels));
+    };
+    expect_same_components(priced(with_widths), layer.energy, layer.name);
+    const EnergyBreakdown per_word_of_each_access = priced(without_widths);
+    for (const char* component : {"dram", "glb"}) {
+      EXPECT_NEAR(per_word_of_each_access.component_pj(component), 8 * layer.energy.component_pj(component),
+                  1e-9 * per_word_of_each_access.component_pj(component))
+          << layer.name << " " << component;
+    }
+  }
 }
 
 TEST(EnergyTable, ErtActionsAbsentFromTheErtCostNothingAndAreNoted) {

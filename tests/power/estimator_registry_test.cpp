@@ -67,7 +67,7 @@ TEST(EstimatorRegistry, EstimateReportsEveryForm) {
   for (const auto& [name, settings] : {std::pair{"cnnergy", EstimatorSettings{}},
                                        std::pair{"roofline", EstimatorSettings{}}, std::pair{"lahmer", lahmer}}) {
     const EstimateReport report = find_estimator(name)->estimate({alexnet, &eyeriss, settings, test::source_dir()});
-    EXPECT_NE(report.forms.json.find("\"schema_version\": 1"), std::string::npos) << name;
+    EXPECT_NE(report.forms.json.find("\"schema_version\": "), std::string::npos) << name;
     EXPECT_FALSE(report.forms.table.empty()) << name;
     EXPECT_NE(report.forms.csv.find('\n'), std::string::npos) << name;
     EXPECT_TRUE(report.source.energy_mj || report.source.latency_ms) << name;
