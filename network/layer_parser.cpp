@@ -205,7 +205,7 @@ Layer parse_layer(const YamlView& node, std::int64_t default_batch) {
     layer.input_names = parse_input_names(map.at("inputs"));
   }
   layer.params = parse_params(layer.op, map);
-  layer.batch = map.get_int("batch", default_batch, IntRule{1, 1 << 20});
+  layer.batch = map.get_int("batch", default_batch, IntRule{1, kMaxBatch});
   layer.sparsity = parse_sparsity(map);
   if (layer.op == OpKind::kConv || layer.op == OpKind::kFullyConnected) {
     if (auto activation = map.find("activation")) layer.fused_activation = parse_activation(*activation);

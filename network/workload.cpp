@@ -202,7 +202,7 @@ Workload parse_workload(const YAML::Node& document, const std::string& path) {
   YamlMap root(YamlView(document, origin, ""));
   const std::string name = root.get_string("name");
   const std::string source = root.get_string("source");
-  const std::int64_t default_batch = root.get_int("batch", 1, IntRule{1, 1 << 20});
+  const std::int64_t default_batch = root.get_int("batch", 1, IntRule{1, kMaxBatch});
   const bool independent_layers = root.get_bool("independent_layers", false);
   std::vector<Layer> file_layers = parse_layers(root, default_batch);
   root.reject_unknown_keys();

@@ -161,7 +161,7 @@ void register_map_command(CLI::App& app) {
   command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(input_file());
   command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   command->add_option("--batch", options->batch, "Images processed together by every layer (default: the workload's)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+      ->check(CLI::Range(std::int64_t{1}, kMaxBatch));
   command->add_option("--layer", options->layer, "Only this layer");
   command->add_option("--mapping", options->mapping_path, "Mapping file pinning parameters per layer (docs/mapping.md)")
       ->check(input_file());

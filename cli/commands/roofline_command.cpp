@@ -127,7 +127,7 @@ void register_roofline_command(CLI::App& app) {
   command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(input_file());
   command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   command->add_option("--batch", options->batch, "Images processed together by every layer")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+      ->check(CLI::Range(std::int64_t{1}, kMaxBatch));
   command->add_option("--out,-o", options->out_dir, "Output folder: roofline.csv, roofline.json, roofline.gp/png/svg")
       ->required();
   add_format_option(*command, options->format);

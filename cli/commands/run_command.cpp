@@ -186,7 +186,7 @@ void register_run_command(CLI::App& app) {
       ->transform(CLI::IsMember({"tlm", "cycle"}, CLI::ignore_case))
       ->capture_default_str();
   run->add_option("--batch", options->batch, "Images processed together by every layer (default: the workload's)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+      ->check(CLI::Range(std::int64_t{1}, kMaxBatch));
   run->add_option("--mapping", options->mapping_path, "Mapping file pinning parameters per layer (docs/mapping.md)")
       ->check(input_file());
   run->add_option("--out,-o", options->out_dir, "Output folder: report.json, layers.csv, activity.csv, traces")
