@@ -4,6 +4,7 @@ same files byte for byte; bad inputs raise exceptions carrying the located messa
 Run by ctest with PYTHONPATH at the build's python/ folder, ERGON_BINARY the ergon executable and
 ERGON_SOURCE_DIR the source tree.
 """
+import concurrent.futures
 import filecmp
 import json
 import os
@@ -82,6 +83,16 @@ class InterruptTest(unittest.TestCase):
         after = ergon.simulate(config, ergon.load_workload(RESNET8))
         self.assertEqual(after.layers_csv, before.layers_csv)
         self.assertEqual(after.report, before.report)
+
+
+    def test_simulations_from_threads_take_turns(self):
+        config = ergon.load_config(EYERISS)
+        workload = ergon.load_workload(RESNET8)
+        alone = ergon.simulate(config, workload)
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            side_by_side = list(pool.map(lambda _: ergon.simulate(config, workload), range(4)))
+        for result in side_by_side:
+            self.assertEqual(result.layers_csv, alone.layers_csv)
 
 
 class EstimateTest(unittest.TestCase):
