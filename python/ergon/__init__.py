@@ -85,7 +85,7 @@ def _check_int(function, argument, value, lowest, highest, unit):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{function}: {argument} must be an integer, not {_describe(value)}")
     if not lowest <= value <= highest:
-        raise InputError(f"{function}: {argument}: {value} is not in range [{lowest} - {highest}] ({unit})")
+        raise InputError(f"{function}: {argument}: {value} is not in range {lowest} to {highest} ({unit})")
     return int(value)
 
 

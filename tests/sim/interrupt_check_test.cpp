@@ -10,7 +10,7 @@
 namespace ergon {
 namespace {
 
-struct Run {
+struct ResNet8OnEyeriss {
   AcceleratorConfig config = load_accelerator_config(test::source_dir() + "/configs/eyeriss.yaml", {});
   EnergyTable table = load_energy_table(test::source_dir() + "/power/tables/cnnergy_65nm.yaml");
   Workload workload = load_workload(test::source_dir() + "/workloads/resnet8.yaml");
@@ -30,19 +30,20 @@ struct Run {
 };
 
 TEST(SimulationInterrupt, StopsAtTheCheckThatAsksAndTheNextRunIsWhole) {
-  Run run;
+  ResNet8OnEyeriss run;
   const SimulationResult before = run.whole();
+  const int layers = static_cast<int>(run.workload.layers().size());
   int checks = 0;
-  const std::string message = run.interrupted_at(run.workload.layers().size() + 20, checks);
+  const std::string message = run.interrupted_at(layers + 20, checks);
   EXPECT_NE(message.find("resnet8 on eyeriss interrupted in layer '"), std::string::npos) << message;
-  EXPECT_EQ(checks, static_cast<int>(run.workload.layers().size()) + 20);  // not asked again once stopped
+  EXPECT_EQ(checks, layers + 20);  // not asked again once stopped
   const SimulationResult after = run.whole();
   EXPECT_EQ(after.total.cycles, before.total.cycles);
   EXPECT_EQ(after.total.energy.total_pj(), before.total.energy.total_pj());
 }
 
 TEST(SimulationInterrupt, StopsWhilePlanning) {
-  Run run;
+  ResNet8OnEyeriss run;
   int checks = 0;
   const std::string message = run.interrupted_at(1, checks);
   EXPECT_NE(message.find("interrupted while mapping layer '" + run.workload.layers().front().name + "'"),
@@ -52,7 +53,7 @@ TEST(SimulationInterrupt, StopsWhilePlanning) {
 }
 
 TEST(SimulationInterrupt, NeverAskingTrueLeavesTheRunAsItIs) {
-  Run run;
+  ResNet8OnEyeriss run;
   int checks = 0;
   EXPECT_EQ(run.interrupted_at(-1, checks), "not interrupted");
   EXPECT_GT(checks, static_cast<int>(run.workload.layers().size()));  // asked after steps too
