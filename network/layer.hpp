@@ -111,7 +111,8 @@ struct Sparsity {
   double ofmap = 0.0;  // zero fraction of its output tensor
 };
 
-// The most images a layer processes together: the workload's `batch` keys and every --batch.
+// The most images a layer may process together: the bound of a workload's `batch` and of every `--batch`
+// (and the Python package's `batch`).
 inline constexpr std::int64_t kMaxBatch = std::int64_t{1} << 20;
 
 struct Layer {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,9 +16,11 @@
 #include "common/text.hpp"
 #include "power/dvfs/arada_policy.hpp"
 #include "power/estimators/registry.hpp"
+#include "python/sigint_watch.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/dvfs/dvfs_run.hpp"
 #include "sim/parallel/interrupt.hpp"
+#include "sim/parallel/process_pool.hpp"
 #include "sim/run_report.hpp"
 #include "sim/simulation.hpp"
 #include "sim/sweep/sweep_run.hpp"
@@ -39,22 +42,56 @@ py::dict run_texts(const SimulationResult& result, const AcceleratorConfig& conf
                   "layers_csv"_a = layers_csv(result));
 }
 
+// SystemC keeps one kernel per process: simulations from several Python threads take turns. Taken with
+// the GIL released, so the thread that holds it can finish and take the GIL back.
+std::mutex one_kernel_at_a_time;
+
+// A simulation stopped by Ctrl-C: Python's SIGINT handler now runs here, on the caller's stack (by default
+// it raises KeyboardInterrupt); a handler that raises nothing still leaves the call stopped.
+[[noreturn]] void raise_interrupt(const std::string& what) {
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  throw Interrupted(what);
+}
+
 py::dict simulate(const AcceleratorConfig& config, const Workload& workload, const std::string& fidelity,
                   std::optional<std::int64_t> batch) {
-  if (batch && *batch < 1) throw std::invalid_argument("batch must be at least 1");
+  if (batch && (*batch < 1 || *batch > kMaxBatch)) {
+    throw std::invalid_argument("batch must be from 1 to " + std::to_string(kMaxBatch));
+  }
   SimulationOptions options;
   options.fidelity = parse_fidelity(fidelity);
   options.batch = batch;
-  const SimulationResult result = Simulation(config, table_of(config), workload, options).run();
-  return run_texts(result, config, workload, fidelity);
+  options.observers.interrupt_requested = &SigintWatch::caught;
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // a Ctrl-C already pressed
+  std::optional<SimulationResult> result;
+  std::string interrupted;
+  {
+    const py::gil_scoped_release python_threads_run_meanwhile;
+    const std::lock_guard<std::mutex> kernel(one_kernel_at_a_time);
+    const SigintWatch ctrl_c;
+    try {
+      result = Simulation(config, table_of(config), workload, options).run();
+    } catch (const Interrupted& stopped) {
+      interrupted = stopped.what();
+    }
+  }
+  if (!result) raise_interrupt(interrupted);
+  return run_texts(*result, config, workload, fidelity);
 }
 
+// Not interruptible yet: ARADA's simulations take no observers. It still takes its turn with the kernel.
 py::dict dvfs(const AcceleratorConfig& config, const Workload& workload, const std::string& scheme,
               double deadline_ms) {
-  const EnergyTable table = table_of(config);
-  const SimulationResult race_to_idle = simulate_race_to_idle(config, table, workload);
-  const DvfsOutcome outcome =
-      run_dvfs(config, table, workload, parse_dvfs_scheme(scheme), race_to_idle, deadline_ms * 1e6);
+  const DvfsScheme dvfs_scheme = parse_dvfs_scheme(scheme);
+  std::optional<DvfsOutcome> finished;
+  {
+    const py::gil_scoped_release python_threads_run_meanwhile;
+    const std::lock_guard<std::mutex> kernel(one_kernel_at_a_time);
+    const EnergyTable table = table_of(config);
+    const SimulationResult race_to_idle = simulate_race_to_idle(config, table, workload);
+    finished = run_dvfs(config, table, workload, dvfs_scheme, race_to_idle, deadline_ms * 1e6);
+  }
+  const DvfsOutcome& outcome = *finished;
   return py::dict("report_json"_a = dvfs_json(outcome, config, workload).dump(2),
                   "race_to_idle"_a = run_texts(outcome.race_to_idle, config, workload, "tlm"),
                   "scheduled"_a = run_texts(outcome.scheduled, config, workload, "tlm"));
@@ -118,7 +155,7 @@ void sweep(const std::string& config_path, const std::vector<std::string>& overr
   options.workload_paths = workload_paths;
   for (const auto& [key, spec] : params) options.parameters.push_back(parse_sweep_parameter(key + "=" + spec));
   options.out_dir = out_dir;
-  options.jobs = std::max(1u, jobs);
+  options.jobs = jobs;
   options.fidelity = parse_fidelity(fidelity);
   options.resume = resume;
   py::gil_scoped_release no_python_while_the_workers_run;
@@ -134,6 +171,19 @@ PYBIND11_MODULE(_ergon, m) {
   set_progress_shown(false);  // a library call prints nothing; results come back as values
   py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
   py::register_exception<Interrupted>(m, "Interrupted", PyExc_KeyboardInterrupt);
+  // The library refuses a bad argument value (an unknown fidelity, scheme, estimator or option) with
+  // std::invalid_argument: from Python that is an input error too.
+  static const py::handle input_error = m.attr("InputError");
+  py::register_exception_translator([](std::exception_ptr raised) {
+    try {
+      if (raised) std::rethrow_exception(raised);
+    } catch (const std::invalid_argument& error) {
+      PyErr_SetString(input_error.ptr(), error.what());
+    }
+  });
+  // The command line's bounds, declared once in the library.
+  m.attr("MAX_BATCH") = kMaxBatch;
+  m.attr("MAX_JOBS") = kMaxWorkerProcesses;
 
   py::class_<AcceleratorConfig>(m, "AcceleratorConfig")
       .def_readonly("name", &AcceleratorConfig::name)
@@ -160,5 +210,9 @@ PYBIND11_MODULE(_ergon, m) {
   m.def("sweep", &sweep, "config_path"_a, "overrides"_a, "workload_paths"_a, "params"_a, "out_dir"_a, "jobs"_a,
         "fidelity"_a, "resume"_a);
   m.def("dvfs_scheme_names", &dvfs_scheme_names);
+  m.def("fidelity_names", [] {
+    return std::vector<std::string>{fidelity_name(Fidelity::kTransactionLevel),
+                                    fidelity_name(Fidelity::kCycleAccurate)};
+  });
   m.def("default_config_path", &default_config_path);
 }

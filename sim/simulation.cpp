@@ -11,6 +11,7 @@
 #include "arch/dataflows/registry.hpp"
 #include "common/progress_display.hpp"
 #include "dataflow/mapping_error.hpp"
+#include "sim/parallel/interrupt.hpp"
 #include "sim/systemc_kernel.hpp"
 
 namespace ergon {
@@ -223,6 +224,9 @@ SimulationResult Simulation::run() {
   ProgressDisplay mapping_progress("mapping " + run_name, progress_shown());
   for (std::size_t i = 0; i < workload_.layers().size(); ++i) {
     const Layer& layer = workload_.layers()[i];
+    if (options_.observers.interrupt_requested && options_.observers.interrupt_requested()) {
+      throw Interrupted(fmt::format("{} interrupted while mapping layer '{}'", run_name, layer.name));
+    }
     if (mapping_progress.enabled()) {  // no formatting per layer when nothing is shown (sweeps, --quiet)
       mapping_progress.update(static_cast<double>(i) / static_cast<double>(workload_.layers().size()),
                               fmt::format("layer {} of {}", i + 1, workload_.layers().size()));
@@ -269,6 +273,9 @@ SimulationResult Simulation::run() {
       options_.check_outputs);
   controller->dram_socket().bind(dram->target_socket());
   sc_core::sc_start();
+  if (const auto layer_index = controller->interrupted_at_layer()) {
+    throw Interrupted(fmt::format("{} interrupted in layer '{}'", run_name, workload_.layers()[*layer_index].name));
+  }
   simulation_progress.finish(fmt::format("{} layers", workload_.layers().size()));
   if (const auto& failure = controller->failure()) {
     throw std::runtime_error("layer '" + workload_.layers()[failure->layer_index].name +

@@ -32,7 +32,7 @@ Fidelity parse_fidelity(const std::string& name);
 struct SimulationOptions {
   Fidelity fidelity = Fidelity::kTransactionLevel;
   std::optional<std::int64_t> batch;  // images per layer; default: each layer's own batch
-  RunObservers observers;             // receive activity intervals and trace events as they happen
+  RunObservers observers;             // receive activity and trace events as they happen; may stop the run
   bool check_outputs = true;          // cycle fidelity: compare every output with the reference
   // DVFS (docs/dvfs.md): the levels each layer runs at, indexed like the workload's layers; empty: every
   // layer at the nominal levels (race to idle). The domains start at the nominal levels.
@@ -100,7 +100,7 @@ AccessPrices access_prices(const AcceleratorConfig& config, const EnergyTable& t
 class Simulation {
  public:
   Simulation(AcceleratorConfig config, EnergyTable table, const Workload& workload, SimulationOptions options);
-  SimulationResult run();
+  SimulationResult run();  // Interrupted when the observers' interrupt check stops it
 
  private:
   AcceleratorConfig config_;

@@ -45,11 +45,16 @@ using TraceSink = std::function<void(const TraceEvent&)>;
 // A layer finished at `end_cycle` of the compute clock (progress displays).
 using LayerDoneSink = std::function<void(std::size_t layer_index, std::uint64_t end_cycle)>;
 
+// Asked before each layer is planned and after every step of the array: true stops the run there (Ctrl-C in
+// the Python package), and Simulation::run throws Interrupted. Called often: it must be cheap.
+using InterruptCheck = std::function<bool()>;
+
 // Who watches a run; any may be empty.
 struct RunObservers {
   ActivitySink activity;
   TraceSink trace;
   LayerDoneSink layer_done;
+  InterruptCheck interrupt_requested;
 };
 
 }  // namespace ergon

@@ -27,7 +27,9 @@ Controller::Controller(sc_core::sc_module_name name, ControlledModules modules, 
 void Controller::compute_thread() {
   try {
     if (!jobs_.empty()) events_.trace_levels(jobs_.front().layer_index);  // the levels the run starts at
-    for (computing_job_ = 0; computing_job_ < jobs_.size(); ++computing_job_) compute_layer(computing_job_);
+    for (computing_job_ = 0; computing_job_ < jobs_.size() && !interrupted_at_layer_; ++computing_job_) {
+      compute_layer(computing_job_);
+    }
   } catch (const std::exception& error) {
     record_failure(computing_job_, error.what());
   }
@@ -57,6 +59,11 @@ void Controller::compute_layer(std::size_t job) {
     }
     last = loaded.last_of_layer;
     loader_.step_done();
+    if (events_.interrupt_requested()) {
+      interrupted_at_layer_ = jobs_[job].layer_index;
+      sc_core::sc_stop();
+      return;
+    }
   }
   drain(job, layer);
   layer.end_cycle = events_.cycle_at(sc_core::sc_time_stamp());

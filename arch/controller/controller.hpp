@@ -51,6 +51,8 @@ class Controller : public sc_core::sc_module {
   };
   // Set when a layer could not be simulated (e.g. out of memory for its tensors); the run stopped there.
   const std::optional<Failure>& failure() const { return failure_; }
+  // Set when the observers' interrupt check asked the run to stop; it stopped after a step of this layer.
+  std::optional<std::size_t> interrupted_at_layer() const { return interrupted_at_layer_; }
 
  private:
   void compute_thread();
@@ -74,6 +76,7 @@ class Controller : public sc_core::sc_module {
   std::size_t computing_job_ = 0;
   std::uint64_t reads_to_show_ = 0;  // the current step's DRAM reads not yet shown in a stall
   std::optional<Failure> failure_;
+  std::optional<std::size_t> interrupted_at_layer_;  // a layer index
   DramCounters dram_at_last_layer_end_;
   CounterValues at_last_layer_end_;
 };

@@ -37,6 +37,7 @@ class RunEvents {
   void layer_done(std::size_t layer_index, std::uint64_t end_cycle) const {
     if (observers_.layer_done) observers_.layer_done(layer_index, end_cycle);
   }
+  bool interrupt_requested() const { return observers_.interrupt_requested && observers_.interrupt_requested(); }
   // The levels in force (both domains), from now on.
   void trace_levels(std::size_t layer_index) const;
 

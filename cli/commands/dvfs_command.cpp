@@ -131,7 +131,7 @@ void register_dvfs_command(CLI::App& app) {
       ->required();
   study->add_option("--jobs,-j", study_options->jobs, "Worker processes")
       ->capture_default_str()
-      ->check(CLI::Range(1u, 1024u));
+      ->check(CLI::Range(1u, kMaxWorkerProcesses));
   study->add_option("--workload", study_options->workloads,
                     "Limit to these workloads (names under workloads/, repeatable; default: ARADA's nine)");
   study

@@ -79,7 +79,7 @@ void register_fit_command(CLI::App& app) {
       ->required();
   CLI::Option* jobs = lahmer->add_option("--jobs,-j", options->jobs, "Worker processes (simulated)")
                           ->capture_default_str()
-                          ->check(CLI::Range(1u, 1024u));
+                          ->check(CLI::Range(1u, kMaxWorkerProcesses));
   CLI::Option* measurements =
       lahmer
           ->add_option("--measurements,-m", options->measurements_path,

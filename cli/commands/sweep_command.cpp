@@ -67,7 +67,9 @@ void register_sweep_command(CLI::App& app) {
   sweep->add_option("--set", options.overrides, "Override a config key at every point: key.path=value (repeatable)");
   sweep->add_option("--out,-o", options.out_dir,
                     "Output folder: results.csv, sweep.json (kept point by point, for --resume)");
-  sweep->add_option("--jobs,-j", options.jobs, "Worker processes")->capture_default_str()->check(CLI::Range(1u, 1024u));
+  sweep->add_option("--jobs,-j", options.jobs, "Worker processes")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, kMaxWorkerProcesses));
   sweep->add_flag("--resume", options.resume, "Continue the sweep in --out, skipping its finished points");
   sweep->add_flag("--list-points", arguments->list_points, "Print the points (of this shard) and exit");
   sweep->add_option("--shard", arguments->shard, "I/N: run only the points whose index modulo N is I")

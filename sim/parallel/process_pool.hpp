@@ -21,6 +21,9 @@ using PoolResult = std::function<void(std::size_t task, const std::string& resul
 void run_in_processes(std::size_t task_count, unsigned jobs, const PoolTask& task, const PoolResult& on_done,
                       const std::string& progress_what = "");
 
+// The most worker processes a command's --jobs (and the Python package's `jobs`) may ask for.
+inline constexpr unsigned kMaxWorkerProcesses = 1024;
+
 // Cores this process may use (at least 1).
 unsigned available_cores();
 

@@ -4,12 +4,14 @@ same files byte for byte; bad inputs raise exceptions carrying the located messa
 Run by ctest with PYTHONPATH at the build's python/ folder, ERGON_BINARY the ergon executable and
 ERGON_SOURCE_DIR the source tree.
 """
+import concurrent.futures
 import filecmp
 import json
 import os
 import pathlib
 import subprocess
 import tempfile
+import time
 import unittest
 
 import ergon
@@ -60,6 +62,37 @@ class SimulateTest(unittest.TestCase):
             self.assertIn(str(bad), str(raised.exception))
         with self.assertRaises(ValueError):
             ergon.simulate(ergon.load_config(EYERISS), ergon.load_workload(RESNET8), fidelity="exact")
+
+
+class InterruptTest(unittest.TestCase):
+    def test_ctrl_c_stops_simulate_promptly_and_the_next_simulate_runs(self):
+        config = ergon.load_config(EYERISS)
+        before = ergon.simulate(config, ergon.load_workload(RESNET8))
+        # AlexNet at cycle fidelity, batch 4, simulates for about 40 s (as simulate_ctrl_c_stops_promptly in
+        # tests/data/catalogue/python.yaml): SIGINT comes after 0.5 s, as Ctrl-C, from another process.
+        alexnet = ergon.load_workload(SOURCE / "workloads" / "alexnet.yaml")
+        sender = subprocess.Popen(["sh", "-c", f"sleep 0.5; kill -INT {os.getpid()}"])
+        start = time.monotonic()
+        try:
+            with self.assertRaises(KeyboardInterrupt):
+                ergon.simulate(config, alexnet, fidelity="cycle", batch=4)
+        finally:
+            sender.kill()
+            sender.wait()
+        self.assertLess(time.monotonic() - start, 5.0)
+        after = ergon.simulate(config, ergon.load_workload(RESNET8))
+        self.assertEqual(after.layers_csv, before.layers_csv)
+        self.assertEqual(after.report, before.report)
+
+
+    def test_simulations_from_threads_take_turns(self):
+        config = ergon.load_config(EYERISS)
+        workload = ergon.load_workload(RESNET8)
+        alone = ergon.simulate(config, workload)
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            side_by_side = list(pool.map(lambda _: ergon.simulate(config, workload), range(4)))
+        for result in side_by_side:
+            self.assertEqual(result.layers_csv, alone.layers_csv)
 
 
 class EstimateTest(unittest.TestCase):
