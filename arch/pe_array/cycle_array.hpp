@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include "arch/controller/activity.hpp"
+#include "arch/noc/noc.hpp"
 #include "dataflow/layer_tensors.hpp"
 #include "dataflow/pass_traffic.hpp"
 
@@ -28,6 +29,13 @@ struct MeasuredPass {
   std::uint64_t active_pes = 0;
   std::uint64_t pe_busy_cycles = 0;  // PE-cycles spent on MACs
   std::uint64_t cycles = 0;
+  // Cycles of the step in which each resource worked: a bus or port moved at least one word; the array
+  // shifted its stationary operand in, streamed, computed a MAC or rippled psums. The array charges them to
+  // the modules (their busy time).
+  std::uint64_t array_busy_cycles = 0;
+  NocBusy bus_busy;
+  std::uint64_t glb_read_port_busy_cycles = 0;
+  std::uint64_t glb_write_port_busy_cycles = 0;
 };
 
 class ICycleArray : public sc_core::sc_module {

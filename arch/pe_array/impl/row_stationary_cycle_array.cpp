@@ -234,6 +234,9 @@ bool RowStationaryCycleArray::fill_cycle() {
   }
   store_filters(take(filter_words_left_, filter_grant));
   store_ifmaps(take(ifmap_words_left_, ifmap_grant));
+  measured_.bus_busy.filter_bus_cycles += filter_grant > 0 ? 1 : 0;
+  measured_.bus_busy.ifmap_bus_cycles += ifmap_grant > 0 ? 1 : 0;
+  measured_.glb_read_port_busy_cycles += filter_grant + ifmap_grant > 0 ? 1 : 0;
   return filter_words_left_ == 0 && ifmap_words_left_ == 0;
 }
 
@@ -315,7 +318,9 @@ bool RowStationaryCycleArray::compute_cycle() {
     macs_left = macs_left || set.remaining > 0;
   }
   // Once the MACs are done, the last psums ripple up the tallest column, one PE per cycle.
-  if (!macs_left && active_pes_ == 0 && ripple_cycles_left_ > 0) --ripple_cycles_left_;
+  const bool rippling = !macs_left && active_pes_ == 0 && ripple_cycles_left_ > 0;
+  if (rippling) --ripple_cycles_left_;
+  measured_.array_busy_cycles += active_pes_ > 0 || rippling ? 1 : 0;
   // The GLB's read ports serve the ifmap stream first (it paces the MACs), then filters, then psums.
   std::uint64_t glb_budget = glb_read_words_per_cycle_;
   const std::uint64_t limit = ifmap_stream_limit();
@@ -326,10 +331,20 @@ bool RowStationaryCycleArray::compute_cycle() {
   glb_budget -= filters;
   measured_.filter_bus_words += filters;
   measured_.rf.filter_writes += filters * static_cast<std::uint64_t>(e_);
-  measured_.glb_reads += filters + take(glb_reads_left_, glb_budget);
-  measured_.psum_bus_words += take(psum_read_bus_left_, psum_read_bus_words_);
-  measured_.psum_bus_words += take(psum_write_bus_left_, psum_write_bus_words_);
-  measured_.glb_writes += take(glb_writes_left_, glb_write_words_per_cycle_);
+  const std::uint64_t other_reads = take(glb_reads_left_, glb_budget);
+  measured_.glb_reads += filters + other_reads;
+  const std::uint64_t psum_reads = take(psum_read_bus_left_, psum_read_bus_words_);
+  const std::uint64_t psum_writes = take(psum_write_bus_left_, psum_write_bus_words_);
+  measured_.psum_bus_words += psum_reads + psum_writes;
+  const std::uint64_t glb_writes = take(glb_writes_left_, glb_write_words_per_cycle_);
+  measured_.glb_writes += glb_writes;
+  NocBusy& buses = measured_.bus_busy;
+  buses.ifmap_bus_cycles += ifmaps > 0 ? 1 : 0;
+  buses.filter_bus_cycles += filters > 0 ? 1 : 0;
+  buses.psum_read_bus_cycles += psum_reads > 0 ? 1 : 0;
+  buses.psum_write_bus_cycles += psum_writes > 0 ? 1 : 0;
+  measured_.glb_read_port_busy_cycles += ifmaps + filters + other_reads > 0 ? 1 : 0;
+  measured_.glb_write_port_busy_cycles += glb_writes > 0 ? 1 : 0;
   return !macs_left && ripple_cycles_left_ == 0 && ifmap_cursor_ == ifmap_words_ && streamed_filter_words_left_ == 0 &&
          psum_read_bus_left_ == 0 && psum_write_bus_left_ == 0 && glb_reads_left_ == 0 && glb_writes_left_ == 0;
 }
@@ -378,6 +393,9 @@ void RowStationaryCycleArray::record_in_modules() {
   noc_.record(measured_.filter_bus_words, measured_.ifmap_bus_words, measured_.psum_bus_words,
               measured_.inter_pe_psum_words);
   counters_.record(measured_.macs, measured_.nonzero_macs, measured_.rf);
+  counters_.add_busy_cycles(measured_.array_busy_cycles);
+  noc_.occupy(measured_.bus_busy);
+  glb_.occupy_ports(measured_.glb_read_port_busy_cycles, measured_.glb_write_port_busy_cycles);
 }
 
 void RowStationaryCycleArray::finish_pass() {
