@@ -87,6 +87,25 @@ TEST(AradaPolicy, ComputeBoundLayerGetsItsDemandBandwidth) {
   EXPECT_DOUBLE_EQ(a.bandwidth_reduction_pct, 50);
 }
 
+// A layer that stalls between passes but is bound by a GLB port is compute-bound: the port runs on the
+// compute clock, so a slower clock would slow it; its DRAM bandwidth is lowered instead. A layer bound by a
+// DVFS switch keeps its levels.
+TEST(AradaPolicy, TheBoundResourcesClockDomainDecides) {
+  const AcceleratorConfig config = edge_tpu();
+  LayerTiming port_bound = memory_bound();
+  port_bound.bound = ResourceKind::kBufferPort;
+  LayerTiming switch_bound = memory_bound();
+  switch_bound.bound = ResourceKind::kDvfsSwitch;
+  const DvfsAllocation a = allocate_arada({port_bound, switch_bound}, config, DvfsScheme::kIdeal);
+  EXPECT_EQ(a.layers.at(0).bound, BoundDomain::kCompute);
+  EXPECT_DOUBLE_EQ(a.layers.at(0).levels.frequency_mhz, 500);
+  EXPECT_EQ(a.layers.at(1).bound, BoundDomain::kNone);
+  EXPECT_DOUBLE_EQ(a.layers.at(1).levels.frequency_mhz, 500);
+  EXPECT_DOUBLE_EQ(a.layers.at(1).levels.dram_bandwidth_gbps, config.dram.bandwidth_gbps);
+  EXPECT_EQ(bound_domain(ResourceKind::kFillDrain), BoundDomain::kMemory);
+  EXPECT_EQ(bound_domain(ResourceKind::kNetworkBus), BoundDomain::kCompute);
+}
+
 TEST(AradaPolicy, RaceToIdleKeepsNominalLevels) {
   const AcceleratorConfig config = edge_tpu();
   const DvfsAllocation a = allocate_arada({memory_bound(), compute_bound()}, config, DvfsScheme::kRaceToIdle);

@@ -104,6 +104,20 @@ double relative_difference(std::uint64_t a, std::uint64_t b) {
   return larger == 0 ? 0.0 : std::abs(static_cast<double>(a) - static_cast<double>(b)) / larger;
 }
 
+// The resource that bounds a layer (docs/simulator.md, "What bounds a layer"): the transaction level charges
+// a bus or port ceil(words / width) cycles per step, the cycle-accurate array every cycle it moves a word,
+// so their shares differ where a bus runs below its width. The two fidelities name the same resource, or
+// two whose shares lie within this of each other at both fidelities (a near tie):
+constexpr double kBoundShareTolerance = 0.15;
+
+void expect_same_bound(const LayerResult& a, const LayerResult& b, const std::string& where) {
+  ASSERT_NE(a.bound, kNoResource) << where;
+  ASSERT_NE(b.bound, kNoResource) << where;
+  if (a.bound == b.bound) return;
+  EXPECT_LE(a.busy_share[a.bound] - a.busy_share[b.bound], kBoundShareTolerance) << where << " (transaction level)";
+  EXPECT_LE(b.busy_share[b.bound] - b.busy_share[a.bound], kBoundShareTolerance) << where << " (cycle accurate)";
+}
+
 // A layer's transaction-level result `a` and cycle-accurate result `b`: identical counts, cycles within
 // `cycle_tolerance` (systolic arrays: none), and a cycle-accurate output equal to the reference.
 void expect_fidelities_agree(const LayerResult& a, const LayerResult& b, const std::string& where,
@@ -121,6 +135,7 @@ void expect_fidelities_agree(const LayerResult& a, const LayerResult& b, const s
       << where << ": " << a.cycles << " vs " << b.cycles << " cycles";
   const double stall_difference = std::abs(static_cast<double>(a.stall_cycles) - static_cast<double>(b.stall_cycles));
   EXPECT_LE(stall_difference, cycle_tolerance * static_cast<double>(std::max(a.cycles, b.cycles))) << where;
+  expect_same_bound(a, b, where);
 }
 
 TEST(Differential, FidelitiesAgreeOnRandomLayers) {
