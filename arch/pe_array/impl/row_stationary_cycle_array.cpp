@@ -234,9 +234,7 @@ bool RowStationaryCycleArray::fill_cycle() {
   }
   store_filters(take(filter_words_left_, filter_grant));
   store_ifmaps(take(ifmap_words_left_, ifmap_grant));
-  measured_.bus_busy.filter_bus_cycles += filter_grant > 0 ? 1 : 0;
-  measured_.bus_busy.ifmap_bus_cycles += ifmap_grant > 0 ? 1 : 0;
-  measured_.glb_read_port_busy_cycles += filter_grant + ifmap_grant > 0 ? 1 : 0;
+  measured_.glb_read_port_words += filter_grant + ifmap_grant;
   return filter_words_left_ == 0 && ifmap_words_left_ == 0;
 }
 
@@ -338,13 +336,10 @@ bool RowStationaryCycleArray::compute_cycle() {
   measured_.psum_bus_words += psum_reads + psum_writes;
   const std::uint64_t glb_writes = take(glb_writes_left_, glb_write_words_per_cycle_);
   measured_.glb_writes += glb_writes;
-  NocBusy& buses = measured_.bus_busy;
-  buses.ifmap_bus_cycles += ifmaps > 0 ? 1 : 0;
-  buses.filter_bus_cycles += filters > 0 ? 1 : 0;
-  buses.psum_read_bus_cycles += psum_reads > 0 ? 1 : 0;
-  buses.psum_write_bus_cycles += psum_writes > 0 ? 1 : 0;
-  measured_.glb_read_port_busy_cycles += ifmaps + filters + other_reads > 0 ? 1 : 0;
-  measured_.glb_write_port_busy_cycles += glb_writes > 0 ? 1 : 0;
+  measured_.psum_read_bus_words += psum_reads;
+  measured_.psum_write_bus_words += psum_writes;
+  measured_.glb_read_port_words += ifmaps + filters + other_reads;
+  measured_.glb_write_port_words += glb_writes;
   return !macs_left && ripple_cycles_left_ == 0 && ifmap_cursor_ == ifmap_words_ && streamed_filter_words_left_ == 0 &&
          psum_read_bus_left_ == 0 && psum_write_bus_left_ == 0 && glb_reads_left_ == 0 && glb_writes_left_ == 0;
 }
@@ -394,8 +389,14 @@ void RowStationaryCycleArray::record_in_modules() {
               measured_.inter_pe_psum_words);
   counters_.record(measured_.macs, measured_.nonzero_macs, measured_.rf);
   counters_.add_busy_cycles(measured_.array_busy_cycles);
-  noc_.occupy(measured_.bus_busy);
-  glb_.occupy_ports(measured_.glb_read_port_busy_cycles, measured_.glb_write_port_busy_cycles);
+  NocBusy buses;
+  buses.filter_bus_cycles = INoc::bus_cycles(measured_.filter_bus_words, filter_bus_words_);
+  buses.ifmap_bus_cycles = INoc::bus_cycles(measured_.ifmap_bus_words, ifmap_bus_words_);
+  buses.psum_read_bus_cycles = INoc::bus_cycles(measured_.psum_read_bus_words, psum_read_bus_words_);
+  buses.psum_write_bus_cycles = INoc::bus_cycles(measured_.psum_write_bus_words, psum_write_bus_words_);
+  noc_.occupy(buses);
+  glb_.occupy_ports(glb_.read_port_cycles(measured_.glb_read_port_words),
+                    glb_.write_port_cycles(measured_.glb_write_port_words));
 }
 
 void RowStationaryCycleArray::finish_pass() {
