@@ -113,6 +113,23 @@ TEST(Bound, LabelsAreTheLargestShareOfTheModulesBusyTime) {
   }
 }
 
+// Under a DVFS schedule that switches the compute clock between layers, the switches are a resource too.
+TEST(Bound, DvfsSwitchesHaveTheirShare) {
+  const EnergyTable table = load_energy_table(test::source_dir() + "/power/tables/cnnergy_65nm.yaml");
+  const AcceleratorConfig config = load_accelerator_config(eyeriss(), {});
+  const Workload workload = load_workload(test::source_dir() + "/workloads/resnet8.yaml");
+  SimulationOptions options;
+  for (std::size_t i = 0; i < workload.layers().size(); ++i) {
+    OperatingLevels levels = nominal_levels(config);
+    if (i % 2 == 1) levels.frequency_mhz /= 2;  // a switch at every executed layer's start, or nearly
+    options.layer_levels.push_back(levels);
+  }
+  const SimulationResult result = Simulation(config, table, workload, options).run();
+  expect_labels_follow_the_shares(result, "resnet8 switching");
+  expect_busy_times_match_the_layer_figures(result, "resnet8 switching");
+  EXPECT_GT(result.total.busy_share[resource_named(result, "dvfs_switch")], 0.0);
+}
+
 // The DRAM's busy time is its transfers at its bandwidth (`simple`: one bus, bursts back to back at most), and
 // a systolic array's busy time is SCALE-Sim's per fold (T + R + C - 2, output stationary).
 TEST(Bound, BusyTimesAreTheModulesOwn) {
