@@ -100,6 +100,14 @@ void register_module_counters(CounterRegistry& registry, const IPeArray& pe_arra
   register_in_report_order(registry, pe_array.counters(), noc.counters(), glb.counters(), dram.counters());
 }
 
+void register_module_busy(BusyRegistry& registry, const IPeArray& pe_array, const INoc& noc, const IGlobalBuffer& glb,
+                          const IDram& dram) {
+  register_busy(registry, pe_array.busy_cycles());
+  register_busy(registry, glb.busy());
+  register_busy(registry, noc.busy());
+  register_busy(registry, dram.counters());
+}
+
 namespace {
 
 // Every module registers the same counters but for a bank-level DRAM's statistics.

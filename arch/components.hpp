@@ -27,6 +27,10 @@ std::unique_ptr<INoc> make_noc(const NocConfig& config);
 // DRAM.
 void register_module_counters(CounterRegistry& registry, const IPeArray& pe_array, const INoc& noc,
                               const IGlobalBuffer& glb, const IDram& dram);
+// Registers every module's busy time, in the order ties between equally busy resources are broken: PE
+// array, GLB ports, NoC buses, DRAM (the controller adds its fill/drain and DVFS switches after them).
+void register_module_busy(BusyRegistry& registry, const IPeArray& pe_array, const INoc& noc, const IGlobalBuffer& glb,
+                          const IDram& dram);
 // The counters the modules of `config` register, without building them (for checks and reports made
 // before a run, and for the mapper's prices).
 std::vector<CounterSpec> module_counter_specs(const AcceleratorConfig& config);

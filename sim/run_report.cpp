@@ -27,7 +27,19 @@ nlohmann::ordered_json energy_json(const EnergyBreakdown& e, const std::vector<C
   return json;
 }
 
-nlohmann::ordered_json layer_json(const LayerResult& l, const std::vector<CounterSpec>& counters) {
+// Each resource's busy time and share of the layer's time, by name.
+void add_busy_fields(nlohmann::ordered_json& json, const LayerResult& l, const std::vector<ResourceSpec>& resources) {
+  nlohmann::ordered_json busy_ns, busy_share;
+  for (std::size_t i = 0; i < resources.size() && i < l.busy_ps.size(); ++i) {
+    busy_ns[resources[i].name] = static_cast<double>(l.busy_ps[i]) / 1e3;
+    busy_share[resources[i].name] = l.busy_share[i];
+  }
+  json["busy_ns"] = busy_ns;
+  json["busy_share"] = busy_share;
+}
+
+nlohmann::ordered_json layer_json(const LayerResult& l, const SimulationResult& result) {
+  const std::vector<CounterSpec>& counters = result.counters;
   nlohmann::ordered_json json = {{"name", l.name},
                                  {"op", l.op},
                                  {"executed", l.executed},
@@ -41,7 +53,7 @@ nlohmann::ordered_json layer_json(const LayerResult& l, const std::vector<Counte
                                  {"drain_stall_cycles", l.drain_stall_cycles},
                                  {"compute_cycles", l.compute_cycles},
                                  {"dram_busy_cycles", l.dram_busy_cycles},
-                                 {"bound", l.bound},
+                                 {"bound", result.bound_name(l)},
                                  {"time_ns", l.time_ns},
                                  {"dvfs_switch_ns", l.dvfs_switch_ns},
                                  {"freq_mhz", l.levels.frequency_mhz},
@@ -51,6 +63,7 @@ nlohmann::ordered_json layer_json(const LayerResult& l, const std::vector<Counte
                                  {"utilization", l.utilization},
                                  {"active_pes", l.active_pes},
                                  {"passes", l.passes}};
+  add_busy_fields(json, l, result.resources);
   for (const CounterSpec& counter : counters) {
     if (l.counters.has(counter.name)) json[counter.column] = l.count(counter.name);
   }
@@ -69,13 +82,13 @@ std::string run_table(const SimulationResult& result) {
       fmt::format("{} on {} at {} MHz, {} V ({})\n", result.workload_name, result.config_name, result.frequency_mhz,
                   result.voltage_v, result.cycle_accurate ? "cycle accurate" : "transaction level");
   const auto row = [](const auto&... cells) {
-    return fmt::format("{:<28} {:>13} {:>12} {:>11} {:>6} {:>8} {:>12} {:>12} {:>12} {:>11}\n", cells...);
+    return fmt::format("{:<28} {:>13} {:>12} {:>11} {:>6} {:>14} {:>12} {:>12} {:>12} {:>11}\n", cells...);
   };
   out += row("layer", "MACs", "cycles", "stalls", "util", "bound", "DRAM rd B", "DRAM wr B", "GLB acc", "energy uJ");
   const auto print = [&](const LayerResult& l) {
-    return row(l.name, l.macs, l.cycles, l.stall_cycles, fmt::format("{:.1f}%", 100 * l.utilization), l.bound,
-               l.count("dram.read"), l.count("dram.write"), l.count("glb.read") + l.count("glb.write"),
-               fmt::format("{:.3f}", l.energy.total_pj() / 1e6));
+    return row(l.name, l.macs, l.cycles, l.stall_cycles, fmt::format("{:.1f}%", 100 * l.utilization),
+               result.bound_name(l), l.count("dram.read"), l.count("dram.write"),
+               l.count("glb.read") + l.count("glb.write"), fmt::format("{:.3f}", l.energy.total_pj() / 1e6));
   };
   for (const auto& layer : result.layers) {
     if (layer.executed) out += print(layer);
@@ -118,6 +131,18 @@ std::string counter_cells(const LayerResult& layer, const std::vector<CounterSpe
     if (i > 0) cells += ",";
     if (layer.counters.has(counters[i].name)) cells += std::to_string(layer.count(counters[i].name));
   }
+  return cells;
+}
+
+std::string busy_share_columns(const std::vector<ResourceSpec>& resources) {
+  std::string columns;
+  for (const ResourceSpec& resource : resources) columns += (columns.empty() ? "" : ",") + resource.share_column();
+  return columns;
+}
+
+std::string busy_share_cells(const LayerResult& layer) {
+  std::string cells;
+  for (double share : layer.busy_share) cells += fmt::format("{}{}", cells.empty() ? "" : ",", share);
   return cells;
 }
 
@@ -164,8 +189,8 @@ nlohmann::ordered_json skipped_nodes_json(const Workload& workload) {
 nlohmann::ordered_json run_json(const SimulationResult& result, const AcceleratorConfig& config,
                                 const Workload& workload, const std::string& fidelity) {
   nlohmann::ordered_json layers = nlohmann::ordered_json::array();
-  for (const auto& layer : result.layers) layers.push_back(layer_json(layer, result.counters));
-  nlohmann::ordered_json total = layer_json(result.total, result.counters);
+  for (const auto& layer : result.layers) layers.push_back(layer_json(layer, result));
+  nlohmann::ordered_json total = layer_json(result.total, result);
   total.erase("name");
   total.erase("op");
   total.erase("executed");
@@ -201,9 +226,9 @@ nlohmann::ordered_json run_json(const SimulationResult& result, const Accelerato
 std::string layers_csv(const SimulationResult& result) {
   const std::vector<CounterSpec>& counters = result.counters;
   std::string out =
-      "layer,op,executed,batch,macs,nonzero_macs,cycles,stall_cycles,compute_cycles,dram_busy_cycles,bound,"
-      "utilization,active_pes,passes," +
-      counter_columns(counters) + "," + energy_columns(counters) +
+      "layer,op,executed,batch,macs,nonzero_macs,cycles,stall_cycles,compute_cycles,dram_busy_cycles,bound," +
+      busy_share_columns(result.resources) + ",utilization,active_pes,passes," + counter_columns(counters) + "," +
+      energy_columns(counters) +
       ",time_ns,fill_stall_cycles,drain_stall_cycles,dvfs_switch_ns,freq_mhz,voltage_v,"
       "dram_bandwidth_gbps,memory_voltage_v,vector_ops";
   const bool banked = result.total.dram_energy.has_value();
@@ -213,9 +238,9 @@ std::string layers_csv(const SimulationResult& result) {
   }
   out += "\n";
   for (const auto& l : result.layers) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},", csv_quoted(l.name), l.op, l.executed ? 1 : 0,
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},", csv_quoted(l.name), l.op, l.executed ? 1 : 0,
                        l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles, l.compute_cycles, l.dram_busy_cycles,
-                       l.bound, l.utilization, l.active_pes, l.passes);
+                       result.bound_name(l), busy_share_cells(l), l.utilization, l.active_pes, l.passes);
     out += counter_cells(l, counters) + "," + energy_cells(l.energy, counters);
     out += fmt::format(",{},{},{},{},{},{},{},{},{}", l.time_ns, l.fill_stall_cycles, l.drain_stall_cycles,
                        l.dvfs_switch_ns, l.levels.frequency_mhz, l.levels.voltage_v, l.levels.dram_bandwidth_gbps,

@@ -15,8 +15,8 @@
 namespace ergon {
 
 // 3: every registered counter under its column name (rf and NoC by operand, reads and writes apart);
-// energy by component.
-inline constexpr int kRunReportSchemaVersion = 3;
+// energy by component. 4: `bound` names the busiest resource; `busy_ns` and `busy_share` per resource.
+inline constexpr int kRunReportSchemaVersion = 4;
 
 // A report's counter columns (the registered counters' `column` names, in registry order), and one layer's
 // cells; a counter the layer's run did not register (a bank-level DRAM's, in a sweep) is an empty cell.
@@ -26,6 +26,10 @@ std::string counter_cells(const LayerResult& layer, const std::vector<CounterSpe
 // leakage and total.
 std::string energy_columns(const std::vector<CounterSpec>& counters);
 std::string energy_cells(const EnergyBreakdown& energy, const std::vector<CounterSpec>& counters);
+// A `<resource>_busy_share` column per registered resource (docs/simulator.md, "What bounds a layer"), and
+// one layer's shares.
+std::string busy_share_columns(const std::vector<ResourceSpec>& resources);
+std::string busy_share_cells(const LayerResult& layer);
 
 std::string run_table(const SimulationResult& result);
 // DRAM bytes over the layer's time, GB/s.

@@ -29,12 +29,14 @@ std::string not_executed_note(const Layer& layer) {
   }
 }
 
-// Memory-bound when the layer waited for data, or kept the DRAM bus busy, at least as long as its array
-// worked.
-std::string boundedness(const LayerResult& layer) {
-  if (layer.cycles == 0) return "n/a";
-  const std::uint64_t memory_cycles = std::max(layer.dram_busy_cycles, layer.stall_cycles);
-  return memory_cycles >= layer.compute_cycles ? "memory" : "compute";
+// Each resource's share of the layer's time, and the resource with the largest (ties: the first registered).
+void set_bound(LayerResult& layer) {
+  const double time_ps = layer.time_ns * 1e3;
+  layer.busy_share.clear();
+  for (std::uint64_t busy : layer.busy_ps) {
+    layer.busy_share.push_back(time_ps > 0 ? static_cast<double>(busy) / time_ps : 0.0);
+  }
+  layer.bound = time_ps > 0 ? busiest(layer.busy_ps) : kNoResource;
 }
 
 void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64_t pe_count, bool mac_layer) {
@@ -57,7 +59,8 @@ void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64
   result.compute_cycles = result.cycles - std::min(result.cycles, result.stall_cycles);
   result.dram_busy_cycles = m.dram_busy_cycles;
   if (m.dram_bank_model) result.dram_energy = m.dram_energy;
-  result.bound = boundedness(result);
+  result.busy_ps = m.busy_ps;
+  set_bound(result);
   result.output_checked = m.output_checked;
   result.output_mismatches = m.output_mismatches;
   const double capacity = static_cast<double>(pe_count) * static_cast<double>(result.cycles);
@@ -102,6 +105,8 @@ void add_to_total(LayerResult& total, const LayerResult& layer) {
   total.dvfs_switch_ns += layer.dvfs_switch_ns;
   total.compute_cycles += layer.compute_cycles;
   total.dram_busy_cycles += layer.dram_busy_cycles;
+  total.busy_ps.resize(layer.busy_ps.size());
+  for (std::size_t i = 0; i < layer.busy_ps.size(); ++i) total.busy_ps[i] += layer.busy_ps[i];
   total.passes += layer.passes;
   total.active_pes = std::max(total.active_pes, layer.active_pes);
   total.counters += layer.counters;
@@ -146,6 +151,15 @@ AccessPrices access_prices(const AcceleratorConfig& config, const EnergyTable& t
   prices.dram_write_pj_per_byte = price("dram.write");
   prices.cycle_pj = price_activity(CounterValues(), {1, 0}, table, point).total_pj();
   return prices;
+}
+
+std::string SimulationResult::bound_name(const LayerResult& layer) const {
+  return layer.bound == kNoResource ? "n/a" : resources.at(layer.bound).name;
+}
+
+std::optional<ResourceKind> SimulationResult::bound_kind(const LayerResult& layer) const {
+  if (layer.bound == kNoResource) return std::nullopt;
+  return resources.at(layer.bound).kind;
 }
 
 const char* fidelity_name(Fidelity fidelity) {
@@ -213,6 +227,8 @@ SimulationResult Simulation::run() {
   CounterRegistry registry;
   register_module_counters(registry, *pe_array, *noc, *glb, *dram);
   result.counters = registry.specs();
+  BusyRegistry busy;
+  register_module_busy(busy, *pe_array, *noc, *glb, *dram);
   const CounterValues no_counts = registry.snapshot();  // nothing counted yet
 
   std::vector<std::int64_t> batch_per_layer;
@@ -232,7 +248,6 @@ SimulationResult Simulation::run() {
                               fmt::format("layer {} of {}", i + 1, workload_.layers().size()));
     }
     LayerResult entry;
-    entry.bound = "n/a";
     entry.name = layer.name;
     entry.op = op_name(layer.op);
     entry.batch = options_.batch.value_or(layer.batch);
@@ -268,8 +283,8 @@ SimulationResult Simulation::run() {
   }
   ProgressDisplay simulation_progress("simulating " + run_name, progress_shown());
   auto controller = std::make_unique<Controller>(
-      "controller", ControlledModules{clock, *glb, *noc, *pe_array, *dram, cycle_array.get(), registry}, dvfs, jobs,
-      progress_shown() ? with_progress(options_.observers, workload_, simulation_progress) : options_.observers,
+      "controller", ControlledModules{clock, *glb, *noc, *pe_array, *dram, cycle_array.get(), registry, busy}, dvfs,
+      jobs, progress_shown() ? with_progress(options_.observers, workload_, simulation_progress) : options_.observers,
       options_.check_outputs);
   controller->dram_socket().bind(dram->target_socket());
   sc_core::sc_start();
@@ -277,6 +292,7 @@ SimulationResult Simulation::run() {
     throw Interrupted(fmt::format("{} interrupted in layer '{}'", run_name, workload_.layers()[*layer_index].name));
   }
   simulation_progress.finish(fmt::format("{} layers", workload_.layers().size()));
+  result.resources = busy.specs();  // with the controller's own
   if (const auto& failure = controller->failure()) {
     throw std::runtime_error("layer '" + workload_.layers()[failure->layer_index].name +
                              "' could not be simulated: " + failure->message);
@@ -293,8 +309,14 @@ SimulationResult Simulation::run() {
     if (entry.dram_energy) entry.energy.component(kMemoryComponent) = entry.dram_energy->total_pj();
   }
   result.total.counters = no_counts;
-  for (const auto& entry : result.layers) add_to_total(result.total, entry);
-  result.total.bound = boundedness(result.total);
+  for (auto& entry : result.layers) {
+    if (!entry.executed) {  // nothing was busy for it
+      entry.busy_ps.assign(result.resources.size(), 0);
+      entry.busy_share.assign(result.resources.size(), 0.0);
+    }
+    add_to_total(result.total, entry);
+  }
+  set_bound(result.total);
   const double capacity = static_cast<double>(result.pe_count) * static_cast<double>(result.total.cycles);
   result.total.utilization = capacity > 0 ? static_cast<double>(result.total.count("pe.busy_cycle")) / capacity : 0.0;
   return result;

@@ -14,6 +14,7 @@
 #include "arch/dataflows/mapping_summary.hpp"
 #include "arch/dram/dram.hpp"
 #include "arch/operating_levels.hpp"
+#include "common/busy_registry.hpp"
 #include "dataflow/access_prices.hpp"
 #include "network/workload.hpp"
 #include "power/energy_accounting.hpp"
@@ -56,12 +57,17 @@ struct LayerResult {
   std::uint64_t drain_stall_cycles = 0;  // waiting for the last write-back
   std::uint64_t compute_cycles = 0;      // cycles - stall_cycles: the array working
   std::uint64_t dram_busy_cycles = 0;    // the DRAM bus transferring this layer's data
-  std::string bound;                     // "compute" or "memory": which of the two took longer
-  double time_ns = 0;                    // cycles at the layer's clock plus any DVFS switch
-  double dvfs_switch_ns = 0;             // the compute clock stopped for a level change
-  OperatingLevels levels;                // compute frequency and voltage, DRAM bandwidth and voltage
-  double utilization = 0.0;              // PE-cycles doing MACs / (PEs x cycles)
-  std::uint64_t active_pes = 0;          // peak
+  // Each resource's busy time during the layer and its share of the layer's time, indexed like
+  // SimulationResult::resources; `bound` is the one with the largest share (docs/simulator.md, "What bounds
+  // a layer"), kNoResource for a layer not executed.
+  std::vector<std::uint64_t> busy_ps;
+  std::vector<double> busy_share;
+  ResourceId bound = kNoResource;
+  double time_ns = 0;            // cycles at the layer's clock plus any DVFS switch
+  double dvfs_switch_ns = 0;     // the compute clock stopped for a level change
+  OperatingLevels levels;        // compute frequency and voltage, DRAM bandwidth and voltage
+  double utilization = 0.0;      // PE-cycles doing MACs / (PEs x cycles)
+  std::uint64_t active_pes = 0;  // peak
   std::uint64_t passes = 0;
   // Every counter the components registered (docs/energy.md): glb.read, dram.write, rf.psum_read, ...; zero
   // for a layer not executed. count("dram.read") reads one.
@@ -86,7 +92,11 @@ struct SimulationResult {
   bool cycle_accurate = false;
   std::vector<LayerResult> layers;
   LayerResult total;
-  std::vector<CounterSpec> counters;      // what each layer's counters hold, in the registry's order
+  std::vector<CounterSpec> counters;    // what each layer's counters hold, in the registry's order
+  std::vector<ResourceSpec> resources;  // what each layer's busy_ps and busy_share hold, in the registry's order
+  // The name of the resource that bounds `layer`, or "n/a"; what a resource's kind is (the DVFS policy's).
+  std::string bound_name(const LayerResult& layer) const;
+  std::optional<ResourceKind> bound_kind(const LayerResult& layer) const;
   std::vector<std::string> energy_notes;  // how the energy table was built (EnergyTable::notes)
 };
 

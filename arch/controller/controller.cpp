@@ -18,6 +18,13 @@ Controller::Controller(sc_core::sc_module_name name, ControlledModules modules, 
               [this](std::size_t job, const std::string& message) { record_failure(job, message); }),
       measurements_(jobs_.size()),
       at_last_layer_end_(modules.counters.snapshot()) {
+  modules.busy.add({"fill_drain", ResourceKind::kFillDrain, BusyUnit::kComputeCycles,
+                    "the array waiting for a layer's first data and for its last write-back"},
+                   fill_drain_cycles_);
+  modules.busy.add({"dvfs_switch", ResourceKind::kDvfsSwitch, BusyUnit::kPicoseconds,
+                    "the compute clock stopped while its level changed"},
+                   dvfs_switch_ps_);
+  busy_at_last_layer_end_ = modules.busy.snapshot();
   SC_HAS_PROCESS(Controller);
   SC_THREAD(compute_thread);
 }
@@ -172,6 +179,23 @@ void Controller::measure(LayerMeasurement& layer) {
   layer.dram_busy_cycles =
       static_cast<std::uint64_t>(std::ceil(busy_ps / (modules_.clock.period().to_seconds() * 1e12)));
   dram_at_last_layer_end_ = dram;
+  measure_busy(layer);
+}
+
+// Every resource's busy time during the layer, in picoseconds: cycles at the layer's clock (levels change
+// only at a layer's start).
+void Controller::measure_busy(LayerMeasurement& layer) {
+  fill_drain_cycles_ += layer.fill_stall_cycles + layer.drain_stall_cycles;
+  dvfs_switch_ps_ += layer.dvfs_switch_ps;
+  const std::vector<std::uint64_t> now = modules_.busy.snapshot();
+  const double period_ps = modules_.clock.period().to_seconds() * 1e12;
+  layer.busy_ps.resize(now.size());
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    const std::uint64_t busy = now[i] - busy_at_last_layer_end_[i];
+    const bool cycles = modules_.busy.specs()[i].unit == BusyUnit::kComputeCycles;
+    layer.busy_ps[i] = cycles ? static_cast<std::uint64_t>(std::llround(static_cast<double>(busy) * period_ps)) : busy;
+  }
+  busy_at_last_layer_end_ = now;
 }
 
 }  // namespace ergon

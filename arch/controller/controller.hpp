@@ -35,6 +35,7 @@ struct ControlledModules {
   IDram& dram;
   ICycleArray* cycle_array = nullptr;
   const CounterRegistry& counters;  // every module's counters, registered
+  BusyRegistry& busy;               // every module's busy time, registered; the controller adds its own
 };
 
 class Controller : public sc_core::sc_module {
@@ -63,6 +64,7 @@ class Controller : public sc_core::sc_module {
   void run_step_cycle_accurate(const LoadedStep& loaded, LayerMeasurement& layer);
   void drain(std::size_t job, LayerMeasurement& layer);
   void measure(LayerMeasurement& layer);
+  void measure_busy(LayerMeasurement& layer);
   bool runs_cycle_accurate(std::size_t job) const;
 
   ControlledModules modules_;
@@ -79,6 +81,10 @@ class Controller : public sc_core::sc_module {
   std::optional<std::size_t> interrupted_at_layer_;  // a layer index
   DramCounters dram_at_last_layer_end_;
   CounterValues at_last_layer_end_;
+  // The controller's own busy time (fill_drain, dvfs_switch) and every resource's at the last layer's end.
+  std::uint64_t fill_drain_cycles_ = 0;
+  std::uint64_t dvfs_switch_ps_ = 0;
+  std::vector<std::uint64_t> busy_at_last_layer_end_;
 };
 
 }  // namespace ergon

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "arch/controller/dram_address_map.hpp"
 #include "arch/dataflows/dataflow.hpp"
@@ -33,6 +34,7 @@ struct LayerMeasurement {
   std::uint64_t peak_active_pes = 0;
   CounterValues counters;              // every registered counter's count during the layer
   std::uint64_t dram_busy_cycles = 0;  // the DRAM data bus transferring this layer's data
+  std::vector<std::uint64_t> busy_ps;  // every registered resource's busy time, in registry order
   bool dram_bank_model = false;        // dram_energy holds a bank-level model's figures
   DramEnergyByKind dram_energy;
   // Cycle fidelity: the simulated output compared with the reference computation.

@@ -5,6 +5,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/busy_registry.hpp"
 #include "common/counter_registry.hpp"
 
 namespace ergon {
@@ -57,7 +58,7 @@ struct DramCounters {
   std::uint64_t read_requests = 0;
   std::uint64_t write_requests = 0;
   std::uint64_t queue_full_waits = 0;  // requests that found the queue full
-  std::uint64_t busy_ps = 0;           // time the data bus spent transferring
+  std::uint64_t busy_ps = 0;           // time the data bus spent transferring (the busiest port's; per channel)
   bool has_bank_model = false;
   DramBankStats bank;  // zero for `simple`
 };
@@ -100,6 +101,13 @@ inline void register_counters(CounterRegistry& registry, const DramCounters& c) 
   registry.add({"dram.refresh_cycle", "DRAM cycles", "dram_refresh_cycles",
                 "DRAM clock cycles of rank-time blocked by refresh", false},
                c.bank.refresh_cycles);
+}
+
+// dram: its data bus transferring.
+inline void register_busy(BusyRegistry& registry, const DramCounters& c) {
+  registry.add({"dram", ResourceKind::kMemory, BusyUnit::kPicoseconds,
+                "the DRAM data bus transferring (the busiest port; the mean over channels)"},
+               c.busy_ps);
 }
 
 class IDram : public sc_core::sc_module {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <systemc>
 
+#include "common/busy_registry.hpp"
 #include "common/counter_registry.hpp"
 #include "dataflow/tile_store.hpp"
 
@@ -21,6 +22,22 @@ inline void register_counters(CounterRegistry& registry, const GlbCounters& coun
   registry.add({"glb.write", "words", "glb_writes", "words written into the global buffer"}, counters.writes);
 }
 
+// Cycles the ports were busy: the array that drives them charges each step the port time its timing gave it.
+struct GlbBusy {
+  std::uint64_t read_port_cycles = 0;
+  std::uint64_t write_port_cycles = 0;
+};
+
+// glb.read_port and glb.write_port (each the ports of every bank taken together).
+inline void register_busy(BusyRegistry& registry, const GlbBusy& busy) {
+  registry.add({"glb.read_port", ResourceKind::kBufferPort, BusyUnit::kComputeCycles,
+                "the GLB's read ports (every bank's) carrying words"},
+               busy.read_port_cycles);
+  registry.add({"glb.write_port", ResourceKind::kBufferPort, BusyUnit::kComputeCycles,
+                "the GLB's write ports (every bank's) carrying words"},
+               busy.write_port_cycles);
+}
+
 class IGlobalBuffer : public sc_core::sc_module {
  public:
   using sc_core::sc_module::sc_module;
@@ -32,9 +49,22 @@ class IGlobalBuffer : public sc_core::sc_module {
   virtual void record(std::uint64_t reads, std::uint64_t writes) = 0;
   virtual const GlbCounters& counters() const = 0;
   GlbContents& contents() { return contents_; }
+  // Cycles the read (write) ports take for `words`, at read_words_per_cycle() (write_words_per_cycle()).
+  std::uint64_t read_port_cycles(std::uint64_t words) const {
+    return (words + read_words_per_cycle() - 1) / read_words_per_cycle();
+  }
+  std::uint64_t write_port_cycles(std::uint64_t words) const {
+    return (words + write_words_per_cycle() - 1) / write_words_per_cycle();
+  }
+  void occupy_ports(std::uint64_t read_cycles, std::uint64_t write_cycles) {
+    busy_.read_port_cycles += read_cycles;
+    busy_.write_port_cycles += write_cycles;
+  }
+  const GlbBusy& busy() const { return busy_; }
 
  private:
   GlbContents contents_;
+  GlbBusy busy_;
 };
 
 }  // namespace ergon

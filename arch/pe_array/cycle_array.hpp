@@ -28,6 +28,15 @@ struct MeasuredPass {
   std::uint64_t active_pes = 0;
   std::uint64_t pe_busy_cycles = 0;  // PE-cycles spent on MACs
   std::uint64_t cycles = 0;
+  // What the array charges the modules as their busy time: the cycles in which it shifted its stationary
+  // operand in, streamed, computed a MAC or rippled psums; the words the psum buses and the GLB's ports
+  // moved (each busy ceil(words / width) cycles, as at transaction level: a wide port moving one word in a
+  // cycle is not the bottleneck).
+  std::uint64_t array_busy_cycles = 0;
+  std::uint64_t psum_read_bus_words = 0;
+  std::uint64_t psum_write_bus_words = 0;
+  std::uint64_t glb_read_port_words = 0;
+  std::uint64_t glb_write_port_words = 0;
 };
 
 class ICycleArray : public sc_core::sc_module {

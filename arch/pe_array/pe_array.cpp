@@ -26,4 +26,10 @@ void register_counters(CounterRegistry& registry, const PeArrayCounters& c) {
                c.pe_busy_cycles);
 }
 
+void register_busy(BusyRegistry& registry, const std::uint64_t& array_busy_cycles) {
+  registry.add({"array", ResourceKind::kArray, BusyUnit::kComputeCycles,
+                "the PE array working on its own: MACs, pipeline fill and skew, psum ripple"},
+               array_busy_cycles);
+}
+
 }  // namespace ergon

@@ -20,6 +20,8 @@ struct PeArrayCounters {
 
 // mac.compute, mac.gated, rf.<operand>_read and _write, pe.busy_cycle.
 void register_counters(CounterRegistry& registry, const PeArrayCounters& counters);
+// array: the cycles the array worked on its own (MACs, pipeline fill and skew, psum ripple).
+void register_busy(BusyRegistry& registry, const std::uint64_t& array_busy_cycles);
 
 class IPeArray : public sc_core::sc_module {
  public:
@@ -27,13 +29,20 @@ class IPeArray : public sc_core::sc_module {
   virtual std::int64_t pe_count() const = 0;
   // Cycles a step takes, given the NoC and GLB that feed the array.
   virtual std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const = 0;
-  // Runs a step at transaction level: returns its cycles; the GLB, the NoC and the array count its traffic.
+  // Runs a step at transaction level: returns its cycles; the GLB, the NoC and the array count its traffic
+  // and the busy time it gave each of them.
   std::uint64_t execute(const PassTraffic& t, INoc& noc, IGlobalBuffer& glb) {
     glb.record(t.glb_reads, t.glb_writes);
     noc.record(t.filter_bus_words, t.ifmap_bus_words, t.psum_bus_words, t.inter_pe_psum_words);
     record(t.macs, t.nonzero_macs, t.rf);
+    occupy(t, noc, glb);
     return pass_cycles(t, noc, glb);
   }
+  // Charges the array, the NoC buses and the GLB ports the busy cycles pass_cycles() gives each of them in a
+  // step: each at most the step's cycles.
+  virtual void occupy(const PassTraffic& traffic, INoc& noc, IGlobalBuffer& glb) = 0;
+  void add_busy_cycles(std::uint64_t cycles) { busy_cycles_ += cycles; }
+  const std::uint64_t& busy_cycles() const { return busy_cycles_; }
   // Counting is the same for every array: one MAC occupies one PE for one cycle.
   void record(std::uint64_t macs, std::uint64_t nonzero_macs, const RfAccesses& rf) {
     counters_.computed_macs += nonzero_macs;
@@ -45,6 +54,7 @@ class IPeArray : public sc_core::sc_module {
 
  private:
   PeArrayCounters counters_;
+  std::uint64_t busy_cycles_ = 0;  // the array working on its own: its `array` busy time
 };
 
 }  // namespace ergon

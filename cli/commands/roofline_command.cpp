@@ -69,7 +69,7 @@ void run_roofline(const RooflineOptions& options) {
       "attainable_gops,bound,simulated_bound\n";
   std::string table_text = fmt::format(
       "{} on {}: compute ceiling {:.1f} GOPS (2 x {} PEs x {} MHz), DRAM {} GB/s\n{:<28} {:>12} {:>12} {:>12} {:>8} "
-      "{:>10}\n",
+      "{:>14}\n",
       workload.name(), config.name, peak_gops, result.pe_count, config.clock.frequency_mhz, config.dram.bandwidth_gbps,
       "layer", "ops/byte", "GOPS", "roof GOPS", "bound", "sim bound");
   nlohmann::ordered_json layers_json = nlohmann::ordered_json::array();
@@ -86,10 +86,11 @@ void run_roofline(const RooflineOptions& options) {
     // label (which unit was busy longer) is kept beside it; the two differ for layers whose DRAM traffic
     // is bursty rather than spread over the layer.
     const char* bound = memory_roof_gops < peak_gops ? "memory" : "compute";
+    const std::string simulated_bound = result.bound_name(layer);  // the busiest resource
     csv += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", csv_quoted(layer.name), layer.op, operations, bytes,
-                       layer.cycles, intensity, achieved, attainable, bound, layer.bound);
-    table_text += fmt::format("{:<28} {:>12.3f} {:>12.3f} {:>12.3f} {:>8} {:>10}\n", layer.name, intensity, achieved,
-                              attainable, bound, layer.bound);
+                       layer.cycles, intensity, achieved, attainable, bound, simulated_bound);
+    table_text += fmt::format("{:<28} {:>12.3f} {:>12.3f} {:>12.3f} {:>8} {:>14}\n", layer.name, intensity, achieved,
+                              attainable, bound, simulated_bound);
     layers_json.push_back({{"layer", layer.name},
                            {"op", layer.op},
                            {"operations", operations},
@@ -99,7 +100,7 @@ void run_roofline(const RooflineOptions& options) {
                            {"achieved_gops", achieved},
                            {"attainable_gops", attainable},
                            {"bound", bound},
-                           {"simulated_bound", layer.bound}});
+                           {"simulated_bound", simulated_bound}});
   }
   const nlohmann::ordered_json json = {{"workload", workload.name()},
                                        {"config", config.name},

@@ -67,8 +67,8 @@ bool lower_compute(const LayerTiming& t, LayerAllocation& a, const SchemeRules& 
   }
   a.levels.frequency_mhz = level.frequency_mhz;
   a.levels.voltage_v = level.voltage_v;
-  a.decision = a.bound == "memory" ? "memory-bound: compute clock lowered (eq. 1)"
-                                   : "compute clock lowered into the deadline's slack";
+  a.decision = a.bound == BoundDomain::kMemory ? "memory-bound: compute clock lowered (eq. 1)"
+                                               : "compute clock lowered into the deadline's slack";
   return true;
 }
 
@@ -97,11 +97,11 @@ void allocate_bandwidth(const std::vector<LayerTiming>& timings, DvfsAllocation&
                         const DvfsConfig& dvfs, const OperatingLevels& nominal) {
   for (std::size_t i = 0; i < timings.size(); ++i) {
     LayerAllocation& a = allocation.layers[i];
-    if (a.bound != "compute") continue;
+    if (a.bound != BoundDomain::kCompute) continue;
     if (rules.memory_switch_ns > 0) {
       const std::size_t previous = previous_executed(timings, i);
       const double slack = previous == kNone ? 0 : allocation.layers[previous].hideable_stall_ns;
-      if (previous == kNone || allocation.layers[previous].bound != "memory" ||
+      if (previous == kNone || allocation.layers[previous].bound != BoundDomain::kMemory ||
           slack <= rules.memory_switch_ns + rules.compute_switch_ns) {
         a.decision = "compute-bound; no slack just before it hides the memory switch";
         continue;
@@ -117,7 +117,7 @@ void allocate_compute(const std::vector<LayerTiming>& timings, DvfsAllocation& a
   std::size_t charged_boundary = kNone;  // the layer whose start switch an earlier layer absorbed
   for (std::size_t i = 0; i < timings.size(); ++i) {
     LayerAllocation& a = allocation.layers[i];
-    if (a.bound != "memory" && a.deadline_slack_ns <= 0) continue;
+    if (a.bound != BoundDomain::kMemory && a.deadline_slack_ns <= 0) continue;
     const std::size_t next = next_executed(timings, i);
     const bool next_lowers_bandwidth =
         next != kNone && allocation.layers[next].levels.dram_bandwidth_gbps < nominal.dram_bandwidth_gbps;
@@ -158,6 +158,28 @@ void summarise(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_
 
 }  // namespace
 
+BoundDomain bound_domain(std::optional<ResourceKind> bound) {
+  if (!bound) return BoundDomain::kNone;
+  switch (*bound) {
+    case ResourceKind::kArray:
+    case ResourceKind::kBufferPort:
+    case ResourceKind::kNetworkBus: return BoundDomain::kCompute;
+    case ResourceKind::kMemory:
+    case ResourceKind::kFillDrain: return BoundDomain::kMemory;
+    case ResourceKind::kDvfsSwitch: return BoundDomain::kNone;
+  }
+  return BoundDomain::kNone;
+}
+
+const char* bound_domain_name(BoundDomain domain) {
+  switch (domain) {
+    case BoundDomain::kCompute: return "compute";
+    case BoundDomain::kMemory: return "memory";
+    case BoundDomain::kNone: return "n/a";
+  }
+  return "n/a";
+}
+
 void summarise_allocation(DvfsAllocation& allocation, const std::vector<LayerTiming>& race_to_idle,
                           const AcceleratorConfig& config) {
   summarise(allocation, race_to_idle, nominal_levels(config));
@@ -190,13 +212,11 @@ DvfsAllocation allocate_arada(const std::vector<LayerTiming>& race_to_idle, cons
     LayerAllocation a;
     a.name = t.name;
     a.levels = nominal;
-    a.bound = "n/a";
     a.decision = t.executed ? "race to idle" : "not executed";
     if (t.executed) {
       a.hideable_stall_ns = std::max(0.0, t.stall_ns - t.fill_stall_ns - t.drain_stall_ns);
       a.compute_ns = std::max(0.0, t.time_ns - t.stall_ns);
-      // Memory-bound when the array waited at least a cycle between passes (ARADA: T_stall > 0).
-      a.bound = a.hideable_stall_ns >= 1e3 / nominal.frequency_mhz ? "memory" : "compute";
+      a.bound = bound_domain(t.bound);
       a.deadline_slack_ns = (time_scale - 1) * t.time_ns;
     }
     allocation.layers.push_back(a);

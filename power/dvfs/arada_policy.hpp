@@ -4,11 +4,13 @@
 // fills the time it waited for data; a compute-bound layer gets its DRAM bandwidth lowered to its
 // demand. The schedule is then re-simulated (sim/dvfs/); this file only decides levels and gives
 // ARADA's analytical estimate of the saving. docs/arada.md explains every choice.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "arch/accelerator_config.hpp"
 #include "arch/operating_levels.hpp"
+#include "common/busy_registry.hpp"
 
 namespace ergon {
 
@@ -32,13 +34,22 @@ struct LayerTiming {
   double fill_stall_ns = 0;   // waiting for the first tiles: no compute speed can hide it
   double drain_stall_ns = 0;  // waiting for the last write-back
   double dram_bytes = 0;
-  double dram_busy_ns = 0;       // the DRAM bus transferring
-  double compute_energy_pj = 0;  // compute domain (all but DRAM): weighs the layer in the eq. 6 estimate
+  double dram_busy_ns = 0;            // the DRAM bus transferring
+  double compute_energy_pj = 0;       // compute domain (all but DRAM): weighs the layer in the eq. 6 estimate
+  std::optional<ResourceKind> bound;  // the kind of the busiest resource (docs/simulator.md); none: not executed
 };
+
+// Which clock domain bounds a layer, from its busiest resource: the memory domain when the DRAM is the
+// busiest (or the waits for a layer's first data and last write-back are), the compute domain when the array,
+// a GLB port or a NoC bus is (all on the compute clock: a slower clock slows them alike). A layer bound by a
+// DVFS switch, or not executed, is left at its levels.
+enum class BoundDomain { kNone, kCompute, kMemory };
+BoundDomain bound_domain(std::optional<ResourceKind> bound);
+const char* bound_domain_name(BoundDomain domain);  // "compute", "memory" or "n/a"
 
 struct LayerAllocation {
   std::string name;
-  std::string bound;  // "memory", "compute" or "n/a"
+  BoundDomain bound = BoundDomain::kNone;
   OperatingLevels levels;
   double hideable_stall_ns = 0;  // ARADA's T_stall: stalls between passes, which a slower array fills
   double deadline_slack_ns = 0;  // time beyond race to idle granted by a deadline

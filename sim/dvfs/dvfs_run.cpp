@@ -39,7 +39,7 @@ std::vector<LayerTiming> layer_timings(const SimulationResult& result) {
     timings.push_back({l.name, l.executed, l.time_ns, cycles_to_ns(l.stall_cycles, f),
                        cycles_to_ns(l.fill_stall_cycles, f), cycles_to_ns(l.drain_stall_cycles, f),
                        static_cast<double>(l.dram_bytes()), cycles_to_ns(l.dram_busy_cycles, f),
-                       compute_domain_pj(l.energy)});
+                       compute_domain_pj(l.energy), result.bound_kind(l)});
   }
   return timings;
 }
@@ -113,7 +113,7 @@ std::string dvfs_table(const DvfsOutcome& outcome) {
   std::string out = fmt::format("ARADA {} on {}: per-layer allocation, then re-simulated\n",
                                 dvfs_scheme_name(outcome.allocation.scheme), outcome.race_to_idle.config_name);
   const auto row = [](const auto&... cells) {
-    return fmt::format("{:<26} {:>7} {:>10} {:>7} {:>8} {:>6} {:>9} {:>10} {:>10} {:>9}\n", cells...);
+    return fmt::format("{:<26} {:>14} {:>10} {:>7} {:>8} {:>6} {:>9} {:>10} {:>10} {:>9}\n", cells...);
   };
   out += row("layer", "bound", "T_rti us", "stall", "F MHz", "V", "BW GB/s", "T_dvfs us", "E_rti uJ", "E_dvfs uJ");
   for (std::size_t i = 0; i < outcome.allocation.layers.size(); ++i) {
@@ -122,10 +122,10 @@ std::string dvfs_table(const DvfsOutcome& outcome) {
     const LayerResult& after = outcome.scheduled.layers[i];
     if (!before.executed) continue;
     const double stall_share = before.time_ns > 0 ? 100 * a.hideable_stall_ns / before.time_ns : 0;
-    out += row(a.name, a.bound, fmt::format("{:.2f}", before.time_ns / 1e3), fmt::format("{:.1f}%", stall_share),
-               fmt::format("{:.1f}", a.levels.frequency_mhz), fmt::format("{:.3f}", a.levels.voltage_v),
-               fmt::format("{:.2f}", a.levels.dram_bandwidth_gbps), fmt::format("{:.2f}", after.time_ns / 1e3),
-               fmt::format("{:.3f}", before.energy.total_pj() / 1e6),
+    out += row(a.name, outcome.race_to_idle.bound_name(before), fmt::format("{:.2f}", before.time_ns / 1e3),
+               fmt::format("{:.1f}%", stall_share), fmt::format("{:.1f}", a.levels.frequency_mhz),
+               fmt::format("{:.3f}", a.levels.voltage_v), fmt::format("{:.2f}", a.levels.dram_bandwidth_gbps),
+               fmt::format("{:.2f}", after.time_ns / 1e3), fmt::format("{:.3f}", before.energy.total_pj() / 1e6),
                fmt::format("{:.3f}", after.energy.total_pj() / 1e6));
   }
   out += fmt::format(
@@ -155,7 +155,8 @@ nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorCo
     const LayerResult& after = outcome.scheduled.layers[i];
     layers.push_back({{"name", a.name},
                       {"executed", before.executed},
-                      {"bound", a.bound},
+                      {"bound", bound_domain_name(a.bound)},
+                      {"bound_resource", outcome.race_to_idle.bound_name(before)},
                       {"freq_mhz", a.levels.frequency_mhz},
                       {"voltage_v", a.levels.voltage_v},
                       {"dram_bandwidth_gbps", a.levels.dram_bandwidth_gbps},

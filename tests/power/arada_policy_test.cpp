@@ -14,21 +14,22 @@ AcceleratorConfig edge_tpu() {
   return load_accelerator_config(test::source_dir() + "/configs/edge_tpu.yaml", {"dvfs.compute.min_voltage_v=0"});
 }
 
-// 100 us layer: 10 us fill, 20 us stalls between passes, 70 us computing.
+// 100 us layer: 10 us fill, 20 us stalls between passes, 70 us computing; the DRAM busy for 90 us, the
+// busiest resource.
 LayerTiming memory_bound() {
-  return {"memory_bound", true, 100000, 30000, 10000, 0, 1e6, 90000, 5e6};
+  return {"memory_bound", true, 100000, 30000, 10000, 0, 1e6, 90000, 5e6, ResourceKind::kMemory};
 }
 
-// 100 us layer without stalls between passes, moving 1 MB.
+// 100 us layer without stalls between passes, moving 1 MB; the array the busiest resource.
 LayerTiming compute_bound() {
-  return {"compute_bound", true, 100000, 5000, 5000, 0, 1e6, 40000, 5e6};
+  return {"compute_bound", true, 100000, 5000, 5000, 0, 1e6, 40000, 5e6, ResourceKind::kArray};
 }
 
 TEST(AradaPolicy, MemoryBoundLayerSlowsToFillItsStalls) {
   const AcceleratorConfig config = edge_tpu();
   const DvfsAllocation a = allocate_arada({memory_bound()}, config, DvfsScheme::kIdeal);
   const LayerAllocation& layer = a.layers.at(0);
-  EXPECT_EQ(layer.bound, "memory");
+  EXPECT_EQ(layer.bound, BoundDomain::kMemory);
   EXPECT_DOUBLE_EQ(layer.hideable_stall_ns, 20000);
   EXPECT_DOUBLE_EQ(layer.compute_ns, 70000);
   EXPECT_NEAR(layer.levels.frequency_mhz, 500.0 * 70 / 90, 1e-9);  // eq. 1
@@ -77,13 +78,32 @@ TEST(AradaPolicy, ComputeBoundLayerGetsItsDemandBandwidth) {
   const AcceleratorConfig config = edge_tpu();
   const DvfsAllocation a = allocate_arada({compute_bound()}, config, DvfsScheme::kIdeal);
   const LayerAllocation& layer = a.layers.at(0);
-  EXPECT_EQ(layer.bound, "compute");
+  EXPECT_EQ(layer.bound, BoundDomain::kCompute);
   EXPECT_DOUBLE_EQ(layer.levels.frequency_mhz, 500);
   // The demand, 1 MB over the 95 us after the fill (10.5 GB/s), rounded up to the DRAM's next data rate:
   // LPDDR4-1600 (12.8 GB/s).
   EXPECT_DOUBLE_EQ(layer.levels.dram_bandwidth_gbps, config.dram.bandwidth_gbps * 1600 / 3200);
   EXPECT_DOUBLE_EQ(layer.normalised_energy, 1.0);  // eq. 6 counts the compute domain only
   EXPECT_DOUBLE_EQ(a.bandwidth_reduction_pct, 50);
+}
+
+// A layer that stalls between passes but is bound by a GLB port is compute-bound: the port runs on the
+// compute clock, so a slower clock would slow it; its DRAM bandwidth is lowered instead. A layer bound by a
+// DVFS switch keeps its levels.
+TEST(AradaPolicy, TheBoundResourcesClockDomainDecides) {
+  const AcceleratorConfig config = edge_tpu();
+  LayerTiming port_bound = memory_bound();
+  port_bound.bound = ResourceKind::kBufferPort;
+  LayerTiming switch_bound = memory_bound();
+  switch_bound.bound = ResourceKind::kDvfsSwitch;
+  const DvfsAllocation a = allocate_arada({port_bound, switch_bound}, config, DvfsScheme::kIdeal);
+  EXPECT_EQ(a.layers.at(0).bound, BoundDomain::kCompute);
+  EXPECT_DOUBLE_EQ(a.layers.at(0).levels.frequency_mhz, 500);
+  EXPECT_EQ(a.layers.at(1).bound, BoundDomain::kNone);
+  EXPECT_DOUBLE_EQ(a.layers.at(1).levels.frequency_mhz, 500);
+  EXPECT_DOUBLE_EQ(a.layers.at(1).levels.dram_bandwidth_gbps, config.dram.bandwidth_gbps);
+  EXPECT_EQ(bound_domain(ResourceKind::kFillDrain), BoundDomain::kMemory);
+  EXPECT_EQ(bound_domain(ResourceKind::kNetworkBus), BoundDomain::kCompute);
 }
 
 TEST(AradaPolicy, RaceToIdleKeepsNominalLevels) {

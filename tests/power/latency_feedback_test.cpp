@@ -15,7 +15,7 @@ AcceleratorConfig edge_tpu() {
 
 // 100 us memory-bound layers: 70 us computing, 20 us hideable stall, 10 us fill.
 std::vector<LayerTiming> three_layers() {
-  const LayerTiming layer{"layer", true, 100000, 30000, 10000, 0, 1e6, 90000, 5e6};
+  const LayerTiming layer{"layer", true, 100000, 30000, 10000, 0, 1e6, 90000, 5e6, ResourceKind::kMemory};
   return {layer, layer, layer};
 }
 

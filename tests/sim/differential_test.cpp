@@ -104,6 +104,14 @@ double relative_difference(std::uint64_t a, std::uint64_t b) {
   return larger == 0 ? 0.0 : std::abs(static_cast<double>(a) - static_cast<double>(b)) / larger;
 }
 
+// The resource that bounds a layer (docs/simulator.md, "What bounds a layer"): both fidelities charge a bus or
+// port ceil(words / width) cycles per step for the same words, and the array its working cycles; on this
+// corpus they name the same resource for every layer.
+void expect_same_bound(const LayerResult& a, const LayerResult& b, const std::string& where) {
+  EXPECT_NE(a.bound, kNoResource) << where;
+  EXPECT_EQ(a.bound, b.bound) << where;
+}
+
 // A layer's transaction-level result `a` and cycle-accurate result `b`: identical counts, cycles within
 // `cycle_tolerance` (systolic arrays: none), and a cycle-accurate output equal to the reference.
 void expect_fidelities_agree(const LayerResult& a, const LayerResult& b, const std::string& where,
@@ -121,6 +129,7 @@ void expect_fidelities_agree(const LayerResult& a, const LayerResult& b, const s
       << where << ": " << a.cycles << " vs " << b.cycles << " cycles";
   const double stall_difference = std::abs(static_cast<double>(a.stall_cycles) - static_cast<double>(b.stall_cycles));
   EXPECT_LE(stall_difference, cycle_tolerance * static_cast<double>(std::max(a.cycles, b.cycles))) << where;
+  expect_same_bound(a, b, where);
 }
 
 TEST(Differential, FidelitiesAgreeOnRandomLayers) {

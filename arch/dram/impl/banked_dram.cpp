@@ -49,8 +49,10 @@ void BankedDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
       to_ps(queue_.admit(std::max(sc_core::sc_time_stamp() + delay, from_ps(switch_until_ps_)), counters_));
   const std::int64_t completion =
       scheduler_.serve(payload.get_address(), payload.get_data_length(), payload.is_write(), arrival);
+  // The channels transfer side by side: the bus time per channel, so that it never exceeds the time passed.
   counters_.busy_ps =
-      static_cast<std::uint64_t>(scheduler_.counts().read_burst_ps + scheduler_.counts().write_burst_ps);
+      static_cast<std::uint64_t>(scheduler_.counts().read_burst_ps + scheduler_.counts().write_burst_ps) /
+      static_cast<std::uint64_t>(scheduler_.spec().organisation.channels);
   queue_.add(from_ps(completion));
   last_completion_ = std::max(last_completion_, from_ps(completion));
   count_request(payload, counters_);

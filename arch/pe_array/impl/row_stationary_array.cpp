@@ -25,4 +25,19 @@ std::uint64_t RowStationaryArray::pass_cycles(const PassTraffic& t, const INoc& 
   return static_cast<std::uint64_t>(std::ceil(timing.preload_cycles) + std::ceil(timing.stream_cycles));
 }
 
+// Each bus and port for the words its timing carries over it (pass_timing: filters and ifmaps, preloaded
+// or streamed, over their buses and the GLB's read ports; psums both ways; finished outputs leaving and
+// DRAM deposits through the GLB's ports); the array for its MACs and the psum ripple.
+void RowStationaryArray::occupy(const PassTraffic& t, INoc& noc, IGlobalBuffer& glb) {
+  add_busy_cycles(t.compute_cycles + t.accumulation_latency_cycles);
+  NocBusy buses;
+  buses.filter_bus_cycles = INoc::bus_cycles(t.filter_bus_words, noc.filter_words_per_cycle());
+  buses.ifmap_bus_cycles = INoc::bus_cycles(t.ifmap_bus_words, noc.ifmap_words_per_cycle());
+  buses.psum_read_bus_cycles = INoc::bus_cycles(t.psum_glb_reads, noc.psum_read_words_per_cycle());
+  buses.psum_write_bus_cycles = INoc::bus_cycles(t.psum_glb_writes, noc.psum_write_words_per_cycle());
+  noc.occupy(buses);
+  glb.occupy_ports(glb.read_port_cycles(t.filter_bus_words + t.ifmap_bus_words + t.psum_glb_reads + t.ofmap_dram_words),
+                   glb.write_port_cycles(t.psum_glb_writes + t.deposited_words()));
+}
+
 }  // namespace ergon

@@ -16,6 +16,7 @@ class RowStationaryArray : public IPeArray {
   RowStationaryArray(sc_core::sc_module_name name, const PeArrayConfig& config);
   std::int64_t pe_count() const override { return config_.rows * config_.cols; }
   std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
+  void occupy(const PassTraffic& traffic, INoc& noc, IGlobalBuffer& glb) override;
 
  private:
   PeArrayConfig config_;

@@ -234,6 +234,7 @@ bool RowStationaryCycleArray::fill_cycle() {
   }
   store_filters(take(filter_words_left_, filter_grant));
   store_ifmaps(take(ifmap_words_left_, ifmap_grant));
+  measured_.glb_read_port_words += filter_grant + ifmap_grant;
   return filter_words_left_ == 0 && ifmap_words_left_ == 0;
 }
 
@@ -315,7 +316,9 @@ bool RowStationaryCycleArray::compute_cycle() {
     macs_left = macs_left || set.remaining > 0;
   }
   // Once the MACs are done, the last psums ripple up the tallest column, one PE per cycle.
-  if (!macs_left && active_pes_ == 0 && ripple_cycles_left_ > 0) --ripple_cycles_left_;
+  const bool rippling = !macs_left && active_pes_ == 0 && ripple_cycles_left_ > 0;
+  if (rippling) --ripple_cycles_left_;
+  measured_.array_busy_cycles += active_pes_ > 0 || rippling ? 1 : 0;
   // The GLB's read ports serve the ifmap stream first (it paces the MACs), then filters, then psums.
   std::uint64_t glb_budget = glb_read_words_per_cycle_;
   const std::uint64_t limit = ifmap_stream_limit();
@@ -326,10 +329,17 @@ bool RowStationaryCycleArray::compute_cycle() {
   glb_budget -= filters;
   measured_.filter_bus_words += filters;
   measured_.rf.filter_writes += filters * static_cast<std::uint64_t>(e_);
-  measured_.glb_reads += filters + take(glb_reads_left_, glb_budget);
-  measured_.psum_bus_words += take(psum_read_bus_left_, psum_read_bus_words_);
-  measured_.psum_bus_words += take(psum_write_bus_left_, psum_write_bus_words_);
-  measured_.glb_writes += take(glb_writes_left_, glb_write_words_per_cycle_);
+  const std::uint64_t other_reads = take(glb_reads_left_, glb_budget);
+  measured_.glb_reads += filters + other_reads;
+  const std::uint64_t psum_reads = take(psum_read_bus_left_, psum_read_bus_words_);
+  const std::uint64_t psum_writes = take(psum_write_bus_left_, psum_write_bus_words_);
+  measured_.psum_bus_words += psum_reads + psum_writes;
+  const std::uint64_t glb_writes = take(glb_writes_left_, glb_write_words_per_cycle_);
+  measured_.glb_writes += glb_writes;
+  measured_.psum_read_bus_words += psum_reads;
+  measured_.psum_write_bus_words += psum_writes;
+  measured_.glb_read_port_words += ifmaps + filters + other_reads;
+  measured_.glb_write_port_words += glb_writes;
   return !macs_left && ripple_cycles_left_ == 0 && ifmap_cursor_ == ifmap_words_ && streamed_filter_words_left_ == 0 &&
          psum_read_bus_left_ == 0 && psum_write_bus_left_ == 0 && glb_reads_left_ == 0 && glb_writes_left_ == 0;
 }
@@ -378,6 +388,15 @@ void RowStationaryCycleArray::record_in_modules() {
   noc_.record(measured_.filter_bus_words, measured_.ifmap_bus_words, measured_.psum_bus_words,
               measured_.inter_pe_psum_words);
   counters_.record(measured_.macs, measured_.nonzero_macs, measured_.rf);
+  counters_.add_busy_cycles(measured_.array_busy_cycles);
+  NocBusy buses;
+  buses.filter_bus_cycles = INoc::bus_cycles(measured_.filter_bus_words, filter_bus_words_);
+  buses.ifmap_bus_cycles = INoc::bus_cycles(measured_.ifmap_bus_words, ifmap_bus_words_);
+  buses.psum_read_bus_cycles = INoc::bus_cycles(measured_.psum_read_bus_words, psum_read_bus_words_);
+  buses.psum_write_bus_cycles = INoc::bus_cycles(measured_.psum_write_bus_words, psum_write_bus_words_);
+  noc_.occupy(buses);
+  glb_.occupy_ports(glb_.read_port_cycles(measured_.glb_read_port_words),
+                    glb_.write_port_cycles(measured_.glb_write_port_words));
 }
 
 void RowStationaryCycleArray::finish_pass() {

@@ -13,8 +13,10 @@ class SystolicArray : public IPeArray {
   SystolicArray(sc_core::sc_module_name name, std::int64_t rows, std::int64_t cols);
   std::int64_t pe_count() const override { return rows_ * cols_; }
   std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
+  void occupy(const PassTraffic& traffic, INoc& noc, IGlobalBuffer& glb) override;
 
  private:
+  std::uint64_t array_cycles(const PassTraffic& traffic) const;
   std::int64_t rows_, cols_;
 };
 

@@ -85,13 +85,17 @@ void SystolicCycleArray::step() {
   ++measured_.cycles;
   if (preload_left_ > 0) {
     preload_cycle();
+    ++measured_.array_busy_cycles;
   } else if (cycle_ < stream_length_) {
     stream_cycle();
     ++cycle_;
+    ++measured_.array_busy_cycles;
   }
   const std::uint64_t reads = std::min(glb_reads_left_, glb_.read_words_per_cycle());
   const std::uint64_t writes = std::min(glb_writes_left_, glb_.write_words_per_cycle());
   glb_reads_left_ -= reads, glb_writes_left_ -= writes;
+  measured_.glb_read_port_words += reads;
+  measured_.glb_write_port_words += writes;
   if (preload_left_ == 0 && cycle_ >= stream_length_ && glb_reads_left_ == 0 && glb_writes_left_ == 0) {
     finish_fold();
     done_event_.notify(clock_.period());
@@ -108,6 +112,8 @@ void SystolicCycleArray::finish_fold() {
   glb_.record(m.glb_reads + m.filter_bus_words + m.ifmap_bus_words, m.glb_writes + m.psum_bus_words);
   noc_.record(m.filter_bus_words, m.ifmap_bus_words, m.psum_bus_words, m.inter_pe_psum_words);
   counters_.record(m.macs, m.nonzero_macs, m.rf);
+  counters_.add_busy_cycles(m.array_busy_cycles);
+  glb_.occupy_ports(glb_.read_port_cycles(m.glb_read_port_words), glb_.write_port_cycles(m.glb_write_port_words));
   if (activity_ == nullptr) return;
   ActivityInterval fold;  // one interval for the whole fold
   fold.layer_index = layer_index_;
