@@ -45,11 +45,16 @@ using TraceSink = std::function<void(const TraceEvent&)>;
 // A layer finished at `end_cycle` of the compute clock (progress displays).
 using LayerDoneSink = std::function<void(std::size_t layer_index, std::uint64_t end_cycle)>;
 
+// A step (pass) of a layer finished with `macs` MACs (gated ones included) at `cycle` of the compute clock:
+// progress within a long layer.
+using StepDoneSink = std::function<void(std::size_t layer_index, std::uint64_t macs, std::uint64_t cycle)>;
+
 // Who watches a run; any may be empty.
 struct RunObservers {
   ActivitySink activity;
   TraceSink trace;
   LayerDoneSink layer_done;
+  StepDoneSink step_done;
 };
 
 }  // namespace ergon

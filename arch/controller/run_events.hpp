@@ -37,6 +37,9 @@ class RunEvents {
   void layer_done(std::size_t layer_index, std::uint64_t end_cycle) const {
     if (observers_.layer_done) observers_.layer_done(layer_index, end_cycle);
   }
+  void step_done(std::size_t layer_index, std::uint64_t macs) const {
+    if (observers_.step_done) observers_.step_done(layer_index, macs, clock_.cycle_at(sc_core::sc_time_stamp()));
+  }
   // The levels in force (both domains), from now on.
   void trace_levels(std::size_t layer_index) const;
 
