@@ -231,8 +231,13 @@ std::vector<Level> parse_levels(const YamlView& view, const char* value_key, dou
   return levels;
 }
 
+// A level switch of at most a second (silicon takes microseconds): a longer one only runs into SystemC's time
+// limit (arch/simulated_time.hpp) after a few switches.
+constexpr NumberRule kSwitchOverheadUs{0.0, 1e6, false};
+
 void parse_compute_domain(YamlMap map, const ClockConfig& clock, DvfsConfig& dvfs) {
-  dvfs.compute_switch_overhead_us = map.get_number("switch_overhead_us", dvfs.compute_switch_overhead_us, kNonNegative);
+  dvfs.compute_switch_overhead_us =
+      map.get_number("switch_overhead_us", dvfs.compute_switch_overhead_us, kSwitchOverheadUs);
   dvfs.compute_step_mhz = map.get_number("step_mhz", dvfs.compute_step_mhz, kPositive);
   // The default table has a level every step_mhz: a tiny step would ask for billions of them.
   if (const double levels = std::ceil(clock.frequency_mhz / dvfs.compute_step_mhz); levels > kMaxDvfsLevels) {
@@ -263,7 +268,8 @@ void parse_compute_domain(YamlMap map, const ClockConfig& clock, DvfsConfig& dvf
 }
 
 void parse_memory_domain(YamlMap map, const DramConfig& dram, DvfsConfig& dvfs) {
-  dvfs.memory_switch_overhead_us = map.get_number("switch_overhead_us", dvfs.memory_switch_overhead_us, kNonNegative);
+  dvfs.memory_switch_overhead_us =
+      map.get_number("switch_overhead_us", dvfs.memory_switch_overhead_us, kSwitchOverheadUs);
   if (map.has("steps")) dvfs.memory_steps = map.get_int("steps", IntRule{1, kMaxDvfsLevels});
   dvfs.memory_voltage_v = map.get_number("voltage_v", dvfs.memory_voltage_v, NumberRule{0.0, 5.0, true});
   if (const auto levels = map.find("levels")) {

@@ -1,6 +1,8 @@
 #pragma once
 // Simulated time in clock cycles. A ClockDomain counts the cycles its clock has ticked; under DVFS its
 // period changes at layer boundaries, with the clock stopped while the level switches.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -37,8 +39,8 @@ class ClockDomain {
   sc_core::sc_time duration_of(std::uint64_t cycles) const {
     const double duration_ps = static_cast<double>(period_.value()) * static_cast<double>(cycles);
     check_simulated_time(sc_core::sc_time_stamp(), duration_ps, [&] {
-      return std::to_string(cycles) + " cycles at " + std::to_string(frequency_mhz()) +
-             " MHz (clock.frequency_mhz, or the layer's DVFS level)";
+      return fmt::format("{} cycles at {:g} MHz (clock.frequency_mhz, or the layer's DVFS level)", cycles,
+                         frequency_mhz());
     });
     return period_ * static_cast<double>(cycles);
   }

@@ -1,5 +1,7 @@
 // The `ergon` command line: subcommands are registered from cli/commands/. Exit statuses, the "error:"
 // prefix and interrupt handling are the same for every command (docs/cli.md).
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
@@ -52,16 +54,14 @@ int report_out_of_memory(int argc, char** argv) {
   return ergon::kExitInputError;
 }
 
-// Results on stdout that could not be written (a full disk behind `> file`) are an error, not exit 0.
+// Results on stdout that could not be written (a full disk behind `> file`) are an error, not exit 0. The
+// stream keeps no errno from its failed write: a one-byte write asks the system again why.
 int checked_stdout(int status) {
-  errno = 0;
   std::cout.flush();
-  if (std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
-    const int error_number = errno != 0 ? errno : EIO;
-    std::cerr << "error: " << ergon::write_error_message("the standard output", error_number) << "\n";
-    return status == 0 ? ergon::kExitInputError : status;
-  }
-  return status;
+  if (!std::cout.fail() && std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return status;
+  const int error_number = ::write(STDOUT_FILENO, "\n", 1) < 0 ? errno : EIO;
+  std::cerr << "error: " << ergon::write_error_message("the standard output", error_number) << "\n";
+  return status == 0 ? ergon::kExitInputError : status;
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #pragma once
 // The bandwidth-based DRAM models' one check of simulated time (arch/simulated_time.hpp): a transfer
 // that starts at `start` and lands `latency` after its last byte must end within SystemC's time limit.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -14,8 +16,10 @@ inline void check_dram_time(const sc_core::sc_time& start, std::uint64_t bytes, 
   const double duration_ps =
       std::ceil(static_cast<double>(bytes) * picoseconds_per_byte) + static_cast<double>(latency.value());
   check_simulated_time(start, duration_ps, [&] {
-    return "a DRAM transfer of " + std::to_string(bytes) + " bytes at " + std::to_string(1e3 / picoseconds_per_byte) +
-           " GB/s (dram.bandwidth_gbps, the memory's DVFS level or an operating point's ram_mhz)";
+    return fmt::format(
+        "a DRAM transfer of {} bytes at {:g} GB/s (dram.bandwidth_gbps, the memory's DVFS level or an operating "
+        "point's ram_mhz)",
+        bytes, 1e3 / picoseconds_per_byte);
   });
 }
 
