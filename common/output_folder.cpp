@@ -183,6 +183,10 @@ std::vector<std::string> OutputFolder::commit() {
   for (const std::string& name : names) moves.push_back({staged(name), final_path(name)});
   std::error_code error_code;
   const bool target_existed = fs::exists(target_, error_code);
+  fs::create_directories(target_, error_code);  // even when nothing was staged: the command's folder exists
+  if (error_code) {
+    throw std::runtime_error(option_ + " " + target_ + ": cannot create the folder: " + error_code.message());
+  }
   try {
     commit_staged_files(moves);
   } catch (const std::exception& error) {
