@@ -196,9 +196,9 @@ RunObservers with_progress(RunObservers observers, const Workload& workload,
     const double layer_total = static_cast<double>(layer.macs) * static_cast<double>(batch_per_layer[layer_index]);
     const double share = layer_total > 0 ? std::min(1.0, layer_macs_done / layer_total) : 0.0;
     const double done_before = macs_done_after[layer_index] - static_cast<double>(layer.macs);
-    display.update(
-        (done_before + share * static_cast<double>(layer.macs)) / total,
-        fmt::format("layer {} of {} ({:.0f}%), {} cycles simulated", layer_index + 1, layers, 100 * share, cycle));
+    const std::string layer_share = layer_total > 0 ? fmt::format(" ({:.0f}%)", 100 * share) : "";  // pools: no MACs
+    display.update((done_before + share * static_cast<double>(layer.macs)) / total,
+                   fmt::format("layer {} of {}{}, {} cycles simulated", layer_index + 1, layers, layer_share, cycle));
   };
   return observers;
 }
