@@ -233,9 +233,23 @@ std::vector<Level> parse_levels(const YamlView& view, const char* value_key, dou
   return levels;
 }
 
+// A level switch of at most a second (silicon takes microseconds): a longer one only runs into SystemC's time
+// limit (arch/simulated_time.hpp) after a few switches.
+constexpr NumberRule kSwitchOverheadUs{0.0, 1e6, false};
+
 void parse_compute_domain(YamlMap map, const ClockConfig& clock, DvfsConfig& dvfs) {
-  dvfs.compute_switch_overhead_us = map.get_number("switch_overhead_us", dvfs.compute_switch_overhead_us, kNonNegative);
+  dvfs.compute_switch_overhead_us =
+      map.get_number("switch_overhead_us", dvfs.compute_switch_overhead_us, kSwitchOverheadUs);
   dvfs.compute_step_mhz = map.get_number("step_mhz", dvfs.compute_step_mhz, kPositive);
+  // The default table has a level every step_mhz: a tiny step would ask for billions of them.
+  if (const double levels = std::ceil(clock.frequency_mhz / dvfs.compute_step_mhz); levels > kMaxDvfsLevels) {
+    map.at("step_mhz")
+        .fail(fmt::format(
+            "{} MHz steps up to clock.frequency_mhz ({} MHz) give {:.3g} levels, more than the {} a domain may have; "
+            "give a step_mhz of at least {:.6g}",
+            dvfs.compute_step_mhz, clock.frequency_mhz, levels, kMaxDvfsLevels,
+            clock.frequency_mhz / static_cast<double>(kMaxDvfsLevels)));
+  }
   dvfs.compute_min_voltage_v = map.get_number("min_voltage_v", dvfs.compute_min_voltage_v, NumberRule{0.0, 5.0});
   if (map.has("min_voltage_v") && dvfs.compute_min_voltage_v > clock.voltage_v) {
     map.at("min_voltage_v")
@@ -256,8 +270,9 @@ void parse_compute_domain(YamlMap map, const ClockConfig& clock, DvfsConfig& dvf
 }
 
 void parse_memory_domain(YamlMap map, const DramConfig& dram, DvfsConfig& dvfs) {
-  dvfs.memory_switch_overhead_us = map.get_number("switch_overhead_us", dvfs.memory_switch_overhead_us, kNonNegative);
-  if (map.has("steps")) dvfs.memory_steps = map.get_int("steps", IntRule{1, 4096});
+  dvfs.memory_switch_overhead_us =
+      map.get_number("switch_overhead_us", dvfs.memory_switch_overhead_us, kSwitchOverheadUs);
+  if (map.has("steps")) dvfs.memory_steps = map.get_int("steps", IntRule{1, kMaxDvfsLevels});
   dvfs.memory_voltage_v = map.get_number("voltage_v", dvfs.memory_voltage_v, NumberRule{0.0, 5.0, true});
   if (const auto levels = map.find("levels")) {
     if (map.has("steps")) map.at("steps").fail("give either a levels table or steps, not both");
@@ -359,9 +374,12 @@ SocConfig parse_soc(YamlMap map) {
     SocOperatingPoint p;
     p.name = name;
     p.core_voltage_v = point.get_number("core_voltage_v", NumberRule{0.0, 5.0, true});
-    p.cpu_mhz = point.get_number("cpu_mhz", kPositive);
-    p.npu_mhz = point.get_number("npu_mhz", kPositive);
-    p.ram_mhz = point.get_number("ram_mhz", kPositive);
+    // The range of clock.frequency_mhz: the NPU clock becomes it, and a clock slower than 1 kHz only
+    // reaches SystemC's time limit (arch/simulated_time.hpp) sooner.
+    constexpr NumberRule kClockMhz{0.001, 100000.0, false};
+    p.cpu_mhz = point.get_number("cpu_mhz", kClockMhz);
+    p.npu_mhz = point.get_number("npu_mhz", kClockMhz);
+    p.ram_mhz = point.get_number("ram_mhz", kClockMhz);
     point.reject_unknown_keys();
     soc.operating_points.push_back(p);
   }

@@ -15,6 +15,7 @@ namespace ergon {
 // what an importer accepts loads.
 constexpr std::int64_t kMaxArraySide = 1 << 16;  // pe_array.rows, cols
 constexpr double kMaxGlbKib = 1 << 30;           // glb.size_kib, filter_size_kib, ofmap_size_kib
+constexpr std::int64_t kMaxDvfsLevels = 4096;    // a domain's level table: dvfs.*.steps, step_mhz
 constexpr double kMinDramBandwidthGbps = 0.001, kMaxDramBandwidthGbps = 1e6;
 
 // Words each systolic buffer must hold: one operand wavefront of the array (a word per row or column),

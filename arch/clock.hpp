@@ -1,10 +1,15 @@
 #pragma once
 // Simulated time in clock cycles. A ClockDomain counts the cycles its clock has ticked; under DVFS its
 // period changes at layer boundaries, with the clock stopped while the level switches.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <systemc>
+
+#include "arch/simulated_time.hpp"
 
 namespace ergon {
 
@@ -28,6 +33,16 @@ class ClockDomain {
   std::uint64_t cycle_at(const sc_core::sc_time& time) const {
     if (time <= restart_time_) return restart_cycle_;
     return restart_cycle_ + ergon::cycle_at(time - restart_time_, period_);
+  }
+
+  // How long `cycles` cycles take from now; a run that would pass SystemC's time limit is refused.
+  sc_core::sc_time duration_of(std::uint64_t cycles) const {
+    const double duration_ps = static_cast<double>(period_.value()) * static_cast<double>(cycles);
+    check_simulated_time(sc_core::sc_time_stamp(), duration_ps, [&] {
+      return fmt::format("{} cycles at {:g} MHz (clock.frequency_mhz, or the layer's DVFS level)", cycles,
+                         frequency_mhz());
+    });
+    return period_ * static_cast<double>(cycles);
   }
 
   // When cycle `cycle` (counted since the last restart) begins.

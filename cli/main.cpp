@@ -1,10 +1,16 @@
 // The `ergon` command line: subcommands are registered from cli/commands/. Exit statuses, the "error:"
 // prefix and interrupt handling are the same for every command (docs/cli.md).
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
 #include <iostream>
+#include <new>
 
 #include "cli/commands/cli_checks.hpp"
 #include "cli/commands/commands.hpp"
+#include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "common/interrupt_cleanup.hpp"
 #include "sim/data_paths.hpp"
@@ -37,6 +43,27 @@ int report(const char* what, int status) {
   return status;
 }
 
+// An allocation that failed outside the located checks (every size a user sets is bounded where it is read):
+// say which command with which arguments asked for it rather than "std::bad_alloc".
+int report_out_of_memory(int argc, char** argv) {
+  std::string command;
+  for (int i = 1; i < argc; ++i) command += std::string(i > 1 ? " " : "") + argv[i];
+  std::cerr << "error: out of memory while running `ergon " << command
+            << "`: a value among its inputs asks for more memory than this machine has (a huge --batch, layer, "
+               "sweep or level count?); nothing was written\n";
+  return ergon::kExitInputError;
+}
+
+// Results on stdout that could not be written (a full disk behind `> file`) are an error, not exit 0. The
+// stream keeps no errno from its failed write: a one-byte write asks the system again why.
+int checked_stdout(int status) {
+  std::cout.flush();
+  if (!std::cout.fail() && std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return status;
+  const int error_number = ::write(STDOUT_FILENO, "\n", 1) < 0 ? errno : EIO;
+  std::cerr << "error: " << ergon::write_error_message("the standard output", error_number) << "\n";
+  return status == 0 ? ergon::kExitInputError : status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -63,8 +90,10 @@ int main(int argc, char** argv) {
     return ergon::kExitUsageError;
   } catch (const ergon::Interrupted& error) {
     return report(error.what(), ergon::kExitInterrupted);
+  } catch (const std::bad_alloc&) {
+    return report_out_of_memory(argc, argv);
   } catch (const std::exception& error) {
-    return report(error.what(), ergon::kExitInputError);
+    return checked_stdout(report(error.what(), ergon::kExitInputError));
   }
-  return ergon::command_exit_status();
+  return checked_stdout(ergon::command_exit_status());
 }

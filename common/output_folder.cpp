@@ -1,30 +1,71 @@
 #include "common/output_folder.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
+#include "common/finite_json.hpp"
 #include "common/input_error.hpp"
 #include "common/interrupt_cleanup.hpp"
 #include "common/output_paths.hpp"
+#include "common/staged_commit.hpp"
 
 namespace ergon {
 namespace fs = std::filesystem;
 
 namespace {
 
+constexpr const char* kStagingMark = ".staging.";
+
 // In the nearest folder that exists on the way to the target, so a failed run creates no parent folders
 // either; on the target's file system, so commit() renames rather than copies.
 std::string staging_path_for(const std::string& target) {
   fs::path path = fs::path(target).lexically_normal();
   if (path.filename().empty()) path = path.parent_path();  // "results/" names "results"
-  const std::string name = "." + path.filename().string() + ".staging." + std::to_string(::getpid());
+  const std::string name = "." + path.filename().string() + kStagingMark + std::to_string(::getpid());
   fs::path existing = path.parent_path();
   std::error_code error;
   while (!existing.empty() && !fs::is_directory(existing, error)) existing = existing.parent_path();
   return (existing / name).string();
+}
+
+// The pid a staging folder's name ends with (`.NAME.staging.PID`), or 0 when the name is not one.
+pid_t staging_owner(const std::string& name) {
+  const std::size_t mark = name.rfind(kStagingMark);
+  if (name.empty() || name[0] != '.' || mark == std::string::npos) return 0;
+  const std::string digits = name.substr(mark + std::string(kStagingMark).size());
+  if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return 0;
+  return static_cast<pid_t>(std::stol(digits));
+}
+
+// Staging folders beside `staging` whose process no longer exists: a run killed outright (SIGKILL, a
+// power cut) could not remove its own. A live pid keeps its folder, whichever process it now is: a
+// reused pid only delays the clearing until that process ends, while clearing a live run's folder would
+// lose its results. Processes in another pid namespace (containers sharing the folder) are not seen:
+// docs/robustness.md.
+void clear_abandoned_staging(const std::string& staging) {
+  std::error_code error;
+  const fs::path parent = fs::path(staging).parent_path().empty() ? fs::path(".") : fs::path(staging).parent_path();
+  for (fs::directory_iterator it(parent, error), end; !error && it != end; it.increment(error)) {
+    const pid_t owner = staging_owner(it->path().filename().string());
+    if (owner <= 0 || owner == ::getpid() || !fs::is_directory(fs::symlink_status(it->path(), error))) continue;
+    if (::kill(owner, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to ask (EPERM): alive
+    std::error_code ignored;
+    fs::remove_all(it->path(), ignored);
+  }
+}
+
+std::string read_whole(const fs::path& path) {
+  std::ifstream stream(path, std::ios::binary);
+  std::stringstream text;
+  text << stream.rdbuf();
+  return text.str();
 }
 
 void refuse_over_input(const std::string& option, const std::string& target, const std::string& name,
@@ -49,6 +90,12 @@ bool looks_like_a_file_name(const std::string& target) {
 void check_output_folder_option(const std::string& target, const std::string& option) {
   if (target.empty()) throw UsageError(option + " is empty; give an output folder");
   std::error_code error;
+  const fs::file_status link_status = fs::symlink_status(target, error);
+  if (fs::is_symlink(link_status) && !fs::exists(fs::status(target, error))) {
+    throw UsageError(option + " " + target + " is a dangling symbolic link (to " +
+                     fs::read_symlink(target, error).string() +
+                     ", which does not exist); create that folder or give another --out");
+  }
   const fs::file_status status = fs::status(target, error);
   if (fs::exists(status) && !fs::is_directory(status)) {
     throw UsageError(option + " " + target + " is a file, not a folder; give an output folder");
@@ -73,6 +120,7 @@ OutputFolder::OutputFolder(std::string target, std::string option, const std::ve
   staging_ = staging_path_for(target_);
   std::error_code error;
   fs::remove_all(staging_, error);  // a staging folder of an earlier process with this pid
+  clear_abandoned_staging(staging_);
   cleanup_ = std::make_unique<CleanupOnInterrupt>(staging_);
   fs::create_directories(staging_, error);
   if (error) {
@@ -106,24 +154,44 @@ std::string OutputFolder::shown(std::string text) const {
   return text;
 }
 
-std::vector<std::string> OutputFolder::commit() {
+std::vector<std::string> OutputFolder::staged_names() const {
   std::vector<std::string> names;
   for (const auto& entry : fs::recursive_directory_iterator(staging_)) {
     if (!entry.is_directory()) names.push_back(fs::relative(entry.path(), staging_).string());
   }
   std::sort(names.begin(), names.end());
-  for (const std::string& name : names) refuse_over_input(option_, target_, name, inputs_);
-  std::error_code made;
-  fs::create_directories(target_, made);
-  if (made) throw std::runtime_error(option_ + " " + target_ + ": cannot create the folder: " + made.message());
-  for (const std::string& name : names) {
-    const fs::path destination = fs::path(target_) / name;
-    fs::create_directories(destination.parent_path());
-    std::error_code error;
-    fs::rename(fs::path(staging_) / name, destination, error);
-    if (error) {
-      throw std::runtime_error(option_ + " " + target_ + ": cannot move " + name + " into place: " + error.message());
+  return names;
+}
+
+std::optional<std::string> OutputFolder::first_non_finite() const {
+  for (const std::string& name : staged_names()) {
+    if (fs::path(name).extension() != ".csv") continue;
+    if (const auto where = first_non_finite_csv(read_whole(fs::path(staging_) / name))) {
+      return final_path(name) + " " + *where;
     }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> OutputFolder::commit() {
+  const std::vector<std::string> names = staged_names();
+  for (const std::string& name : names) refuse_over_input(option_, target_, name, inputs_);
+  if (const auto bad = first_non_finite()) {
+    throw std::runtime_error("the result " + *bad + " is not a finite number (nothing was written)");
+  }
+  std::vector<StagedMove> moves;
+  for (const std::string& name : names) moves.push_back({staged(name), final_path(name)});
+  std::error_code error_code;
+  const bool target_existed = fs::exists(target_, error_code);
+  fs::create_directories(target_, error_code);  // even when nothing was staged: the command's folder exists
+  if (error_code) {
+    throw std::runtime_error(option_ + " " + target_ + ": cannot create the folder: " + error_code.message());
+  }
+  try {
+    commit_staged_files(moves);
+  } catch (const std::exception& error) {
+    if (!target_existed) fs::remove(target_, error_code);  // only if empty: what commit created
+    throw std::runtime_error(option_ + " " + target_ + ": " + error.what());
   }
   return names;
 }

@@ -4,8 +4,10 @@
 // that fails (or is interrupted: common/interrupt_cleanup) leaves neither the staging folder nor an
 // empty target behind, and earlier files in the target are untouched. No file is ever moved over one
 // of the command's inputs: the planned names are checked when the folder is opened, every staged file
-// again at commit.
+// again at commit. Staging folders left by processes that no longer exist (killed outright) are cleared
+// when a later command stages beside them.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,10 +38,16 @@ class OutputFolder {
   // `text` with the staging folder's path replaced by the target's: for messages made by code that wrote
   // into staging_folder() and named the files it wrote.
   std::string shown(std::string text) const;
-  // Moves every staged file into the target. Returns the names moved, sorted.
+  // The first value of a staged CSV that is not a finite number, as "DIR/a.csv line 3, column x ('nan')":
+  // for commands that must report rather than throw (common/finite_json). commit() refuses such a file.
+  std::optional<std::string> first_non_finite() const;
+  // Moves every staged file into the target, all or nothing (common/staged_commit): when one cannot be
+  // moved, every file in the target is as it was. Returns the names moved, sorted.
   std::vector<std::string> commit();
 
  private:
+  std::vector<std::string> staged_names() const;  // sorted, relative to the folder
+
   std::string target_, option_, staging_;
   std::vector<std::string> planned_files_;
   std::vector<std::string> inputs_;

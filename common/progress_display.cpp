@@ -50,9 +50,13 @@ std::string ProgressDisplay::line(double fraction, const std::string& detail) co
   return fmt::format("{}: {}{:.0f}%, {}, {:.1f} s{}", what_, bar, 100 * fraction, detail, elapsed_s, eta);
 }
 
+bool ProgressDisplay::due() const {
+  if (!enabled_ || finished_ || seconds_since(start_) < kQuietStartS) return false;
+  return !shown_ || seconds_since(last_shown_) >= (terminal_ ? kRedrawS : kPlainLineS);
+}
+
 void ProgressDisplay::update(double fraction, const std::string& detail) {
-  if (!enabled_ || finished_ || seconds_since(start_) < kQuietStartS) return;
-  if (shown_ && seconds_since(last_shown_) < (terminal_ ? kRedrawS : kPlainLineS)) return;
+  if (!due()) return;
   if (terminal_) {
     std::cerr << "\r\033[K" << line(fraction, detail) << std::flush;  // \033[K clears the rest of the line
   } else {

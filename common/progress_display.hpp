@@ -22,6 +22,8 @@ class ProgressDisplay {
 
   // False when nothing will ever be shown: callers then need not format a detail per item.
   bool enabled() const { return enabled_; }
+  // Whether update() would draw now: callers that update often (per simulated step) format only then.
+  bool due() const;
   // `fraction` (0..1) of the work is done; `detail` says how much in the work's own terms.
   void update(double fraction, const std::string& detail);
   // The work is done: a drawn bar gets its final state and a line end.

@@ -31,6 +31,7 @@ class StreamingFile {
   std::unique_ptr<CleanupOnInterrupt> cleanup_;  // removes the temporary file if the run is interrupted
   std::FILE* file_ = nullptr;
   OutputBudget* budget_ = nullptr;
+  int first_error_ = 0;  // errno of the first failed write, reported by finish()
 };
 
 }  // namespace ergon

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 #include <stdexcept>
 
@@ -95,14 +96,12 @@ std::size_t invalid_utf8_offset(const std::string& text) {
 namespace ergon {
 
 std::optional<double> parse_finite_number(const std::string& text) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  if (used != text.size() || !std::isfinite(value)) return std::nullopt;
+  // strtod rather than std::stod: stod refuses a value below the smallest normal double (1e-320) as out
+  // of range, though it is finite; strtod returns it (or 0) and infinity only for an overflow.
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || end != text.c_str() + text.size() || !std::isfinite(value)) return std::nullopt;
   return value;
 }
 

@@ -22,7 +22,8 @@ std::size_t invalid_utf8_offset(const std::string& text);
 std::string join_alternatives(const std::vector<std::string>& words);
 
 // The whole text as one finite number (std::stod's grammar; leading blanks allowed, nothing after the
-// number, out-of-range values refused), or nullopt.
+// number, values beyond the largest double refused; values below the smallest normal one read as they are),
+// or nullopt.
 std::optional<double> parse_finite_number(const std::string& text);
 
 // The text with ASCII letters lower-cased (keys and names compared case-insensitively).

@@ -186,9 +186,10 @@ Simulation::Simulation(AcceleratorConfig config, EnergyTable table, const Worklo
 
 namespace {
 
-// Chains a progress display onto the run's own observers: the fraction of the network's MACs in the
-// layers done, with the simulated cycles so far.
-RunObservers with_progress(RunObservers observers, const Workload& workload, ProgressDisplay& display) {
+// Chains a progress display onto the run's own observers: the fraction of the network's MACs done (within
+// a layer, by its steps), with the simulated cycles so far. Updated per step, so a long layer shows too.
+RunObservers with_progress(RunObservers observers, const Workload& workload,
+                           const std::vector<std::int64_t>& batch_per_layer, ProgressDisplay& display) {
   std::vector<double> macs_done_after;  // by layer index: MACs of every layer up to and including it
   double macs = 0;
   for (const Layer& layer : workload.layers()) macs_done_after.push_back(macs += static_cast<double>(layer.macs));
@@ -199,6 +200,20 @@ RunObservers with_progress(RunObservers observers, const Workload& workload, Pro
     if (own) own(layer_index, end_cycle);
     display.update(macs_done_after[layer_index] / total,
                    fmt::format("layer {} of {}, {} cycles simulated", layer_index + 1, layers, end_cycle));
+  };
+  observers.step_done = [macs_done_after, total, layers, &workload, batch_per_layer, &display, layer_macs_done = 0.0,
+                         current = layers](std::size_t layer_index, std::uint64_t step_macs,
+                                           std::uint64_t cycle) mutable {
+    if (layer_index != current) layer_macs_done = 0, current = layer_index;
+    layer_macs_done += static_cast<double>(step_macs);
+    if (!display.due()) return;  // per step: format only what is drawn
+    const Layer& layer = workload.layers()[layer_index];
+    const double layer_total = static_cast<double>(layer.macs) * static_cast<double>(batch_per_layer[layer_index]);
+    const double share = layer_total > 0 ? std::min(1.0, layer_macs_done / layer_total) : 0.0;
+    const double done_before = macs_done_after[layer_index] - static_cast<double>(layer.macs);
+    const std::string layer_share = layer_total > 0 ? fmt::format(" ({:.0f}%)", 100 * share) : "";  // pools: no MACs
+    display.update((done_before + share * static_cast<double>(layer.macs)) / total,
+                   fmt::format("layer {} of {}{}, {} cycles simulated", layer_index + 1, layers, layer_share, cycle));
   };
   return observers;
 }
@@ -284,7 +299,9 @@ SimulationResult Simulation::run() {
   ProgressDisplay simulation_progress("simulating " + run_name, progress_shown());
   auto controller = std::make_unique<Controller>(
       "controller", ControlledModules{clock, *glb, *noc, *pe_array, *dram, cycle_array.get(), registry, busy}, dvfs,
-      jobs, progress_shown() ? with_progress(options_.observers, workload_, simulation_progress) : options_.observers,
+      jobs,
+      progress_shown() ? with_progress(options_.observers, workload_, batch_per_layer, simulation_progress)
+                       : options_.observers,
       options_.check_outputs);
   controller->dram_socket().bind(dram->target_socket());
   sc_core::sc_start();

@@ -48,6 +48,9 @@ using LayerDoneSink = std::function<void(std::size_t layer_index, std::uint64_t 
 // Asked before each layer is planned and after every step of the array: true stops the run there (Ctrl-C in
 // the Python package), and Simulation::run throws Interrupted. Called often: it must be cheap.
 using InterruptCheck = std::function<bool()>;
+// A step (pass) of a layer finished with `macs` MACs (gated ones included) at `cycle` of the compute clock:
+// progress within a long layer.
+using StepDoneSink = std::function<void(std::size_t layer_index, std::uint64_t macs, std::uint64_t cycle)>;
 
 // Who watches a run; any may be empty.
 struct RunObservers {
@@ -55,6 +58,7 @@ struct RunObservers {
   TraceSink trace;
   LayerDoneSink layer_done;
   InterruptCheck interrupt_requested;
+  StepDoneSink step_done;
 };
 
 }  // namespace ergon

@@ -66,6 +66,7 @@ void Controller::compute_layer(std::size_t job) {
     }
     last = loaded.last_of_layer;
     loader_.step_done();
+    events_.step_done(jobs_[job].layer_index, loaded.step.traffic.macs);
     if (events_.interrupt_requested()) {
       interrupted_at_layer_ = jobs_[job].layer_index;
       sc_core::sc_stop();
@@ -113,7 +114,7 @@ void Controller::run_step(const LoadedStep& loaded, LayerMeasurement& layer) {
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   // The array's dataflow decides how its work overlaps the NoC and GLB traffic of the step.
   const std::uint64_t cycles = modules_.pe_array.execute(t, modules_.noc, modules_.glb);
-  wait(modules_.clock.period() * static_cast<double>(cycles));
+  wait(modules_.clock.duration_of(cycles));
   ++layer.passes;
   layer.peak_active_pes = std::max(layer.peak_active_pes, t.active_pes);
   ActivityInterval busy;

@@ -38,6 +38,9 @@ class RunEvents {
     if (observers_.layer_done) observers_.layer_done(layer_index, end_cycle);
   }
   bool interrupt_requested() const { return observers_.interrupt_requested && observers_.interrupt_requested(); }
+  void step_done(std::size_t layer_index, std::uint64_t macs) const {
+    if (observers_.step_done) observers_.step_done(layer_index, macs, clock_.cycle_at(sc_core::sc_time_stamp()));
+  }
   // The levels in force (both domains), from now on.
   void trace_levels(std::size_t layer_index) const;
 

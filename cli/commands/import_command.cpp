@@ -15,6 +15,7 @@
 #include "common/input_text.hpp"
 #include "common/interrupt_cleanup.hpp"
 #include "common/output_paths.hpp"
+#include "common/staged_commit.hpp"
 #include "network/importers/onnx_model.hpp"
 #include "network/importers/scalesim_topology.hpp"
 #include "network/workload.hpp"
@@ -31,27 +32,35 @@ struct ScaleSimImportOptions {
   std::string out_path;
 };
 
-// Writes `text` beside `path`, checks that it loads, and only then renames it into place: a conversion that
-// does not load never replaces anything.
-template <typename Check>
-void write_checked(const std::string& path, const std::string& text, Check&& check) {
-  if (text.size() > kMaxInputBytes) {  // it would be written only to be refused when read
-    throw std::runtime_error(fmt::format(
-        "{}: the converted file would be {:.1f} MiB, and Ergon reads files up to {} MiB; nothing was written "
-        "(split the input into smaller parts)",
-        path, static_cast<double>(text.size()) / (1 << 20), kMaxInputBytes >> 20));
+// A converted file written beside its target and checked to load before anything is moved into place;
+// removed unless committed (commit_staged_files moves it away).
+class CheckedConversion {
+ public:
+  template <typename Check>
+  CheckedConversion(const std::string& target, const std::string& text, Check&& check)
+      : target_(target), staged_(target + ".check.yaml"), cleanup_(staged_) {
+    if (text.size() > kMaxInputBytes) {  // it would be written only to be refused when read
+      throw std::runtime_error(fmt::format(
+          "{}: the converted file would be {:.1f} MiB, and Ergon reads files up to {} MiB; nothing was written "
+          "(split the input into smaller parts)",
+          target, static_cast<double>(text.size()) / (1 << 20), kMaxInputBytes >> 20));
+    }
+    write_file_atomically(staged_, text);
+    check(staged_);
   }
-  const std::string staging = path + ".check.yaml";
-  const CleanupOnInterrupt cleanup(staging);
-  write_file_atomically(staging, text);
-  try {
-    check(staging);
-  } catch (...) {
-    std::filesystem::remove(staging);
-    throw;
+  ~CheckedConversion() {
+    std::error_code ignored;
+    std::filesystem::remove(staged_, ignored);
   }
-  std::filesystem::rename(staging, path);
-}
+  CheckedConversion(const CheckedConversion&) = delete;
+  CheckedConversion& operator=(const CheckedConversion&) = delete;
+
+  StagedMove move() const { return {staged_, target_}; }
+
+ private:
+  std::string target_, staged_;
+  CleanupOnInterrupt cleanup_;
+};
 
 void import_scalesim(const ScaleSimImportOptions& options) {
   const std::vector<std::string> inputs = {options.topology_path, options.config_path};
@@ -60,6 +69,8 @@ void import_scalesim(const ScaleSimImportOptions& options) {
   if (!options.config_out_path.empty() && find_output_over_input({options.config_out_path}, {options.out_path})) {
     throw UsageError("--config-out and --out name the same file " + options.out_path);
   }
+  check_output_file_option(options.out_path, "--out");
+  if (!options.config_out_path.empty()) check_output_file_option(options.config_out_path, "--config-out");
   // Both inputs are read before anything is written, so a bad cfg leaves no converted topology behind.
   const auto kind = options.gemm ? ScaleSimTopologyKind::kGemm : ScaleSimTopologyKind::kAuto;
   const ScaleSimTopology topology = read_scalesim_topology(options.topology_path, kind);
@@ -71,17 +82,22 @@ void import_scalesim(const ScaleSimImportOptions& options) {
   }
   const std::string name =
       options.name.empty() ? std::filesystem::path(options.topology_path).stem().string() : options.name;
-  // Check the converted workload loads before it replaces anything at the output path.
+  // Both conversions are checked to load, then moved into place together: all or nothing.
   std::uint64_t macs = 0;
-  write_checked(options.out_path, scalesim_workload_yaml(topology.layers, name, options.topology_path),
-                [&](const std::string& staged) { macs = load_workload(staged).total_macs(); });
+  const CheckedConversion workload(options.out_path,
+                                   scalesim_workload_yaml(topology.layers, name, options.topology_path),
+                                   [&](const std::string& staged) { macs = load_workload(staged).total_macs(); });
+  std::optional<CheckedConversion> converted_config;
+  if (config) {
+    converted_config.emplace(options.config_out_path, scalesim_config_yaml(*config, options.config_path),
+                             [](const std::string& staged) { load_accelerator_config(staged); });
+  }
+  std::vector<StagedMove> moves = {workload.move()};
+  if (converted_config) moves.push_back(converted_config->move());
+  commit_staged_files(moves);
   std::cout << "wrote " << options.out_path << ": " << topology.layers.size() << " "
             << (topology.kind == ScaleSimTopologyKind::kGemm ? "GEMM" : "conv") << " layers, " << macs << " MACs\n";
-  if (config) {
-    write_checked(options.config_out_path, scalesim_config_yaml(*config, options.config_path),
-                  [](const std::string& staged) { load_accelerator_config(staged); });
-    std::cout << "wrote " << options.config_out_path << "\n";
-  }
+  if (config) std::cout << "wrote " << options.config_out_path << "\n";
 }
 
 }  // namespace
@@ -116,6 +132,7 @@ void register_import_command(CLI::App& app) {
       ->required();
   onnx->callback([onnx_model, onnx_out] {
     refuse_output_over_inputs(*onnx_out, {*onnx_model}, "--out");
+    check_output_file_option(*onnx_out, "--out");
     // Imported once; every layer checked against ONNX's shapes before anything is written.
     const OnnxImport imported = import_onnx(*onnx_model, model_import_options());
     const Workload workload = onnx_workload(imported, *onnx_model);

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <stdexcept>
 
 #include "cli/commands/cli_checks.hpp"
@@ -12,6 +13,8 @@
 #include "common/input_error.hpp"
 #include "common/output_paths.hpp"
 #include "common/progress_display.hpp"
+#include "common/staged_commit.hpp"
+#include "network/workload.hpp"
 #include "sim/activity_rows.hpp"
 #include "sim/run_observers.hpp"
 
@@ -23,6 +26,30 @@ void refuse_output_over_inputs(const std::string& out_path, const std::vector<st
     throw std::runtime_error(option + " " + out_path + " is an input of this command (" + clash->input +
                              "); choose another output file");
   }
+}
+
+void check_output_file_option(const std::string& path, const std::string& option) {
+  std::error_code error;
+  if (std::filesystem::is_directory(std::filesystem::status(path, error))) {
+    throw UsageError(option + " " + path + " is a folder; give the name of the file to write");
+  }
+  try {
+    check_target_replaceable(path);
+  } catch (const std::exception& failure) {
+    throw std::runtime_error(option + " " + failure.what());
+  }
+}
+
+void refuse_workload_without_work(const Workload& workload) {
+  if (workload.total_macs() > 0 || workload.total_vector_ops() > 0) return;
+  std::map<std::string, int> per_op;
+  for (const Layer& layer : workload.layers()) ++per_op[op_name(layer.op)];
+  std::string held;
+  for (const auto& [op, count] : per_op) held += fmt::format("{}{} {}", held.empty() ? "" : ", ", count, op);
+  throw UsageError(fmt::format(
+      "{}: the workload '{}' has no layer that computes ({} layer{}: {}); nothing to simulate, its latency would be 0 "
+      "(give a workload with a conv, fc, pool or element-wise layer)",
+      workload.file(), workload.name(), workload.layers().size(), workload.layers().size() == 1 ? "" : "s", held));
 }
 
 void add_format_option(CLI::App& command, std::string& format, const std::vector<std::string>& extra,

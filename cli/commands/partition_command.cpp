@@ -147,9 +147,10 @@ std::string savings_map(const Workload& workload, PartitionInputs in) {
       in.tx_power_w = watts;
       const PartitionResult r = partition_network(workload, in);
       const double extreme = std::min(r.cuts.front().total_energy_j, r.cuts.back().total_energy_j);
+      // As the savings against each extreme: none when the extreme costs nothing (0/0 otherwise).
+      const double saving_vs_extreme_pct = extreme > 0 ? 100 * (1 - r.cuts[r.best].total_energy_j / extreme) : 0;
       csv += fmt::format("{},{},{},{},{},{},{}\n", mbps, watts, r.best, r.cuts[r.best].last_client_layer,
-                         r.saving_vs_cloud_pct, r.saving_vs_client_pct,
-                         100 * (1 - r.cuts[r.best].total_energy_j / extreme));
+                         r.saving_vs_cloud_pct, r.saving_vs_client_pct, saving_vs_extreme_pct);
     }
   }
   return csv;
@@ -229,7 +230,7 @@ ReportForms partition_forms(const PartitionOptions& o, const Workload& workload,
 }
 
 void write_outputs(OutputFolder& out, const ReportForms& forms, const std::string& format, const Workload& workload,
-                   const PartitionInputs& in, const PartitionResult& result) {
+                   const PartitionInputs& in, const PartitionResult& result, const std::vector<std::string>& inputs) {
   write_file_atomically(out.staged("partition.json"), forms.json);
   write_file_atomically(out.staged("cuts.csv"), forms.csv);
   write_file_atomically(out.staged("savings_map.csv"), savings_map(workload, in));
@@ -239,6 +240,7 @@ void write_outputs(OutputFolder& out, const ReportForms& forms, const std::strin
   for (const FigureFile& file : figures) write_file_atomically(out.staged(file.name), file.text);
   for (const std::string& script : figure_scripts(figures)) scripts.push_back(script);
   bool plotted = true;
+  if (const auto bad = out.first_non_finite()) return report_non_finite(*bad, inputs);
   for (const std::string& script : scripts) plotted = run_gnuplot(out.staging_folder(), script) && plotted;
   const std::vector<std::string> written = out.commit();
   print_report(forms, format);  // after the files: a reader that stops early cannot cost them
@@ -253,6 +255,7 @@ void run_partition(const PartitionOptions& o) {
   }
   const AcceleratorConfig config = load_accelerator_config(o.config_path, o.overrides);
   const Workload loaded = load_workload(o.workload_path);
+  refuse_workload_without_work(loaded);
   std::string table_path = o.sparsity_table;
   const std::string shipped = shipped_data_dir() + "/workloads/cnnergy/" + loaded.name() + ".yaml";
   if (table_path.empty() && std::filesystem::exists(shipped)) table_path = shipped;
@@ -290,7 +293,7 @@ void run_partition(const PartitionOptions& o) {
                             in.word_bits, in.rlc_run_bits, rlc_pairs_per_word(in.word_bits, in.rlc_run_bits),
                             rlc_overhead(in.word_bits, in.rlc_run_bits));
   if (!out) return print_report(forms, o.format);
-  write_outputs(*out, forms, o.format, workload, in, result);
+  write_outputs(*out, forms, o.format, workload, in, result, {o.config_path, o.workload_path});
 }
 
 }  // namespace

@@ -116,10 +116,17 @@ void run_simulation(const RunOptions& options) {
   // writes nothing there (common/output_folder).
   OutputFolder out(options.out_dir, "--out", planned_outputs(options), named_inputs(options));
   const RunInputs inputs = load_inputs(options, out);
+  refuse_workload_without_work(inputs.workload);
   out.add_inputs({energy_table_path(inputs.config)});
   std::optional<MappingFile> mapping;
   if (!options.mapping_path.empty()) mapping = load_mapping_file(options.mapping_path);
-  const auto result = simulate_into(options, inputs.config, inputs.workload, mapping, out);
+  std::optional<std::pair<SimulationResult, std::string>> result;
+  try {
+    result = simulate_into(options, inputs.config, inputs.workload, mapping, out);
+  } catch (const std::runtime_error& error) {  // a file that could not be written: named by its final path
+    if (out.shown(error.what()) == error.what()) throw;
+    throw std::runtime_error(out.shown(error.what()));
+  }
   if (!result) return;  // reported; nothing is written
   const std::vector<std::string> written = out.commit();
   std::cout << result->second << std::flush;  // after the files: a reader that stops early cannot cost them
@@ -162,6 +169,10 @@ std::optional<std::pair<SimulationResult, std::string>> simulate_into(const RunO
   const ReportForms forms{run_table(result), report.dump(2) + "\n", layers_csv(result)};
   write_file_atomically(out.staged("layers.csv"), forms.csv);
   write_file_atomically(out.staged("report.json"), forms.json);
+  if (const auto bad = out.first_non_finite()) {
+    report_non_finite(*bad, {config.file, table.file});
+    return std::nullopt;
+  }
   return std::make_pair(result, report_in_format(forms, options.format));
 }
 

@@ -26,7 +26,7 @@ double number(const std::string& text, const std::string& argument) {
 // Shortest text that reads back as the same number; ranges are rounded to 12 significant digits so
 // 0.1 steps do not print as 0.30000000000000004.
 std::string format_value(double value) {
-  return fmt::format("{}", std::stod(fmt::format("{:.12g}", value)));
+  return fmt::format("{}", *parse_finite_number(fmt::format("{:.12g}", value)));  // subnormals too
 }
 
 std::vector<std::string> range_values(const std::vector<std::string>& parts, const std::string& argument) {

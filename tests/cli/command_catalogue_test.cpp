@@ -38,6 +38,8 @@ struct CommandCase {
   std::vector<std::string> stdout_lacks;      // stdout holds none (it is the report alone)
   std::vector<std::string> stderr_lacks;      // stderr holds none (--quiet)
   std::vector<std::string> leaves;            // entries the command may add to the folder
+  std::vector<std::string> removes;           // entries (and what is under them) the command must remove
+  std::string stdout_device;                  // stdout goes here (e.g. /dev/full) instead of being captured
   double interrupt_after_s = 0;               // > 0: send SIGINT after this long
 };
 
@@ -60,6 +62,8 @@ CommandCase read_command_case(const YAML::Node& node) {
   if (node["stdout_lacks"]) entry.stdout_lacks = node["stdout_lacks"].as<std::vector<std::string>>();
   if (node["stderr_lacks"]) entry.stderr_lacks = node["stderr_lacks"].as<std::vector<std::string>>();
   if (node["leaves"]) entry.leaves = node["leaves"].as<std::vector<std::string>>();
+  if (node["removes"]) entry.removes = node["removes"].as<std::vector<std::string>>();
+  if (node["stdout_device"]) entry.stdout_device = node["stdout_device"].as<std::string>();
   if (node["interrupt_after_s"]) entry.interrupt_after_s = node["interrupt_after_s"].as<double>();
   return entry;
 }
@@ -112,7 +116,8 @@ int run_ergon(const CommandCase& entry, const fs::path& folder, const fs::path& 
   if (child == 0) {
     if (chdir(folder.c_str()) != 0) _exit(126);
     for (const auto& [name, value] : entry.environment) setenv(name.c_str(), value.c_str(), 1);
-    const int out = open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const fs::path out_path = entry.stdout_device.empty() ? stdout_path : fs::path(entry.stdout_device);
+    const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(out, STDOUT_FILENO);
     dup2(err, STDERR_FILENO);
@@ -178,7 +183,18 @@ TEST_P(CommandCatalogueTest, ExitsWithLocatedMessageAndLeavesInputsAlone) {
     EXPECT_EQ(errors.find(fragment), std::string::npos) << "stderr holds '" << fragment << "'\n  stderr: " << errors;
   }
   auto after = snapshot(folder);
+  const auto removed = [&](const std::string& name) {
+    for (const std::string& path : entry.removes) {
+      if (name == path || name.rfind(path + "/", 0) == 0) return true;
+    }
+    return false;
+  };
   for (const auto& [name, content] : before) {
+    if (removed(name)) {
+      EXPECT_EQ(after.count(name), 0u) << name << " should have been removed";
+      after.erase(name);
+      continue;
+    }
     const auto found = after.find(name);
     ASSERT_NE(found, after.end()) << "the input " << name << " was removed";
     EXPECT_TRUE(found->second == content) << "the input " << name << " changed";

@@ -2,12 +2,15 @@
 #include "common/output_folder.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "common/atomic_file.hpp"
+#include "common/finite_json.hpp"
+#include "common/staged_commit.hpp"
 #include "tests/test_paths.hpp"
 
 namespace ergon {
@@ -111,6 +114,84 @@ TEST_F(OutputFolderTest, NamesTheOptionForAnEmptyPathOrAFile) {
     FAIL() << "a file was accepted as an output folder";
   } catch (const std::runtime_error& error) {
     EXPECT_EQ(std::string(error.what()), "--out " + file + " is a file, not a folder; give an output folder");
+  }
+}
+
+TEST_F(OutputFolderTest, ACommitThatCannotFinishRestoresEveryEarlierFile) {
+  // A folder where report.json goes: the commit fails, and layers.csv (moved before it in name order if
+  // nothing were checked first) must still hold the earlier run.
+  const fs::path target = root_ / "results";
+  fs::create_directories(target / "report.json");
+  std::ofstream(target / "layers.csv") << "earlier\n";
+  {
+    OutputFolder out(target.string(), "--out", {"report.json", "layers.csv"}, {});
+    write_file_atomically(out.staged("layers.csv"), "new\n");
+    write_file_atomically(out.staged("report.json"), "{}\n");
+    try {
+      out.commit();
+      ADD_FAILURE() << "the commit went through a folder";
+    } catch (const std::runtime_error& error) {
+      EXPECT_NE(std::string(error.what()).find("report.json is a folder"), std::string::npos) << error.what();
+    }
+  }
+  EXPECT_EQ(read(target / "layers.csv"), "earlier\n");
+  EXPECT_TRUE(fs::is_directory(target / "report.json"));
+  EXPECT_EQ(entries_in(target), 2u) << "nothing set aside is left in the target";
+  EXPECT_EQ(entries_in(root_), 1u) << "the staging folder is gone";
+}
+
+TEST_F(OutputFolderTest, AMoveThatFailsMidwayPutsTheReplacedFilesBack) {
+  // Checks pass, then the second move fails (its staged file vanished): the first is undone.
+  const fs::path target = root_ / "results";
+  fs::create_directories(target);
+  std::ofstream(target / "a.csv") << "earlier a\n";
+  std::ofstream(target / "b.csv") << "earlier b\n";
+  const fs::path staged = root_ / "staged";
+  fs::create_directories(staged);
+  std::ofstream(staged / "a.csv") << "new a\n";
+  EXPECT_THROW(commit_staged_files({{(staged / "a.csv").string(), (target / "a.csv").string()},
+                                    {(staged / "b.csv").string(), (target / "b.csv").string()}}),
+               std::runtime_error);
+  EXPECT_EQ(read(target / "a.csv"), "earlier a\n");
+  EXPECT_EQ(read(target / "b.csv"), "earlier b\n");
+  EXPECT_EQ(entries_in(target), 2u) << "nothing set aside is left in the target";
+}
+
+TEST_F(OutputFolderTest, ANonFiniteCsvValueIsNeverCommitted) {
+  const fs::path target = root_ / "results";
+  OutputFolder out(target.string(), "--out", {"map.csv"}, {});
+  write_file_atomically(out.staged("map.csv"), "mbps,savings_pct,label\n1,2.5,\"nan\"\n2,-nan,x\n");
+  EXPECT_EQ(out.first_non_finite(), (target / "map.csv").string() + " line 3, column savings_pct ('-nan')");
+  EXPECT_THROW(out.commit(), std::runtime_error);
+  EXPECT_FALSE(fs::exists(target));
+}
+
+TEST(FiniteCsv, FindsEverySpellingOfANonFiniteNumberButNotText) {
+  EXPECT_EQ(first_non_finite_csv("a,b\n1,2\n"), std::nullopt);
+  EXPECT_EQ(first_non_finite_csv("a,b\n\"inf\",nano\n"), std::nullopt) << "quoted text and words are not numbers";
+  EXPECT_EQ(first_non_finite_csv("a,b\n1,INF\n"), "line 2, column b ('INF')");
+  EXPECT_EQ(first_non_finite_csv("a,b\n-inf,1\n"), "line 2, column a ('-inf')");
+  EXPECT_EQ(first_non_finite_csv("a,b\n1, nan\n"), "line 2, column b (' nan')");
+}
+
+TEST_F(OutputFolderTest, AStagingFolderOfADeadProcessIsClearedAndALiveOnesKept) {
+  const fs::path dead = root_ / ".old.staging.999999999";  // above any pid_max: no such process
+  const fs::path live = root_ / (".other.staging." + std::to_string(::getppid()));
+  fs::create_directories(dead);
+  fs::create_directories(live);
+  std::ofstream(dead / "report.json") << "{}\n";
+  { OutputFolder out((root_ / "results").string(), "--out", {"report.json"}, {}); }
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(live));
+}
+
+TEST(WriteErrors, AFullDiskNamesTheFileAndSaysSo) {
+  // /dev/full fails every write with ENOSPC, as a full file system does.
+  try {
+    write_whole_file("/dev/full", "results/layers.csv", std::string(1 << 16, 'x'));
+    ADD_FAILURE() << "writing to /dev/full succeeded";
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()), "cannot write results/layers.csv: the disk is full (No space left on device)");
   }
 }
 

@@ -12,6 +12,7 @@
 #include "common/output_budget.hpp"
 #include "common/output_folder.hpp"
 #include "common/streaming_file.hpp"
+#include "common/text.hpp"
 #include "tests/test_paths.hpp"
 
 namespace ergon {
@@ -69,6 +70,17 @@ TEST(OutputFolderOption, RefusesANewFolderNamedLikeAFile) {
   std::filesystem::create_directories(existing);  // a folder of that name that exists is the user's choice
   EXPECT_NO_THROW(check_output_folder_option(existing, "--out"));
   std::filesystem::remove(existing);
+}
+
+TEST(ParseFiniteNumber, ReadsValuesBelowTheSmallestNormalDoubleAndRefusesOverflow) {
+  EXPECT_EQ(parse_finite_number("1e-320"), 1e-320) << "a subnormal value is finite";
+  EXPECT_EQ(parse_finite_number("1e-400"), 0.0) << "below every double: it reads as 0, as YAML reads it";
+  EXPECT_EQ(parse_finite_number("1e400"), std::nullopt);
+  EXPECT_EQ(parse_finite_number("inf"), std::nullopt);
+  EXPECT_EQ(parse_finite_number("nan"), std::nullopt);
+  EXPECT_EQ(parse_finite_number("2x"), std::nullopt);
+  EXPECT_EQ(parse_finite_number(""), std::nullopt);
+  EXPECT_EQ(parse_finite_number(" 2.5"), 2.5);
 }
 
 }  // namespace

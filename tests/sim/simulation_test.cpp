@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <regex>
 
 #include "arch/components.hpp"
@@ -244,6 +245,36 @@ TEST(Simulation, ModuleCounterSpecsAreTheCountersARunRegisters) {
           << spec.name;
     }
   }
+}
+
+}  // namespace
+}  // namespace ergon
+
+namespace ergon {
+namespace {
+
+// Progress within a layer (docs/cli.md, "Progress"): every step of a layer reaches the step observer, in
+// time order, and the steps' MACs add up to the layer's, so a display can show a long layer's share done.
+TEST(Simulation, ReportsEveryStepOfALayerToItsObserver) {
+  std::map<std::size_t, std::uint64_t> macs_of, steps_of;
+  std::size_t last_layer = 0;
+  std::uint64_t last_cycle = 0;
+  SimulationOptions options;
+  options.observers.step_done = [&](std::size_t layer_index, std::uint64_t macs, std::uint64_t cycle) {
+    EXPECT_GE(layer_index, last_layer);
+    EXPECT_GE(cycle, last_cycle);
+    last_layer = layer_index;
+    last_cycle = cycle;
+    macs_of[layer_index] += macs;
+    ++steps_of[layer_index];
+  };
+  const SimulationResult result = Simulation(eyeriss(), table(), alexnet(), options).run();
+  for (std::size_t i = 0; i < result.layers.size(); ++i) {
+    if (result.layers[i].macs == 0) continue;
+    EXPECT_EQ(macs_of[i], result.layers[i].macs) << result.layers[i].name;
+    EXPECT_GT(steps_of[i], 1u) << result.layers[i].name << " is reported only at its end";
+  }
+  EXPECT_LE(last_cycle, result.total.cycles);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arch/dram/dram_time_check.hpp"
+
 namespace ergon {
 
 SimpleDram::SimpleDram(sc_core::sc_module_name name, const DramConfig& config)
@@ -32,6 +34,7 @@ const sc_core::sc_time& SimpleDram::transfer_time(std::uint64_t bytes) {
 void SimpleDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   if (serve_before_layer(payload, counters_)) return;
   const sc_core::sc_time arrival = queue_.admit(sc_core::sc_time_stamp() + delay, counters_);
+  check_dram_time(std::max(arrival, bus_free_at_), payload.get_data_length(), picoseconds_per_byte_, latency_);
   const sc_core::sc_time& transfer = transfer_time(payload.get_data_length());
   const sc_core::sc_time start = std::max(arrival, bus_free_at_);
   bus_free_at_ = start + transfer;

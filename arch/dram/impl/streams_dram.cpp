@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arch/dram/dram_time_check.hpp"
 #include "arch/dram/request_queue.hpp"
 
 namespace ergon {
@@ -33,6 +34,8 @@ void StreamsDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_tim
   count_request(payload, counters_);
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
   Port& port = ports_[port_of(payload)];
+  check_dram_time(std::max(sc_core::sc_time_stamp() + delay, port.free_at), payload.get_data_length(),
+                  picoseconds_per_byte_, latency_);
   const sc_core::sc_time transfer(std::ceil(static_cast<double>(payload.get_data_length()) * picoseconds_per_byte_),
                                   sc_core::SC_PS);
   const sc_core::sc_time start = std::max(sc_core::sc_time_stamp() + delay, port.free_at);
