@@ -9,5 +9,7 @@ namespace ergon {
 
 inline constexpr NumberRule kEnergyPerAccessPj{0.0, 1e9, false};  // per access, per bit or per event
 inline constexpr NumberRule kPowerMw{0.0, 1e6, false};
+// The width of one priced access (an ERT component's or a table entry's bits_per_access): up to a 128 KiB line.
+inline constexpr IntRule kAccessBits{1, 1 << 20};
 
 }  // namespace ergon

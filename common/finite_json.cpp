@@ -45,38 +45,51 @@ struct CsvText {
   bool quoted = false;  // quoted fields are text, never numbers
 };
 
-// The fields of one record (RFC 4180 quoting).
-std::vector<CsvText> split_fields(const std::string& line) {
-  std::vector<CsvText> fields(1);
+// The records of a CSV text (RFC 4180 quoting: a quoted field may hold commas and line breaks), each with
+// the physical line it starts on.
+struct CsvTextRecord {
+  std::vector<CsvText> fields{1};
+  std::size_t line_number = 1;
+};
+
+std::vector<CsvTextRecord> split_records(const std::string& csv_text) {
+  std::vector<CsvTextRecord> records(1);
   bool in_quotes = false;
-  for (const char c : line) {
+  std::size_t line_number = 1;
+  for (std::size_t i = 0; i < csv_text.size(); ++i) {
+    const char c = csv_text[i];
+    CsvTextRecord& record = records.back();
     if (c == '"') {
       in_quotes = !in_quotes;  // a doubled quote inside quotes toggles twice: only names lose it
-      fields.back().quoted = true;
+      record.fields.back().quoted = true;
     } else if (c == ',' && !in_quotes) {
-      fields.emplace_back();
-    } else {
-      fields.back().text += c;
+      record.fields.emplace_back();
+    } else if (c == '\n') {
+      ++line_number;
+      if (in_quotes) {
+        record.fields.back().text += c;
+      } else if (i + 1 < csv_text.size()) {
+        records.emplace_back().line_number = line_number;
+      }
+    } else if (c != '\r' || in_quotes) {
+      record.fields.back().text += c;
     }
   }
-  return fields;
+  return records;
 }
 
 }  // namespace
 
 std::optional<std::string> first_non_finite_csv(const std::string& csv_text) {
-  std::vector<CsvText> header;
-  std::size_t line_number = 0;
-  for (std::size_t start = 0; start < csv_text.size(); ++line_number) {
-    const std::size_t end = std::min(csv_text.find('\n', start), csv_text.size());
-    const std::vector<CsvText> fields = split_fields(csv_text.substr(start, end - start));
-    start = end + 1;
-    if (line_number == 0) header = fields;
+  const std::vector<CsvTextRecord> records = split_records(csv_text);
+  for (std::size_t row = 0; row < records.size(); ++row) {
+    const std::vector<CsvText>& fields = records[row].fields;
     for (std::size_t column = 0; column < fields.size(); ++column) {
       if (fields[column].quoted || !spells_non_finite(fields[column].text)) continue;
-      const std::string name =
-          column < header.size() && line_number > 0 ? header[column].text : std::to_string(column + 1);
-      return "line " + std::to_string(line_number + 1) + ", column " + name + " ('" + fields[column].text + "')";
+      const std::vector<CsvText>& header = records.front().fields;
+      const std::string name = column < header.size() && row > 0 ? header[column].text : std::to_string(column + 1);
+      return "line " + std::to_string(records[row].line_number) + ", column " + name + " ('" + fields[column].text +
+             "')";
     }
   }
   return std::nullopt;

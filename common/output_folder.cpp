@@ -23,23 +23,41 @@ namespace {
 
 constexpr const char* kStagingMark = ".staging.";
 
+// This machine's name as staging folders carry it: a folder shared between machines (NFS, sharded
+// sweeps) holds staging folders of processes this machine cannot see, which must never be taken for dead.
+std::string staging_host() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "localhost";
+  std::string host = name;
+  for (char& c : host) {
+    if (c == '/' || c == ' ') c = '-';
+  }
+  return host;
+}
+
 // In the nearest folder that exists on the way to the target, so a failed run creates no parent folders
-// either; on the target's file system, so commit() renames rather than copies.
+// either; on the target's file system, so commit() renames rather than copies. Named
+// `.NAME.staging.HOST.PID`.
 std::string staging_path_for(const std::string& target) {
   fs::path path = fs::path(target).lexically_normal();
   if (path.filename().empty()) path = path.parent_path();  // "results/" names "results"
-  const std::string name = "." + path.filename().string() + kStagingMark + std::to_string(::getpid());
+  const std::string name =
+      "." + path.filename().string() + kStagingMark + staging_host() + "." + std::to_string(::getpid());
   fs::path existing = path.parent_path();
   std::error_code error;
   while (!existing.empty() && !fs::is_directory(existing, error)) existing = existing.parent_path();
   return (existing / name).string();
 }
 
-// The pid a staging folder's name ends with (`.NAME.staging.PID`), or 0 when the name is not one.
+// The pid a staging folder of this machine's ends with (`.NAME.staging.HOST.PID`), or 0 when the name is
+// not one, or is another machine's.
 pid_t staging_owner(const std::string& name) {
   const std::size_t mark = name.rfind(kStagingMark);
   if (name.empty() || name[0] != '.' || mark == std::string::npos) return 0;
-  const std::string digits = name.substr(mark + std::string(kStagingMark).size());
+  const std::string host_and_pid = name.substr(mark + std::string(kStagingMark).size());
+  const std::size_t dot = host_and_pid.rfind('.');
+  if (dot == std::string::npos || host_and_pid.substr(0, dot) != staging_host()) return 0;
+  const std::string digits = host_and_pid.substr(dot + 1);
   if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return 0;
   return static_cast<pid_t>(std::stol(digits));
 }

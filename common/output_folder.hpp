@@ -1,6 +1,6 @@
 #pragma once
 // A command's --out folder, written all at once or not at all. Files are written into a staging folder
-// beside the target (`.NAME.staging.PID`); commit() moves them into the target, creating it. A command
+// beside the target (`.NAME.staging.HOST.PID`); commit() moves them into the target, creating it. A command
 // that fails (or is interrupted: common/interrupt_cleanup) leaves neither the staging folder nor an
 // empty target behind, and earlier files in the target are untouched. No file is ever moved over one
 // of the command's inputs: the planned names are checked when the folder is opened, every staged file

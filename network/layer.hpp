@@ -114,6 +114,8 @@ struct Sparsity {
 // The most images a layer may process together: the bound of a workload's `batch` and of every `--batch`
 // (and the Python package's `batch`).
 inline constexpr std::int64_t kMaxBatch = std::int64_t{1} << 20;
+// The name of the whole network's row in reports (layers.csv, results.csv, tables); no layer may take it.
+inline constexpr const char* kTotalRowName = "total";
 
 struct Layer {
   std::string name;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <queue>
 
+#include "common/input_error.hpp"
 #include "common/text.hpp"
 #include "common/yaml_view.hpp"
 #include "network/importers/onnx_model.hpp"
@@ -100,6 +101,10 @@ LayerGraph build_file_order_graph(const std::vector<Layer>& layers) {
   std::map<std::string, std::size_t> index_of;
   std::vector<std::string> names;
   for (std::size_t i = 0; i < layers.size(); ++i) {
+    if (layers[i].name == kTotalRowName) {  // reports and sweeps would take the layer for the network's row
+      fail_at_layer(layers[i], "name",
+                    "'total' names the whole network's row in every report; give the layer another name");
+    }
     if (!index_of.emplace(layers[i].name, i).second) {
       fail_at_layer(layers[i], "name", "duplicate layer name '" + layers[i].name + "'; layer names must be unique");
     }
@@ -248,6 +253,18 @@ Workload parse_workload(const YAML::Node& document, const std::string& path) {
   workload.total_params();
   workload.total_vector_ops();
   return workload;
+}
+
+void refuse_workload_without_work(const Workload& workload) {
+  if (workload.total_macs() > 0 || workload.total_vector_ops() > 0) return;
+  std::map<std::string, int> per_op;
+  for (const Layer& layer : workload.layers()) ++per_op[op_name(layer.op)];
+  std::string held;
+  for (const auto& [op, count] : per_op) held += fmt::format("{}{} {}", held.empty() ? "" : ", ", count, op);
+  throw UsageError(fmt::format(
+      "{}: the workload '{}' has no layer that computes ({} layer{}: {}); nothing to simulate, its latency would be 0 "
+      "(give a workload with a conv, fc, pool or element-wise layer)",
+      workload.file(), workload.name(), workload.layers().size(), workload.layers().size() == 1 ? "" : "s", held));
 }
 
 }  // namespace ergon

@@ -63,4 +63,8 @@ Workload load_workload(const std::string& path);
 // The same for a document already in memory (generated workloads); `path` names it in errors.
 Workload parse_workload(const YAML::Node& document, const std::string& path);
 
+// Every command that simulates or estimates a workload refuses one with no layer that computes (only an input
+// layer, or only layout changes): its latency would be 0 without a word. A UsageError saying what it holds.
+void refuse_workload_without_work(const Workload& workload);
+
 }  // namespace ergon

@@ -151,18 +151,17 @@ void add_note(std::vector<std::string>& notes, const std::string& note) {
 int access_bits(YamlMap& component) {
   if (!component.has("attributes") || component.at("attributes").node().IsNull()) return 0;
   YamlMap attributes = component.get_map("attributes");
-  constexpr IntRule kBits{1, 1 << 20};
-  if (attributes.has("width")) return static_cast<int>(attributes.get_int("width", kBits));
+  if (attributes.has("width")) return static_cast<int>(attributes.get_int("width", kAccessBits));
   for (const char* word_key : {"datawidth", "word_width", "word_bits", "word-bits"}) {
     if (!attributes.has(word_key)) continue;
-    const std::int64_t word_bits = attributes.get_int(word_key, kBits);
+    const std::int64_t word_bits = attributes.get_int(word_key, kAccessBits);
     std::int64_t words = 1;
     for (const char* block_key : {"block_size", "block-size"}) {
-      if (attributes.has(block_key)) words = attributes.get_int(block_key, kBits);
+      if (attributes.has(block_key)) words = attributes.get_int(block_key, kAccessBits);
     }
-    if (word_bits * words > kBits.max) {
+    if (word_bits * words > kAccessBits.max) {
       attributes.view().fail(
-          fmt::format("an access of {} words of {} bits is over {} bits", words, word_bits, kBits.max));
+          fmt::format("an access of {} words of {} bits is over {} bits", words, word_bits, kAccessBits.max));
     }
     return static_cast<int>(word_bits * words);
   }
@@ -264,7 +263,7 @@ std::vector<ActionEnergy> explicit_actions(const ErtIndex& ert, const YamlView& 
     if (value.node().IsMap()) {
       YamlMap map(value);
       entry.pj = find_reference(ert, map.at("energy_of"), map.get_string("energy_of")).pj;
-      entry.bits_per_access = static_cast<int>(map.get_int("bits_per_access", word_bits, IntRule{1, 1 << 20}));
+      entry.bits_per_access = static_cast<int>(map.get_int("bits_per_access", word_bits, kAccessBits));
       map.reject_unknown_keys();
     } else if (value.node().IsScalar() && value.node().as<std::string>().find('.') != std::string::npos &&
                !std::isdigit(static_cast<unsigned char>(value.node().as<std::string>()[0]))) {

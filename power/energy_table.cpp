@@ -92,7 +92,7 @@ std::vector<ActionEnergy> listed_actions(const YamlView& view) {
     if (value.node().IsMap()) {
       YamlMap map(value);
       entry.pj = map.get_number("pj", kEnergyPerAccessPj);
-      entry.bits_per_access = static_cast<int>(map.get_int("bits_per_access", IntRule{1, 1 << 20}));
+      entry.bits_per_access = static_cast<int>(map.get_int("bits_per_access", kAccessBits));
       map.reject_unknown_keys();
     } else {
       entry.pj = value.as_number(kEnergyPerAccessPj);

@@ -58,6 +58,7 @@ py::dict simulate(const AcceleratorConfig& config, const Workload& workload, con
   if (batch && (*batch < 1 || *batch > kMaxBatch)) {
     throw std::invalid_argument("batch must be from 1 to " + std::to_string(kMaxBatch));
   }
+  refuse_workload_without_work(workload);
   SimulationOptions options;
   options.fidelity = parse_fidelity(fidelity);
   options.batch = batch;
@@ -178,6 +179,8 @@ PYBIND11_MODULE(_ergon, m) {
     try {
       if (raised) std::rethrow_exception(raised);
     } catch (const std::invalid_argument& error) {
+      PyErr_SetString(input_error.ptr(), error.what());
+    } catch (const UsageError& error) {  // a workload with nothing to simulate, say
       PyErr_SetString(input_error.ptr(), error.what());
     }
   });

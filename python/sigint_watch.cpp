@@ -2,16 +2,20 @@
 
 #include <signal.h>
 
+#include <atomic>
+
 namespace ergon {
 namespace {
 
-// Signal handlers can only touch lock-free atomics; one watch lives at a time (the kernel lock in
-// bindings.cpp), so these are its state.
-volatile sig_atomic_t sigint_caught = 0;
+// Signal handlers can only touch lock-free atomics, and the flag is read by the simulating thread while
+// the handler may run on another; one watch lives at a time (the kernel lock in bindings.cpp), so these
+// are its state.
+std::atomic<bool> sigint_caught{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "a signal handler sets the flag");
 struct sigaction python_sigint;
 
 void forward_to_python(int number, siginfo_t* info, void* context) {
-  sigint_caught = 1;
+  sigint_caught.store(true);
   if ((python_sigint.sa_flags & SA_SIGINFO) != 0) {
     python_sigint.sa_sigaction(number, info, context);
   } else {
@@ -27,7 +31,7 @@ bool is_a_handler(const struct sigaction& action) {
 }  // namespace
 
 SigintWatch::SigintWatch() {
-  sigint_caught = 0;
+  sigint_caught.store(false);
   if (sigaction(SIGINT, nullptr, &python_sigint) != 0 || !is_a_handler(python_sigint)) return;
   struct sigaction action {};
   action.sa_sigaction = forward_to_python;
@@ -41,7 +45,7 @@ SigintWatch::~SigintWatch() {
 }
 
 bool SigintWatch::caught() {
-  return sigint_caught != 0;
+  return sigint_caught.load();
 }
 
 }  // namespace ergon

@@ -228,7 +228,7 @@ SimulationResult Simulation::run() {
   result.voltage_v = config_.clock.voltage_v;
   result.pe_count = config_.pe_array.rows * config_.pe_array.cols;
   result.cycle_accurate = options_.fidelity == Fidelity::kCycleAccurate;
-  result.total.name = "total";
+  result.total.name = kTotalRowName;
   result.energy_notes = table_.notes;
   const OperatingLevels nominal = nominal_levels(config_);
 

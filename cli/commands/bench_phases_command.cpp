@@ -174,6 +174,7 @@ std::string bench_csv(const std::vector<PhaseBreakdown>& results) {
 // `out`: the staged --out folder, or null.
 void run_bench(const BenchOptions& o, const AcceleratorConfig& config, const EnergyTable& table, OutputFolder* out) {
   const Workload workload = load_workload(o.workload_path);
+  refuse_workload_without_work(workload);
   std::vector<PhaseBreakdown> results;
   for (const std::string& point : o.points) results.push_back(run_phase_benchmark(config, table, workload, point));
   const ReportForms forms{phase_table(workload.name() + " on " + config.name + " (simulated, per iteration)", results),

@@ -199,6 +199,7 @@ void run_compare(CompareOptions options) {
   }
   std::optional<OutputFolder> out = open_report_folder(options.out_dir, "comparison", read);
   const Workload workload = load_workload(options.workload_path);
+  refuse_workload_without_work(workload);
   if (options.format == "cnnergy-json") {
     std::cout << cnnergy_detail(options, workload, true);
     if (!out) return;  // else --out still gets the comparison report

@@ -49,6 +49,7 @@ void run_dvfs_command(const DvfsOptions& options) {
   out.add_inputs({energy_table_path(config)});
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
+  refuse_workload_without_work(workload);
   const std::uint64_t trace_bytes =
       trace_allowance_bytes(options.max_output_mb, options.activity, options.activity_max_rows, workload);
   const DvfsScheme scheme = parse_dvfs_scheme(options.scheme);

@@ -71,6 +71,7 @@ void run_estimate(const IEstimator& estimator, const EstimateCommandOptions& opt
     chip = ChipInputs{std::move(config), std::move(table)};
   }
   const Workload workload = load_workload(options.workload_path);
+  refuse_workload_without_work(workload);
   EstimatorInputs inputs{workload, chip ? &*chip : nullptr, {}, shipped_data_dir()};
   for (const auto& [name, value] : options.values) inputs.settings.set(name, value);
   for (const auto& [name, given] : options.flags) inputs.settings.set(name, given ? "1" : "");

@@ -46,18 +46,25 @@ class CheckedConversion {
           target, static_cast<double>(text.size()) / (1 << 20), kMaxInputBytes >> 20));
     }
     write_file_atomically(staged_, text);
-    check(staged_);
+    try {
+      check(staged_);
+    } catch (...) {  // the destructor of a half-built object does not run
+      remove_staged();
+      throw;
+    }
   }
-  ~CheckedConversion() {
-    std::error_code ignored;
-    std::filesystem::remove(staged_, ignored);
-  }
+  ~CheckedConversion() { remove_staged(); }
   CheckedConversion(const CheckedConversion&) = delete;
   CheckedConversion& operator=(const CheckedConversion&) = delete;
 
   StagedMove move() const { return {staged_, target_}; }
 
  private:
+  void remove_staged() const {
+    std::error_code ignored;
+    std::filesystem::remove(staged_, ignored);
+  }
+
   std::string target_, staged_;
   CleanupOnInterrupt cleanup_;
 };

@@ -118,6 +118,7 @@ void run_map(const MapOptions& options) {
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
+  refuse_workload_without_work(workload);
   std::vector<std::string> names;
   for (const Layer& layer : workload.layers()) names.push_back(layer.name);
   if (!options.layer.empty() && std::find(names.begin(), names.end(), options.layer) == names.end()) {

@@ -40,18 +40,6 @@ void check_output_file_option(const std::string& path, const std::string& option
   }
 }
 
-void refuse_workload_without_work(const Workload& workload) {
-  if (workload.total_macs() > 0 || workload.total_vector_ops() > 0) return;
-  std::map<std::string, int> per_op;
-  for (const Layer& layer : workload.layers()) ++per_op[op_name(layer.op)];
-  std::string held;
-  for (const auto& [op, count] : per_op) held += fmt::format("{}{} {}", held.empty() ? "" : ", ", count, op);
-  throw UsageError(fmt::format(
-      "{}: the workload '{}' has no layer that computes ({} layer{}: {}); nothing to simulate, its latency would be 0 "
-      "(give a workload with a conv, fc, pool or element-wise layer)",
-      workload.file(), workload.name(), workload.layers().size(), workload.layers().size() == 1 ? "" : "s", held));
-}
-
 void add_format_option(CLI::App& command, std::string& format, const std::vector<std::string>& extra,
                        const std::string& extra_help) {
   std::vector<std::string> names = report_format_names();

@@ -23,10 +23,6 @@ void refuse_output_over_inputs(const std::string& out_path, const std::vector<st
 // there is a usage error, a folder that cannot be written an input error.
 void check_output_file_option(const std::string& path, const std::string& option);
 
-// run, sweep and partition simulate layers that compute: a workload with none (only an input layer, or
-// only layout changes) would report a latency of 0. A usage error saying what the workload holds.
-void refuse_workload_without_work(const Workload& workload);
-
 // --format table|json|csv|markdown, table by default, plus `extra` forms a command adds, which
 // `extra_help` explains (docs/cli.md).
 void add_format_option(CLI::App& command, std::string& format, const std::vector<std::string>& extra = {},

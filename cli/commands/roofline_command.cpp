@@ -59,6 +59,7 @@ void run_roofline(const RooflineOptions& options) {
   out.add_inputs({energy_table_path(config)});
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
+  refuse_workload_without_work(workload);
   SimulationOptions simulation_options;
   if (options.batch > 0) simulation_options.batch = options.batch;
   const SimulationResult result = Simulation(config, table, workload, simulation_options).run();

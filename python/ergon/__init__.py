@@ -266,7 +266,12 @@ def _spec(key, values):
                         f"not {_describe(values)}")
     if not values:
         raise InputError(f"sweep: params[{key!r}]: no values")
-    return ",".join(_setting("sweep", "params", key, v) for v in values)
+    texts = [_setting("sweep", "params", key, v) for v in values]
+    for text in texts:
+        if "," in text:  # joined with commas, it would silently become several points
+            raise InputError(f"sweep: params[{key!r}]: the value {text!r} holds a comma, which separates values; "
+                             "give each value as its own list item")
+    return ",".join(texts)
 
 
 def _workload_paths(workloads):

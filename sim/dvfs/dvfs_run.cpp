@@ -174,7 +174,7 @@ nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorCo
     add_dram_statistics(layers.back(), after, outcome.scheduled.counters);
     add_dram_bank_fields(layers.back(), after);
   }
-  nlohmann::ordered_json report = {{"schema_version", 1},
+  nlohmann::ordered_json report = {{"schema_version", 2},
                                    {"scheme", dvfs_scheme_name(outcome.allocation.scheme)},
                                    {"config",
                                     {{"name", config.name},

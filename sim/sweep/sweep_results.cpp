@@ -12,6 +12,7 @@
 
 #include "common/input_error.hpp"
 #include "common/streaming_file.hpp"
+#include "network/layer.hpp"
 
 namespace ergon {
 namespace {
@@ -169,7 +170,7 @@ std::map<std::size_t, PointRows> index_results(const std::string& path, const Re
       check.restart();
       points.erase(point);
     }
-    if (layer_column >= row.fields.size() || row.fields[layer_column] != "total") {
+    if (layer_column >= row.fields.size() || row.fields[layer_column] != kTotalRowName) {
       check.add(row);
       continue;
     }

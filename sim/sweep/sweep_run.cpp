@@ -178,6 +178,7 @@ std::vector<WorkloadSummary> load_workload_summaries(const SweepGrid& grid) {
   std::vector<WorkloadSummary> summaries;
   for (const std::string& path : grid.workloads()) {
     const Workload workload = load_workload(path);
+    refuse_workload_without_work(workload);
     summaries.push_back({workload.name(), workload.layers().size()});
   }
   return summaries;

@@ -47,12 +47,26 @@ void PrintTo(const CommandCase& entry, std::ostream* stream) {
   *stream << entry.name;
 }
 
+// "{host}" in a path stands for this machine's name (staging folders carry it: `.NAME.staging.HOST.PID`).
+std::string with_host(std::string path) {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  for (auto at = path.find("{host}"); at != std::string::npos; at = path.find("{host}")) path.replace(at, 6, host);
+  return path;
+}
+
+std::map<std::string, std::string> with_host(const std::map<std::string, std::string>& entries) {
+  std::map<std::string, std::string> named;
+  for (const auto& [name, value] : entries) named[with_host(name)] = value;
+  return named;
+}
+
 CommandCase read_command_case(const YAML::Node& node) {
   CommandCase entry;
   entry.name = node["name"].as<std::string>();
   if (node["files"]) entry.files = node["files"].as<std::map<std::string, std::string>>();
   if (node["onnx_files"]) entry.onnx_files = node["onnx_files"].as<std::map<std::string, std::string>>();
-  if (node["copies"]) entry.copies = node["copies"].as<std::map<std::string, std::string>>();
+  if (node["copies"]) entry.copies = with_host(node["copies"].as<std::map<std::string, std::string>>());
   if (node["links"]) entry.links = node["links"].as<std::map<std::string, std::string>>();
   if (node["env"]) entry.environment = node["env"].as<std::map<std::string, std::string>>();
   entry.args = node["args"].as<std::vector<std::string>>();
@@ -62,7 +76,10 @@ CommandCase read_command_case(const YAML::Node& node) {
   if (node["stdout_lacks"]) entry.stdout_lacks = node["stdout_lacks"].as<std::vector<std::string>>();
   if (node["stderr_lacks"]) entry.stderr_lacks = node["stderr_lacks"].as<std::vector<std::string>>();
   if (node["leaves"]) entry.leaves = node["leaves"].as<std::vector<std::string>>();
-  if (node["removes"]) entry.removes = node["removes"].as<std::vector<std::string>>();
+  if (node["removes"]) {
+    for (const std::string& path : node["removes"].as<std::vector<std::string>>())
+      entry.removes.push_back(with_host(path));
+  }
   if (node["stdout_device"]) entry.stdout_device = node["stdout_device"].as<std::string>();
   if (node["interrupt_after_s"]) entry.interrupt_after_s = node["interrupt_after_s"].as<double>();
   return entry;

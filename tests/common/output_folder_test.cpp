@@ -172,17 +172,25 @@ TEST(FiniteCsv, FindsEverySpellingOfANonFiniteNumberButNotText) {
   EXPECT_EQ(first_non_finite_csv("a,b\n1,INF\n"), "line 2, column b ('INF')");
   EXPECT_EQ(first_non_finite_csv("a,b\n-inf,1\n"), "line 2, column a ('-inf')");
   EXPECT_EQ(first_non_finite_csv("a,b\n1, nan\n"), "line 2, column b (' nan')");
+  // A quoted field may hold a line break and commas (a layer's name): its record goes on on the next line.
+  EXPECT_EQ(first_non_finite_csv("layer,b\n\"x\n,nan,\",1\n"), std::nullopt);
+  EXPECT_EQ(first_non_finite_csv("layer,b\n\"x\ny\",nan\nz,1\n"), "line 2, column b ('nan')");
 }
 
 TEST_F(OutputFolderTest, AStagingFolderOfADeadProcessIsClearedAndALiveOnesKept) {
-  const fs::path dead = root_ / ".old.staging.999999999";  // above any pid_max: no such process
-  const fs::path live = root_ / (".other.staging." + std::to_string(::getppid()));
-  fs::create_directories(dead);
-  fs::create_directories(live);
+  char host[256] = {};
+  ASSERT_EQ(::gethostname(host, sizeof host - 1), 0);
+  const std::string mark = std::string(".staging.") + host + ".";
+  const fs::path dead = root_ / (".old" + mark + "999999999");  // above any pid_max: no such process
+  const fs::path live = root_ / (".other" + mark + std::to_string(::getppid()));
+  // Another machine's (a folder shared over NFS): its pid says nothing about a process here.
+  const fs::path elsewhere = root_ / ".shard.staging.another-machine.999999999";
+  for (const fs::path& folder : {dead, live, elsewhere}) fs::create_directories(folder);
   std::ofstream(dead / "report.json") << "{}\n";
   { OutputFolder out((root_ / "results").string(), "--out", {"report.json"}, {}); }
   EXPECT_FALSE(fs::exists(dead));
   EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(elsewhere));
 }
 
 TEST(WriteErrors, AFullDiskNamesTheFileAndSaysSo) {

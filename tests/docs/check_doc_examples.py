@@ -13,6 +13,7 @@ Usage: check_doc_examples.py ERGON_BINARY SOURCE_DIR
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -180,6 +181,7 @@ def main():
                     import difflib
                     diff = "\n".join(difflib.unified_diff(expected, printed, "documented", "printed", lineterm=""))
                     problems.append(f"{where}: `{command}` prints something else than the docs show:\n{diff}")
+    shutil.rmtree(folder, ignore_errors=True)  # links only: the source tree is not touched
     for problem in problems:
         print(problem)
     print(f"{lines_checked} documented command lines checked; {examples_run} worked examples run, "

@@ -3,11 +3,26 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arch/simulated_time.hpp"
+
 namespace ergon {
 namespace {
 
 std::int64_t to_ps(const sc_core::sc_time& time) {
   return static_cast<std::int64_t>(std::llround(time.to_seconds() * 1e12));
+}
+
+// The bank scheduler keeps time as signed 64-bit picoseconds: half of SystemC's range (about 106 days).
+constexpr double kBankSchedulerLimitPs = 9223372036854775807.0;  // 2^63 - 1 ps
+
+// Refuses a request whose start, plus its bytes at the bus's peak rate, would pass the scheduler's range.
+void check_bank_scheduler_time(const sc_core::sc_time& start, std::uint64_t bytes, double bandwidth_gbps) {
+  const double transfer_ps = static_cast<double>(bytes) * 1e3 / bandwidth_gbps;
+  if (static_cast<double>(start.value()) + transfer_ps < kBankSchedulerLimitPs) return;
+  throw_simulated_time_overflow(start, transfer_ps,
+                                fmt::format("a DRAM transfer of {} bytes on the bank-level DRAM (dram.impl: banked, "
+                                            "whose scheduler counts time up to 2^63 ps)",
+                                            bytes));
 }
 
 sc_core::sc_time from_ps(std::int64_t ps) {
@@ -45,8 +60,10 @@ void BankedDram::account_until(const sc_core::sc_time& now) {
 }
 
 void BankedDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
-  const std::int64_t arrival =
-      to_ps(queue_.admit(std::max(sc_core::sc_time_stamp() + delay, from_ps(switch_until_ps_)), counters_));
+  const sc_core::sc_time admitted =
+      queue_.admit(std::max(sc_core::sc_time_stamp() + delay, from_ps(switch_until_ps_)), counters_);
+  check_bank_scheduler_time(admitted, payload.get_data_length(), nominal_bandwidth_gbps_);
+  const std::int64_t arrival = to_ps(admitted);
   const std::int64_t completion =
       scheduler_.serve(payload.get_address(), payload.get_data_length(), payload.is_write(), arrival);
   // The channels transfer side by side: the bus time per channel, so that it never exceeds the time passed.
