@@ -4,6 +4,17 @@
 
 namespace ergon {
 
+PassDram pass_dram(const PassTraffic& t, const DramEncoding& encoding) {
+  const std::uint64_t stored = t.ifmap_dram_stored_words;
+  PassDram dram;
+  dram.evicted_bytes = encoding.raw_bytes(t.psum_spill_write_words);
+  dram.read_bytes =
+      encoding.raw_bytes(t.filter_dram_words + t.psum_spill_read_words) +
+      (stored > 0 ? encoding.ifmap_bytes(stored, DramEncoding::expected(stored, encoding.ifmap_density)) : 0);
+  dram.written_bytes = t.ofmap_dram_words > 0 ? encoding.ofmap_bytes(t.ofmap_dram_words) : 0;
+  return dram;
+}
+
 double PassPipeline::transfer(double time, std::uint64_t bytes) {
   issue_writes_until(time);
   const double start = std::max(time, bus_free_at_);

@@ -11,6 +11,9 @@
 #include <cstdint>
 #include <deque>
 
+#include "dataflow/dram_encoding.hpp"
+#include "dataflow/pass_traffic.hpp"
+
 namespace ergon {
 
 struct PipelineTiming {
@@ -25,6 +28,10 @@ struct PassDram {
   std::uint64_t read_bytes = 0;     // fetched before it starts
   std::uint64_t written_bytes = 0;  // written back when it ends (finished outputs)
 };
+
+// A pass's traffic in DRAM bytes, as the loader moves it: spilled psums raw, the ifmap in the layer's
+// encoding (coded at its expected density where coded), finished outputs in theirs.
+PassDram pass_dram(const PassTraffic& traffic, const DramEncoding& encoding);
 
 class PassPipeline {
  public:

@@ -76,13 +76,7 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
     const SystolicFold fold = schedule.fold(i);
     const PassTraffic t = schedule.traffic(fold, previous);
     previous = fold;
-    const std::uint64_t stored = t.ifmap_dram_stored_words;
-    PassDram dram;
-    dram.evicted_bytes = encoding.raw_bytes(t.psum_spill_write_words);
-    dram.read_bytes =
-        encoding.raw_bytes(t.filter_dram_words + t.psum_spill_read_words) +
-        (stored > 0 ? encoding.ifmap_bytes(stored, DramEncoding::expected(stored, encoding.ifmap_density)) : 0);
-    dram.written_bytes = t.ofmap_dram_words > 0 ? encoding.ofmap_bytes(t.ofmap_dram_words) : 0;
+    const PassDram dram = pass_dram(t, encoding);
     const std::int64_t port_cycles =
         std::max(ceil_div(static_cast<std::int64_t>(t.ofmap_dram_words), port_read_words),
                  ceil_div(static_cast<std::int64_t>(t.deposited_words()), port_write_words));

@@ -86,7 +86,9 @@ void note_written(const std::string& out_dir, const std::vector<std::string>& na
   std::string list;
   for (const std::string& name : names) list += (list.empty() ? "" : ",") + name;
   std::cout << std::flush;
-  std::cerr << "note: wrote " << out_dir << "/" << (names.size() == 1 ? list : "{" + list + "}") << remark << "\n";
+  const bool ends_with_slash = !out_dir.empty() && out_dir.back() == '/';  // "--out out/": no "out//"
+  std::cerr << "note: wrote " << out_dir << (ends_with_slash ? "" : "/")
+            << (names.size() == 1 ? list : "{" + list + "}") << remark << "\n";
 }
 
 void add_progress_options(CLI::App& command) {

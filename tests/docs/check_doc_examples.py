@@ -3,7 +3,7 @@
 
 Two checks over every fenced code block of README.md and docs/*.md:
 - A worked example (a line `$ build/cli/ergon ...` followed by what it prints) is run, in a scratch
-  folder that links the source tree's data, and what the binary prints (stdout, then stderr) must equal
+  folder that links the source tree's data, and what the binary prints (stdout and stderr as one stream) must equal
   the block's lines; a line `...` stands for any number of lines left out. A block preceded by `<!-- example not run: REASON -->` is only checked as below.
 - Every other `build/cli/ergon SUBCOMMAND ...` line must name a subcommand the binary has, only options
   its `--help` lists, and shipped files (configs/, workloads/, tests/data/) that exist.
@@ -145,8 +145,9 @@ def matches(expected, printed):
 
 def run_example(folder, command):
     words = command_words(command)
-    run = subprocess.run(words, cwd=folder, capture_output=True, text=True, timeout=300)
-    printed = (run.stdout + run.stderr).rstrip("\n").split("\n")
+    # One stream, as a terminal shows them: notes on stderr fall between the lines of stdout.
+    run = subprocess.run(words, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    printed = run.stdout.rstrip("\n").split("\n")
     return [line.rstrip() for line in printed]
 
 
