@@ -132,11 +132,8 @@ TEST(Roofline, BatchOptionOverridesEveryLayersBatch) {
   const ChipInputs chip = eyeriss();
   EstimatorSettings settings;
   settings.set("batch", "4");
-  const nlohmann::json report = roofline_report(resnet8, chip, settings);
-  EXPECT_EQ(report["batch"], 4);
-  SimulationOptions options;
-  options.batch = 4;
-  expect_bound_holds(Simulation(chip.config, chip.table, resnet8, options).run(), report, "resnet8 at batch 4");
+  // The refusals first: SystemC 2.3 does not tell AddressSanitizer of its coroutine stack switches, so in
+  // the sanitizer build an exception thrown after a simulation has run is misreported (a false positive).
   for (const char* bad : {"0", "x", "4.5", "1048577"}) {
     EstimatorSettings wrong;
     wrong.set("batch", bad);
@@ -149,6 +146,11 @@ TEST(Roofline, BatchOptionOverridesEveryLayersBatch) {
           << error.what();
     }
   }
+  const nlohmann::json report = roofline_report(resnet8, chip, settings);
+  EXPECT_EQ(report["batch"], 4);
+  SimulationOptions options;
+  options.batch = 4;
+  expect_bound_holds(Simulation(chip.config, chip.table, resnet8, options).run(), report, "resnet8 at batch 4");
 }
 
 // What `ergon estimate roofline` prints and `ergon compare` shows are the bound's figures: per layer, the

@@ -30,6 +30,12 @@ struct ResNet8OnEyeriss {
 };
 
 TEST(SimulationInterrupt, StopsAtTheCheckThatAsksAndTheNextRunIsWhole) {
+#if defined(__SANITIZE_ADDRESS__)
+  // SystemC 2.3 does not tell AddressSanitizer of its coroutine stack switches, so an exception thrown after
+  // a simulation has run (here Interrupted, after sc_stop) is misreported as stack-use-after-scope: a false
+  // positive the sanitizer itself warns of. The normal build runs this test.
+  GTEST_SKIP() << "an exception after sc_start is misreported by AddressSanitizer";
+#endif
   ResNet8OnEyeriss run;
   const SimulationResult before = run.whole();
   const int layers = static_cast<int>(run.workload.layers().size());
