@@ -41,6 +41,9 @@ struct CommandCase {
   std::vector<std::string> removes;           // entries (and what is under them) the command must remove
   std::string stdout_device;                  // stdout goes here (e.g. /dev/full) instead of being captured
   double interrupt_after_s = 0;               // > 0: send SIGINT after this long
+  // Why the AddressSanitizer build skips the case (empty: it runs there too). SystemC 2.3's coroutines do
+  // not announce their stack switches, so an exception thrown after a simulation ran may be misreported.
+  std::string sanitizer_skip;
 };
 
 void PrintTo(const CommandCase& entry, std::ostream* stream) {
@@ -82,6 +85,7 @@ CommandCase read_command_case(const YAML::Node& node) {
   }
   if (node["stdout_device"]) entry.stdout_device = node["stdout_device"].as<std::string>();
   if (node["interrupt_after_s"]) entry.interrupt_after_s = node["interrupt_after_s"].as<double>();
+  if (node["sanitizer_skip"]) entry.sanitizer_skip = node["sanitizer_skip"].as<std::string>();
   return entry;
 }
 
@@ -157,6 +161,9 @@ class CommandCatalogueTest : public testing::TestWithParam<CommandCase> {};
 
 TEST_P(CommandCatalogueTest, ExitsWithLocatedMessageAndLeavesInputsAlone) {
   const CommandCase& entry = GetParam();
+#if defined(__SANITIZE_ADDRESS__)
+  if (!entry.sanitizer_skip.empty()) GTEST_SKIP() << entry.sanitizer_skip;
+#endif
   const fs::path root = test::unique_temp_path("ergon_command_catalogue_" + entry.name);
   const fs::path folder = root / "work";
   fs::remove_all(root);
