@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "common/input_error.hpp"
+#include "network/importers/onnx_model.hpp"
 #include "tests/test_paths.hpp"
 
 namespace ergon {
@@ -161,4 +163,14 @@ class OnnxGraph {
   }
   onnx::ModelProto model_;
 };
+// The message with which importing `path` fails, or "no error".
+inline std::string error_of(const std::string& path, const OnnxImportOptions& options = {}) {
+  try {
+    load_onnx_workload(path, options);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
 }  // namespace ergon

@@ -29,15 +29,6 @@ std::size_t count_op(const Workload& workload, OpKind op) {
   return count;
 }
 
-std::string error_of(const std::string& path, const OnnxImportOptions& options = {}) {
-  try {
-    load_onnx_workload(path, options);
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "no error";
-}
-
 // PyTorch's flatten before a classifier: Shape -> Gather -> Concat -> Reshape, weights from a Constant node.
 TEST(OnnxLowering, FoldsShapeArithmeticAndConstantNodeWeights) {
   OnnxGraph g;

@@ -32,15 +32,6 @@ onnx::NodeProto node(const std::string& op, const std::vector<std::string>& inpu
   return n;
 }
 
-std::string error_of(const std::string& path, const OnnxImportOptions& options = {}) {
-  try {
-    load_onnx_workload(path, options);
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "no error";
-}
-
 TEST(OnnxSkippedMacs, CountsConvolutionsAndProductsFromShapes) {
   // QLinearConv keeps its weights as input 3; 16 x 10 x 10 outputs of 8 channels x 3 x 3 taps, batch 2.
   const Shapes conv_shapes = {{"x", {2, 8, 12, 12}}, {"w", {16, 8, 3, 3}}, {"y", {2, 16, 10, 10}}};
