@@ -8,6 +8,8 @@
 #include <map>
 #include <numeric>
 
+#include "network/importers/onnx/onnx_attributes.hpp"
+
 namespace ergon {
 namespace {
 
@@ -30,18 +32,6 @@ std::int64_t normalized_axis(std::int64_t axis, std::size_t rank, const std::str
   const auto r = static_cast<std::int64_t>(rank);
   if (axis < -r || axis >= r) throw FoldError(fmt::format("{} {} is outside a rank-{} tensor", what, axis, rank));
   return axis < 0 ? axis + r : axis;
-}
-
-const onnx::AttributeProto* find_attribute(const onnx::NodeProto& node, const std::string& name) {
-  for (const auto& a : node.attribute()) {
-    if (a.name() == name) return &a;
-  }
-  return nullptr;
-}
-
-std::int64_t int_attribute(const onnx::NodeProto& node, const std::string& name, std::int64_t fallback) {
-  const auto* a = find_attribute(node, name);
-  return a == nullptr ? fallback : a->i();
 }
 
 std::optional<Dims> ints_attribute(const onnx::NodeProto& node, const std::string& name) {

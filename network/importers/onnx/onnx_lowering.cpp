@@ -12,6 +12,7 @@
 
 #include "common/input_error.hpp"
 #include "common/text.hpp"
+#include "network/importers/onnx/onnx_attributes.hpp"
 #include "network/importers/onnx/onnx_node_macs.hpp"
 #include "network/layer.hpp"
 
@@ -322,10 +323,7 @@ class Lowering {
   // ---- attributes ----
 
   static const onnx::AttributeProto* attribute(const onnx::NodeProto& node, const std::string& name) {
-    for (const auto& a : node.attribute()) {
-      if (a.name() == name) return &a;
-    }
-    return nullptr;
+    return find_attribute(node, name);
   }
   static Dims ints(const onnx::NodeProto& node, const std::string& name, Dims fallback) {
     const auto* a = attribute(node, name);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "network/importers/onnx/onnx_attributes.hpp"
+
 namespace ergon {
 namespace {
 
@@ -52,13 +54,6 @@ std::optional<std::uint64_t> times(std::optional<std::uint64_t> a, std::optional
   return result;
 }
 
-std::int64_t integer_attribute(const onnx::NodeProto& node, const std::string& name) {
-  for (const auto& attribute : node.attribute()) {
-    if (attribute.name() == name) return attribute.i();
-  }
-  return 0;
-}
-
 // Whole-node MACs: every output (or, transposed, input) element times the weights feeding it.
 std::optional<std::uint64_t> node_macs(const onnx::NodeProto& node, const MacOperator& op, const Dims& data,
                                        const Dims& weights, const Dims& output) {
@@ -72,9 +67,9 @@ std::optional<std::uint64_t> node_macs(const onnx::NodeProto& node, const MacOpe
     case Product::kGemm:
       if (data.size() != 2) return std::nullopt;
       return times(product(output),
-                   static_cast<std::uint64_t>(integer_attribute(node, "transA") != 0 ? data[0] : data[1]));
+                   static_cast<std::uint64_t>(int_attribute(node, "transA", 0) != 0 ? data[0] : data[1]));
     case Product::kRecurrent: {  // X [steps, batch, input] (or batch first); W [directions, gates x hidden, input]
-      const std::int64_t hidden = integer_attribute(node, "hidden_size");
+      const std::int64_t hidden = int_attribute(node, "hidden_size", 0);
       if (data.size() != 3 || weights.size() != 3 || hidden <= 0) return std::nullopt;
       // Per step, sequence, direction and gate unit: the input's products and the recurrent state's.
       return times(product(Dims{data[0], data[1], weights[0], weights[1]}),
