@@ -23,10 +23,6 @@ std::string parent_of(const std::string& path) {
   return dot == std::string::npos ? "" : path.substr(0, dot);
 }
 
-bool within(const std::string& path, const std::string& section_path) {
-  return section_path.empty() || path == section_path || path.rfind(section_path + ".", 0) == 0;
-}
-
 // The loaded value of a declared key, as text (a plug-in key's value is the plug-in's name).
 std::string value_text(const std::string& path, const AcceleratorConfig& config) {
   for (const auto& item : sections()) {
@@ -125,7 +121,7 @@ AcceleratorConfig load_document(YAML::Node root_node, const std::shared_ptr<cons
       }
     }
     for (auto& [path, map] : maps) {
-      if (last_section[path] == i && within(path, section.path) && map.present) map.map.reject_unknown_keys();
+      if (last_section[path] == i && map.present) map.map.reject_unknown_keys();
     }
   }
   return config;
@@ -207,8 +203,8 @@ AcceleratorConfig load_accelerator_config(const std::string& path, const std::ve
 AcceleratorConfig load_accelerator_config(const YAML::Node& document, const std::string& path,
                                           const std::vector<std::string>& overrides) {
   auto origin = std::make_shared<YamlOrigin>(YamlOrigin{path, {}});
-  YAML::Node root = YAML::Clone(document);  // overrides edit the tree, and reading may add empty nodes
-  apply_overrides(root, overrides, *origin);
+  YAML::Node root = document;  // the same tree: the overrides are undone before this returns
+  const ScopedOverrides applied(root, overrides, *origin);
   return load_document(root, origin);
 }
 
