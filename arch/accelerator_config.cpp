@@ -120,8 +120,8 @@ AcceleratorConfig load_document(YAML::Node root_node, const std::shared_ptr<cons
         refuse_section(section, open, config);
       }
     }
-    for (auto& [path, map] : maps) {
-      if (last_section[path] == i && map.present) map.map.reject_unknown_keys();
+    for (auto entry = maps.rbegin(); entry != maps.rend(); ++entry) {  // inner mappings first
+      if (last_section[entry->first] == i && entry->second.present) entry->second.map.reject_unknown_keys();
     }
   }
   return config;
