@@ -69,8 +69,8 @@ TEST(ConfigKeyDemo, TheLoaderReadsItsDefaultItsValueAndReportsItsErrors) {
 }
 
 TEST(ConfigKeyDemo, ConfigShowAndConfigKeysListIt) {
-  const std::string shown = command_output({"config", "show", kEyeriss, "--set", "demo.extra_words=12", "--set",
-                                            "name=shown", "--format", "csv"});
+  const std::string shown = command_output(
+      {"config", "show", kEyeriss, "--set", "demo.extra_words=12", "--set", "name=shown", "--format", "csv"});
   EXPECT_NE(shown.find("\ndemo.extra_words,12\n"), std::string::npos) << shown;
   const std::string keys = command_output({"config", "keys", "--format", "markdown"});
   EXPECT_NE(keys.find("| `demo.extra_words` | integer | 8 | words | [1, 64] | always |"), std::string::npos) << keys;

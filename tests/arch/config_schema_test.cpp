@@ -57,8 +57,8 @@ TEST(ConfigSchema, ShowListsExactlyTheKeysThatApplyToEachShippedConfig) {
       const AcceleratorConfigSection& section = item.entry;
       const bool applies = section_applies(section, config) && (!section.present || section.present(config));
       for (const AcceleratorConfigKey& key : section.keys) {
-        const bool shown = std::any_of(rows.begin(), rows.end(),
-                                       [&](const std::string& row) { return shows_key(key.info, row); });
+        const bool shown =
+            std::any_of(rows.begin(), rows.end(), [&](const std::string& row) { return shows_key(key.info, row); });
         EXPECT_EQ(shown, applies) << path << ": " << key.info.path;
         applying += applies ? 1 : 0;
       }
@@ -103,8 +103,8 @@ TEST(ConfigSchema, DocsKeyTableIsTheSchemas) {
 
 // A default is written once, in the config struct: what the schema lists is what a config without the key loads.
 TEST(ConfigSchema, DefaultsAreWhatAConfigWithoutTheKeyLoads) {
-  const AcceleratorConfig loaded = load_accelerator_config(test::source_dir() + "/configs/eyeriss.yaml",
-                                                           {"noc=~", "mapper=~", "pe_array.rf.filter_double_buffered=~"});
+  const AcceleratorConfig loaded = load_accelerator_config(
+      test::source_dir() + "/configs/eyeriss.yaml", {"noc=~", "mapper=~", "pe_array.rf.filter_double_buffered=~"});
   const nlohmann::ordered_json values = accelerator_config_values(loaded);
   for (const ConfigKeyInfo& key : accelerator_config_keys()) {
     if (key.path.rfind("noc.", 0) != 0 && key.path.rfind("mapper.", 0) != 0 &&
