@@ -77,13 +77,10 @@ void load_section(const AcceleratorConfigSection& section, YamlMap& map, YamlMap
   if (section.check) section.check(map, root, config);
 }
 
-// A section whose plug-in is not chosen: its keys must not be given (some accept their default value).
+// A section whose plug-in is not chosen, in a mapping other sections read too: its keys must not be given
+// (some accept their default value).
 void refuse_section(const AcceleratorConfigSection& section, OpenMap& open, const AcceleratorConfig& config) {
   if (!open.present) return;
-  if (section.refuse) {  // the mapping is the plug-in's own (pe_array.rf)
-    section.refuse(open.map.view(), config);
-    return;
-  }
   for (const AcceleratorConfigKey& key : section.keys) {
     const std::string leaf = key_leaf(key.info.path);
     if (!key.load || !open.map.has(leaf)) continue;
@@ -112,12 +109,17 @@ AcceleratorConfig load_document(YAML::Node root_node, const std::shared_ptr<cons
   for (std::size_t i = 0; i < items.size(); ++i) {
     const AcceleratorConfigSection& section = items[i].entry;
     const bool applies = section_applies(section, config);
-    OpenMap& open = open_map(maps, section.path, applies && section.required);
-    if (open.present || !section.present) {  // a section with `present` (soc) is read only when given
-      if (applies) {
-        load_section(section, open.map, root, config);
-      } else {
-        refuse_section(section, open, config);
+    if (!applies && section.refuse) {  // a plug-in's own mapping, whatever it holds, is refused where given
+      OpenMap& parent = open_map(maps, parent_of(section.path), false);
+      if (parent.map.has(key_leaf(section.path))) section.refuse(parent.map.at(key_leaf(section.path)), config);
+    } else {
+      OpenMap& open = open_map(maps, section.path, applies && section.required);
+      if (open.present || !section.present) {  // a section with `present` (soc) is read only when given
+        if (applies) {
+          load_section(section, open.map, root, config);
+        } else {
+          refuse_section(section, open, config);
+        }
       }
     }
     for (auto entry = maps.rbegin(); entry != maps.rend(); ++entry) {  // inner mappings first
