@@ -1,13 +1,19 @@
 #pragma once
 // The accelerator description read from YAML (docs/config.md). Plain data: the SystemC modules and
-// the estimators read what they need from it.
+// the estimators read what they need from it. Each key is declared once, beside the part it configures, in
+// a `*_keys.cpp` file (arch/config_keys.hpp); the initialisers below are the defaults those declarations give.
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "arch/dram/banked/page_policy.hpp"
 #include "arch/operating_levels.hpp"
+#include "dataflow/access_prices.hpp"
+#include "dataflow/systolic/systolic_schedule.hpp"
 
 namespace ergon {
 
@@ -37,8 +43,9 @@ struct RegisterFileConfig {  // per PE, in words of pe_array.word_bits
 };
 
 struct PeArrayConfig {
-  std::string impl = "row_stationary";
-  std::string dataflow;  // systolic: os, ws or is
+  std::string impl = "row_stationary";  // a registered dataflow plug-in
+  // Systolic: the dataflow of every layer; nullopt (`auto`): each layer's own, chosen by mapper.objective.
+  std::optional<SystolicDataflow> dataflow = SystolicDataflow::kOutputStationary;
   std::int64_t rows = 12;
   std::int64_t cols = 14;
   int word_bits = 16;
@@ -50,8 +57,15 @@ inline std::int64_t words_of_kib(double kib, int word_bits) {
   return static_cast<std::int64_t>(kib * 1024.0 * 8.0 / word_bits);
 }
 
+// How the buffers fetch operands from DRAM and when the data counts as arrived (docs/config.md, "Operand
+// traffic"). The first of each is the physical model; the others are SCALE-Sim v2's assumptions
+// (docs/scalesim-reference.md), offered on arrays whose dataflow streams operands.
+enum class OperandFetch { kTensors, kIm2col };       // each tile once, or the im2col operand matrices
+enum class FirstFill { kTimed, kFree };              // free: a layer's first half-buffer of each stream
+enum class Prefetch { kDoubleBuffered, kRunAhead };  // run ahead: streams run ahead of the array
+
 struct GlbConfig {
-  std::string impl = "banked";
+  std::string impl = "banked";   // a registered GLB model
   double size_kib = 100.0;       // ifmap + psum
   double filter_size_kib = 0.0;  // a separate filter store; 0 = filters pass through the GLB
   double ofmap_size_kib = 0.0;   // systolic: the part of size_kib holding ofmaps; 0 = half
@@ -59,23 +73,17 @@ struct GlbConfig {
   std::int64_t bank_width_bits = 64;
   std::int64_t read_ports_per_bank = 1;
   std::int64_t write_ports_per_bank = 1;
-  // How the buffers fetch operands from DRAM and when the data counts as arrived (docs/config.md,
-  // "Operand traffic"). The defaults are the physical model; the alternatives are SCALE-Sim v2's
-  // assumptions (docs/scalesim-reference.md), offered on arrays whose dataflow streams operands.
-  std::string operand_fetch = "tensors";     // tensors: each tile once; im2col: the operand matrices
-  std::string first_fill = "timed";          // timed; free: a layer's first half-buffer of each stream
-  std::string prefetch = "double_buffered";  // double_buffered; run_ahead: streams run ahead of the array
-  bool scalesim_operand_traffic() const {
-    return operand_fetch != "tensors" || first_fill != "timed" || prefetch != "double_buffered";
-  }
+  OperandFetch operand_fetch = OperandFetch::kTensors;
+  FirstFill first_fill = FirstFill::kTimed;
+  Prefetch prefetch = Prefetch::kDoubleBuffered;
   // Words every bank's `ports_per_bank` ports move per cycle together (at least one).
   std::int64_t port_words_per_cycle(std::int64_t ports_per_bank, int word_bits) const {
     return std::max<std::int64_t>(banks * ports_per_bank * bank_width_bits / word_bits, 1);
   }
 };
 
-struct NocConfig {  // words per cycle on each GLB <-> PE-array bus
-  std::string impl = "multicast_bus";
+struct NocConfig {                     // words per cycle on each GLB <-> PE-array bus
+  std::string impl = "multicast_bus";  // a registered NoC model
   std::int64_t filter_bus_words = 4;
   std::int64_t ifmap_bus_words = 4;
   std::int64_t psum_read_bus_words = 4;   // GLB -> array: partial sums to accumulate onto
@@ -84,14 +92,14 @@ struct NocConfig {  // words per cycle on each GLB <-> PE-array bus
 
 struct DramConfig {
   std::string preset = "custom";
-  std::string impl = "simple";
+  std::string impl = "simple";  // a registered DRAM model
   int word_bits = 16;
   double bandwidth_gbps = 0.0;  // GB/s (10^9 bytes per second)
   double latency_ns = 0.0;
   std::int64_t request_queue_depth = 16;
   double energy_pj_per_bit = 0.0;  // 0 = use the energy table's DRAM access energy
   // `impl: banked` only (docs/dram.md):
-  std::string page_policy = "open";              // open or closed
+  PagePolicy page_policy = PagePolicy::kOpen;
   std::string address_mapping = "RoBaRaCoBgCh";  // fields most significant first
 };
 
@@ -178,7 +186,7 @@ struct SocConfig {
 
 // How the mapper ranks a layer's candidate mappings (docs/dataflow.md).
 struct MapperConfig {
-  std::string objective = "energy";  // energy, latency or edp (energy x delay)
+  MapperObjective objective = MapperObjective::kEnergy;
 };
 
 struct EnergyConfig {
@@ -202,6 +210,10 @@ struct AcceleratorConfig {
 
 // Loads, applies "key.path=value" overrides, and validates; every problem is an InputError.
 AcceleratorConfig load_accelerator_config(const std::string& path, const std::vector<std::string>& overrides = {});
+// The same from a document already parsed from `path` (a sweep parses its config once); `document` is
+// left as it was.
+AcceleratorConfig load_accelerator_config(const YAML::Node& document, const std::string& path,
+                                          const std::vector<std::string>& overrides);
 
 // The config's nominal clock, voltage, DRAM bandwidth and memory voltage (race to idle's levels).
 OperatingLevels nominal_levels(const AcceleratorConfig& config);

@@ -20,7 +20,9 @@ add_library(ergon_libraries INTERFACE)
 target_link_libraries(ergon_libraries INTERFACE ${ergon_library_targets})
 set_target_properties(ergon_libraries PROPERTIES EXPORT_NAME ergon)
 
-install(TARGETS ${ergon_library_targets} ergon_libraries
+# ergon_config_keys is installed but linked only through ergon_sim, which links it whole (a library may not be
+# linked both whole and plain).
+install(TARGETS ${ergon_library_targets} ergon_config_keys ergon_libraries
         EXPORT ErgonTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${ERGON_INSTALL_INCLUDEDIR})

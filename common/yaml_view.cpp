@@ -101,7 +101,24 @@ YAML::Node load_yaml_file(const std::string& path) {
   return root;
 }
 
-void apply_overrides(YAML::Node& root, const std::vector<std::string>& assignments, YamlOrigin& origin) {
+namespace {
+
+// Puts `value` (none: nothing) under `key`, noting what the entry held in `log` when given.
+void replace_entry(YAML::Node& map, const std::string& key, const std::optional<YAML::Node>& value,
+                   std::vector<ScopedOverrides::Replaced>* log) {
+  if (log != nullptr) {
+    ScopedOverrides::Replaced replaced{map, key, std::nullopt};
+    for (const auto& entry : map) {
+      if (entry.first.IsScalar() && entry.first.Scalar() == key) replaced.original.emplace(entry.first, entry.second);
+    }
+    log->push_back(std::move(replaced));
+  }
+  map.remove(key);  // detach first: assigning to an aliased node would change its twins
+  if (value) map[key] = *value;
+}
+
+void apply_overrides(YAML::Node& root, const std::vector<std::string>& assignments, YamlOrigin& origin,
+                     std::vector<ScopedOverrides::Replaced>* log) {
   for (const auto& assignment : assignments) {
     const std::string label = "--set " + assignment;
     const auto equals = assignment.find('=');
@@ -122,7 +139,7 @@ void apply_overrides(YAML::Node& root, const std::vector<std::string>& assignmen
       if (next.IsDefined() && !next.IsNull() && !next.IsMap()) {
         throw InputError({{}, 0, 0, label}, key_path, keys[i] + " is a value, not a section");
       }
-      if (!next.IsDefined() || next.IsNull()) current[keys[i]] = YAML::Node(YAML::NodeType::Map);
+      if (!next.IsDefined() || next.IsNull()) replace_entry(current, keys[i], YAML::Node(YAML::NodeType::Map), log);
       current.reset(current[keys[i]]);
     }
     YAML::Node value;
@@ -131,10 +148,38 @@ void apply_overrides(YAML::Node& root, const std::vector<std::string>& assignmen
     } catch (const YAML::ParserException&) {
       value = YAML::Node(value_text);
     }
-    current.remove(keys.back());  // detach first: assigning to an aliased node would change its twins
-    if (!value.IsNull()) current[keys.back()] = value;  // `key=~` removes the key
+    // `key=~` removes the key
+    replace_entry(current, keys.back(), value.IsNull() ? std::nullopt : std::optional<YAML::Node>(value), log);
     origin.overrides[key_path] = label;
   }
+}
+
+}  // namespace
+
+void apply_overrides(YAML::Node& root, const std::vector<std::string>& assignments, YamlOrigin& origin) {
+  apply_overrides(root, assignments, origin, nullptr);
+}
+
+ScopedOverrides::ScopedOverrides(YAML::Node root, const std::vector<std::string>& assignments, YamlOrigin& origin) {
+  try {
+    apply_overrides(root, assignments, origin, &replaced_);
+  } catch (...) {
+    undo();
+    throw;
+  }
+}
+
+ScopedOverrides::~ScopedOverrides() {
+  undo();
+}
+
+// Latest first: a section an override created goes after the keys set inside it.
+void ScopedOverrides::undo() {
+  for (auto replaced = replaced_.rbegin(); replaced != replaced_.rend(); ++replaced) {
+    replaced->map.remove(replaced->key);
+    if (replaced->original) replaced->map.force_insert(replaced->original->first, replaced->original->second);
+  }
+  replaced_.clear();
 }
 
 YamlView::YamlView(YAML::Node node, std::shared_ptr<const YamlOrigin> origin, std::string path)

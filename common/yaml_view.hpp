@@ -46,6 +46,27 @@ YAML::Node load_yaml_file(const std::string& path);
 // key) and records them in `origin` so errors about them point at the command line.
 void apply_overrides(YAML::Node& root, const std::vector<std::string>& assignments, YamlOrigin& origin);
 
+// Overrides applied to a parsed document while this lives, then undone: one parsed document serves many
+// loads (a sweep's points) and keeps every file position (a copied YAML tree would lose them).
+class ScopedOverrides {
+ public:
+  ScopedOverrides(YAML::Node root, const std::vector<std::string>& assignments, YamlOrigin& origin);
+  ~ScopedOverrides();
+  ScopedOverrides(const ScopedOverrides&) = delete;
+  ScopedOverrides& operator=(const ScopedOverrides&) = delete;
+
+  // A map entry an override replaced, removed or added, and what it held.
+  struct Replaced {
+    YAML::Node map;
+    std::string key;
+    std::optional<std::pair<YAML::Node, YAML::Node>> original;  // key node, value node; none: added
+  };
+
+ private:
+  void undo();
+  std::vector<Replaced> replaced_;
+};
+
 // One node of a YAML tree, with its key path.
 class YamlView {
  public:

@@ -35,13 +35,7 @@ inline double on_chip_pj(const AccessPrices& p, std::uint64_t macs, std::uint64_
 
 enum class MapperObjective { kEnergy, kLatency, kEnergyDelay };
 
-// `mapper.objective` as the config loader accepted it: energy, latency or edp.
-inline MapperObjective mapper_objective_of(const std::string& name) {
-  return name == "latency" ? MapperObjective::kLatency
-         : name == "edp"   ? MapperObjective::kEnergyDelay
-                           : MapperObjective::kEnergy;
-}
-
+// The spelling of `mapper.objective`.
 inline const char* mapper_objective_name(MapperObjective objective) {
   switch (objective) {
     case MapperObjective::kLatency: return "latency";

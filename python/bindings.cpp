@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "arch/config_keys.hpp"
 #include "common/input_error.hpp"
 #include "common/progress_display.hpp"
 #include "common/text.hpp"
@@ -203,7 +204,13 @@ PYBIND11_MODULE(_ergon, m) {
                              })
       .def("__repr__", [](const Workload& w) { return "<ergon workload " + w.name() + " from " + w.file() + ">"; });
 
-  m.def("load_config", &load_accelerator_config, "path"_a, "overrides"_a = std::vector<std::string>{});
+  m.def(
+      "load_config",
+      static_cast<AcceleratorConfig (*)(const std::string&, const std::vector<std::string>&)>(&load_accelerator_config),
+      "path"_a, "overrides"_a = std::vector<std::string>{});
+  // The config schema's declarations and a loaded config's values (`config keys`, `config show`), as JSON.
+  m.def("config_keys_json", [] { return config_keys_json(accelerator_config_keys()).dump(); });
+  m.def("config_values_json", [](const AcceleratorConfig& config) { return accelerator_config_values(config).dump(); });
   m.def("load_workload", &load_workload, "path"_a);
   m.def("simulate", &simulate, "config"_a, "workload"_a, "fidelity"_a = "tlm", "batch"_a = std::nullopt);
   m.def("dvfs", &dvfs, "config"_a, "workload"_a, "scheme"_a, "deadline_ms"_a = 0.0);

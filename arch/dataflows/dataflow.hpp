@@ -98,11 +98,6 @@ class ILayerPlanner {
 class IDataflow {
  public:
   virtual ~IDataflow() = default;
-  // Values of `pe_array.dataflow` this array accepts (the first is the default); empty: the key is refused.
-  virtual std::vector<std::string> variants() const { return {}; }
-  virtual bool has_register_files() const = 0;  // `pe_array.rf` applies
-  // Whether its buffers hold operand streams, so `glb.operand_fetch`, `first_fill` and `prefetch` apply.
-  virtual bool streams_operands() const { return false; }
   // Checks the rest of the config once it is read (e.g. buffer sizes); fails at the offending key.
   virtual void check_config(YamlMap& root, const AcceleratorConfig& config) const = 0;
   // Whether the layer's activations are stored run-length coded in DRAM (else raw).

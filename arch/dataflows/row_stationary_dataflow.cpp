@@ -125,7 +125,6 @@ class RowStationaryPlanner : public ILayerPlanner {
 
 class RowStationaryDataflow : public IDataflow {
  public:
-  bool has_register_files() const override { return true; }
   void check_config(YamlMap& /*root*/, const AcceleratorConfig& /*config*/) const override {}
   bool compresses_activations() const override { return true; }  // Eyeriss codes activations run-length
   std::unique_ptr<ILayerPlanner> planner(const AcceleratorConfig& config, const AccessPrices& prices) const override {
@@ -249,7 +248,7 @@ MapperContext mapper_context(const AcceleratorConfig& config, const AccessPrices
   timing.dram_bytes_per_cycle = config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz;
   timing.dram_latency_cycles = config.dram.latency_ns * config.clock.frequency_mhz / 1e3;
   context.energies = prices;
-  context.objective = mapper_objective_of(config.mapper.objective);
+  context.objective = config.mapper.objective;
   return context;
 }
 

@@ -132,10 +132,7 @@ SystolicPins read_pins(const YamlView& entry) {
 class SystolicPlanner : public ILayerPlanner {
  public:
   SystolicPlanner(const AcceleratorConfig& config, const AccessPrices& prices)
-      : config_(config),
-        prices_(prices),
-        objective_(mapper_objective_of(config.mapper.objective)),
-        buffers_(systolic_buffers(config)) {}
+      : config_(config), prices_(prices), objective_(config.mapper.objective), buffers_(systolic_buffers(config)) {}
 
   std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding,
                                   const YamlView* constraints) override {
@@ -151,8 +148,8 @@ class SystolicPlanner : public ILayerPlanner {
                                                SystolicDataflow::kInputStationary};
     if (pins.dataflow) {
       dataflows = {*pins.dataflow};
-    } else if (config_.pe_array.dataflow != "auto") {
-      dataflows = {systolic_dataflow_of(config_.pe_array.dataflow)};
+    } else if (config_.pe_array.dataflow) {  // else `auto`: each layer's best
+      dataflows = {*config_.pe_array.dataflow};
     }
     std::optional<SystolicSchedule> best;
     MappingSummary::Estimate best_estimate;
@@ -161,7 +158,7 @@ class SystolicPlanner : public ILayerPlanner {
       for (const SystolicFoldOrder order : {SystolicFoldOrder::kColumnsOuter, SystolicFoldOrder::kRowsOuter}) {
         if (pins.order && *pins.order != order) continue;
         SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers_, order,
-                                   config_.glb.operand_fetch == "im2col");
+                                   config_.glb.operand_fetch == OperandFetch::kIm2col);
         const MappingSummary::Estimate estimate = estimate_schedule(candidate, config_, encoding, prices_, objective_);
         objectives.push_back(estimate.best_objective);
         if (!best || ranks_before(objective_, estimate.energy_pj, estimate.cycles, best_estimate.energy_pj,
@@ -186,11 +183,11 @@ class SystolicPlanner : public ILayerPlanner {
   // free, and prefetches follow each other without waiting for the array.
   StreamTiming stream_timing(const DramEncoding& encoding) const {
     StreamTiming timing;
-    if (config_.glb.first_fill == "free") {
+    if (config_.glb.first_fill == FirstFill::kFree) {
       timing.free_filter_bytes = encoding.raw_bytes(as_count(buffers_.filter_words / 2));
       timing.free_ifmap_bytes = encoding.raw_bytes(as_count(buffers_.ifmap_words / 2));
     }
-    timing.run_ahead = config_.glb.prefetch == "run_ahead";
+    timing.run_ahead = config_.glb.prefetch == Prefetch::kRunAhead;
     return timing;
   }
 
@@ -229,9 +226,6 @@ void check_systolic_buffers(YamlMap glb_map, const AcceleratorConfig& config) {
 
 class SystolicDataflowPlugin : public IDataflow {
  public:
-  std::vector<std::string> variants() const override { return {"os", "ws", "is", "auto"}; }
-  bool has_register_files() const override { return false; }
-  bool streams_operands() const override { return true; }
   void check_config(YamlMap& root, const AcceleratorConfig& config) const override {
     check_systolic_buffers(root.get_map("glb"), config);
   }

@@ -7,6 +7,7 @@
 
 #include "arch/accelerator_config.hpp"
 #include "arch/components.hpp"
+#include "arch/config_keys.hpp"
 #include "cli/commands/cli_checks.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/commands/output.hpp"
@@ -24,62 +25,11 @@ struct ConfigShowOptions {
   std::string out_dir;
 };
 
-nlohmann::ordered_json dvfs_json(const DvfsConfig& dvfs) {
-  nlohmann::ordered_json compute = nlohmann::ordered_json::array(), memory = nlohmann::ordered_json::array();
-  for (const ComputeLevel& l : dvfs.compute_levels) {
-    compute.push_back({{"frequency_mhz", l.frequency_mhz}, {"voltage_v", l.voltage_v}});
-  }
-  for (const MemoryLevel& l : dvfs.memory_levels) {
-    memory.push_back({{"bandwidth_gbps", l.bandwidth_gbps}, {"voltage_v", l.voltage_v}});
-  }
-  return {{"compute", {{"switch_overhead_us", dvfs.compute_switch_overhead_us}, {"levels", compute}}},
-          {"memory", {{"switch_overhead_us", dvfs.memory_switch_overhead_us}, {"levels", memory}}}};
-}
-
-nlohmann::ordered_json config_json(const AcceleratorConfig& c) {
-  const auto& rf = c.pe_array.rf;
-  nlohmann::ordered_json json = {
-      {"name", c.name},
-      {"description", c.description},
-      {"clock", {{"frequency_mhz", c.clock.frequency_mhz}, {"voltage_v", c.clock.voltage_v}}},
-      {"pe_array",
-       {{"impl", c.pe_array.impl},
-        {"rows", c.pe_array.rows},
-        {"cols", c.pe_array.cols},
-        {"word_bits", c.pe_array.word_bits},
-        {"rf",
-         {{"filter_entries", rf.filter_entries},
-          {"ifmap_entries", rf.ifmap_entries},
-          {"psum_entries", rf.psum_entries}}}}},
-      {"glb",
-       {{"impl", c.glb.impl},
-        {"size_kib", c.glb.size_kib},
-        {"filter_size_kib", c.glb.filter_size_kib},
-        {"banks", c.glb.banks},
-        {"bank_width_bits", c.glb.bank_width_bits},
-        {"read_ports_per_bank", c.glb.read_ports_per_bank},
-        {"write_ports_per_bank", c.glb.write_ports_per_bank}}},
-      {"noc",
-       {{"impl", c.noc.impl},
-        {"filter_bus_words", c.noc.filter_bus_words},
-        {"ifmap_bus_words", c.noc.ifmap_bus_words},
-        {"psum_read_bus_words", c.noc.psum_read_bus_words},
-        {"psum_write_bus_words", c.noc.psum_write_bus_words}}},
-      {"dram",
-       {{"preset", c.dram.preset},
-        {"impl", c.dram.impl},
-        {"word_bits", c.dram.word_bits},
-        {"bandwidth_gbps", c.dram.bandwidth_gbps},
-        {"latency_ns", c.dram.latency_ns},
-        {"request_queue_depth", c.dram.request_queue_depth},
-        {"energy_pj_per_bit", c.dram.energy_pj_per_bit}}},
-      {"dvfs", dvfs_json(c.dvfs)},
-      {"energy", {{"table", c.energy.table}, {"table_file", energy_table_path(c)}}},
-  };
-  if (c.dram.impl == "banked") {  // bandwidth, latency and the price per bit above follow from the preset
-    json["dram"]["page_policy"] = c.dram.page_policy;
-    json["dram"]["address_mapping"] = c.dram.address_mapping;
-  }
+// Every key of the schema that applies to the config, with its loaded value (defaults filled in), and the
+// energy table's file as the config resolves it.
+nlohmann::ordered_json config_json(const AcceleratorConfig& config) {
+  nlohmann::ordered_json json = accelerator_config_values(config);
+  json["energy"]["table_file"] = energy_table_path(config);
   return json;
 }
 
@@ -109,6 +59,22 @@ ReportForms config_forms(const AcceleratorConfig& config) {
     forms.table += fmt::format("{:<{}}  {}\n", key, width, text);
     forms.csv += key + "," + (value.is_string() ? csv_quoted(text) : text) + "\n";  // numbers unquoted
   }
+  return forms;
+}
+
+// The schema's declarations (docs/config.md's key table is `--format markdown`).
+ReportForms config_key_forms() {
+  const std::vector<ConfigKeyInfo> keys = accelerator_config_keys();
+  std::string csv = "key,type,default,unit,range,choices,applies_when,help\n";
+  for (const ConfigKeyInfo& key : keys) {
+    std::string choices;
+    for (const std::string& choice : key.choices) choices += (choices.empty() ? "" : "|") + choice;
+    csv += fmt::format("{},{},{},{},{},{},{},{}\n", key.path, config_key_type_name(key.type),
+                       csv_quoted(key.default_text), key.unit, csv_quoted(key.range), csv_quoted(choices),
+                       csv_quoted(key.applies_when), csv_quoted(key.help));
+  }
+  ReportForms forms{config_keys_table(keys), config_keys_json(keys).dump(2) + "\n", csv};
+  forms.markdown = config_keys_markdown(keys);
   return forms;
 }
 
@@ -161,6 +127,15 @@ void register_config_command(CLI::App& app) {
     const AcceleratorConfig loaded = load_accelerator_config(options->config_path, options->overrides);
     if (out) out->add_inputs({energy_table_path(loaded)});
     emit_report(config_forms(loaded), options->format, out, "config");
+  });
+
+  CLI::App* keys = config->add_subcommand(
+      "keys", "List every config key: type, default, unit, range or choices, when it applies, and what it means");
+  auto keys_format = std::make_shared<std::string>("table");
+  add_format_option(*keys, *keys_format);
+  keys->callback([keys_format] {
+    std::optional<OutputFolder> no_folder;
+    emit_report(config_key_forms(), *keys_format, no_folder, "config_keys");
   });
 
   CLI::App* counters = config->add_subcommand(

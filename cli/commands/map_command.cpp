@@ -145,7 +145,7 @@ void run_map(const MapOptions& options) {
   json["layers"] = nlohmann::ordered_json::array();
   for (const MappedLayer& layer : mapped) json["layers"].push_back(layer_json(layer));
   std::string text = fmt::format("{} on {} ({}, mapper objective {})\n\n", workload.name(), config.name,
-                                 config.pe_array.impl, config.mapper.objective);
+                                 config.pe_array.impl, mapper_objective_name(config.mapper.objective));
   for (const MappedLayer& layer : mapped) text += layer_table(layer) + "\n";
   emit_report({text, json.dump(2) + "\n", mapping_csv(mapped)}, options.format, out, "mapping");
 }

@@ -12,18 +12,19 @@
 
 namespace ergon {
 
-// The hardware around the array, per cycle of the array's clock.
+// The hardware around the array, per cycle of the array's clock. Filled from the config (the bus widths from
+// noc.*, the ports from glb.*): no defaults of its own, the config's declarations hold them.
 struct ArrayTiming {
-  std::int64_t filter_bus_words = 4;
-  std::int64_t ifmap_bus_words = 4;
-  std::int64_t psum_read_bus_words = 4;
-  std::int64_t psum_write_bus_words = 4;
-  std::int64_t glb_read_words = 4;
-  std::int64_t glb_write_words = 4;
-  std::int64_t ifmap_rf_words = 12;
+  std::int64_t filter_bus_words = 0;
+  std::int64_t ifmap_bus_words = 0;
+  std::int64_t psum_read_bus_words = 0;
+  std::int64_t psum_write_bus_words = 0;
+  std::int64_t glb_read_words = 0;
+  std::int64_t glb_write_words = 0;
+  std::int64_t ifmap_rf_words = 0;
   bool filter_rf_double_buffered = false;
-  double dram_bytes_per_cycle = 8;
-  double dram_latency_cycles = 20;
+  double dram_bytes_per_cycle = 0;
+  double dram_latency_cycles = 0;
 };
 
 // What a pass moves, in words (fractional: the mapper feeds averages over a layer's passes).

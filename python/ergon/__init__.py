@@ -27,7 +27,7 @@ from ergon import _ergon  # noqa: E402  (needs ERGON_DATA_DIR)
 from ergon._ergon import AcceleratorConfig, InputError, Interrupted, Workload  # noqa: E402,F401
 from ergon._ergon import MAX_BATCH, MAX_JOBS  # noqa: E402  (the command line's bounds)
 
-__all__ = ["load_config", "load_workload", "simulate", "dvfs", "estimators", "estimate", "sweep", "Config",
+__all__ = ["load_config", "config_keys", "load_workload", "simulate", "dvfs", "estimators", "estimate", "sweep", "Config",
            "Result", "DvfsResult", "SweepResult", "InputError", "Interrupted", "data_dir", "MAX_BATCH", "MAX_JOBS"]
 
 
@@ -137,6 +137,12 @@ class Config:
     def name(self):
         return self._native.name
 
+    @property
+    def values(self):
+        """Every key that applies to this config with its value, defaults filled in, nested as in the YAML
+        (`ergon config show --format json` without the resolved energy.table_file)."""
+        return json.loads(_ergon.config_values_json(self._native))
+
     def __repr__(self):
         return f"<ergon.Config {self.name} from {self.path} {self.overrides}>"
 
@@ -145,6 +151,13 @@ def load_config(path: "str | os.PathLike", overrides: "dict[str, int | float | s
     """Loads and checks an accelerator config (str or os.PathLike path); `overrides` maps key paths to values
     (int, float, str or bool), as `--set` does. Bad values raise InputError naming the file or override."""
     return Config(path, {} if overrides is None else overrides)
+
+
+def config_keys():
+    """The config schema (docs/config.md, `ergon config keys`): a list of dicts, one per key, with its `key`
+    path, `type`, `default`, `unit`, `range`, `choices`, `applies_when` and `help`. load_config checks
+    overrides against these same declarations."""
+    return json.loads(_ergon.config_keys_json())
 
 
 def load_workload(path_or_onnx: "str | os.PathLike") -> Workload:

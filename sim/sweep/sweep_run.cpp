@@ -83,24 +83,40 @@ std::string metric_row(const std::string& prefix, const LayerResult& l) {
   throw;  // not a swept value's: the error as it was
 }
 
-// Loads the config of one point (or one value under check), naming a swept value's --param in errors.
-AcceleratorConfig load_point_config(const SweepOptions& options, const std::vector<std::string>& swept_assignments) {
+// What the points read, parsed once before they run (the workers are forked from this process): the config
+// file, the workloads (by grid.workloads() index) and the energy tables the swept values name (one that does
+// not load is left to the points that name it, which then fail with its error).
+struct SweepInputs {
+  YAML::Node config_document;
+  std::vector<Workload> workloads;
+  std::map<std::string, EnergyTable> energy_tables;
+};
+
+// Loads the config of one point (or one value under check) from the config file parsed once, naming a swept
+// value's --param in errors.
+AcceleratorConfig load_point_config(const SweepOptions& options, const YAML::Node& config_document,
+                                    const std::vector<std::string>& swept_assignments) {
   std::vector<std::string> overrides = options.overrides;
   overrides.insert(overrides.end(), swept_assignments.begin(), swept_assignments.end());
   try {
-    return load_accelerator_config(options.config_path, overrides);
+    return load_accelerator_config(config_document, options.config_path, overrides);
   } catch (const InputError& error) {
     rethrow_as_param(error, swept_assignments);
   }
 }
 
 // Simulates one point; its rows, or "!" and the reason it could not be simulated.
-std::string simulate_point(const SweepOptions& options, const SweepGrid& grid, std::size_t index) {
+std::string simulate_point(const SweepOptions& options, const SweepInputs& inputs, const SweepGrid& grid,
+                           std::size_t index) {
   const SweepPoint point = grid.point(index);
   try {
-    const AcceleratorConfig config = load_point_config(options, grid.overrides(point));
-    const EnergyTable table = load_energy_table(energy_table_path(config));
-    const Workload workload = load_workload(grid.workloads()[point.workload]);
+    const AcceleratorConfig config = load_point_config(options, inputs.config_document, grid.overrides(point));
+    const std::string table_path = energy_table_path(config);
+    const auto loaded = inputs.energy_tables.find(table_path);
+    std::optional<EnergyTable> unloaded;
+    const EnergyTable& table =
+        loaded != inputs.energy_tables.end() ? loaded->second : unloaded.emplace(load_energy_table(table_path));
+    const Workload& workload = inputs.workloads[point.workload];
     SimulationOptions simulation;
     simulation.fidelity = options.fidelity;
     const SimulationResult result = Simulation(config, table, workload, simulation).run();
@@ -143,7 +159,8 @@ nlohmann::ordered_json manifest(const SweepOptions& options, const SweepGrid& gr
 
 // Every value of every parameter must make a valid config before any point runs (a value at a time, the
 // other parameters at their first values). Returns the energy tables those configs read.
-std::vector<std::string> check_parameters(const SweepOptions& options, const SweepGrid& grid) {
+std::vector<std::string> check_parameters(const SweepOptions& options, const YAML::Node& config_document,
+                                          const SweepGrid& grid) {
   std::size_t value_count = 0, checked = 0;
   for (const SweepParameter& p : grid.parameters()) value_count += p.values.size();
   ProgressDisplay progress("checking the swept values", progress_shown());
@@ -154,7 +171,7 @@ std::vector<std::string> check_parameters(const SweepOptions& options, const Swe
       for (std::size_t q = 0; q < grid.parameters().size(); ++q) {
         assignments.push_back(grid.parameters()[q].key + "=" + (q == p ? value : grid.parameters()[q].values.front()));
       }
-      const std::string table = energy_table_path(load_point_config(options, assignments));
+      const std::string table = energy_table_path(load_point_config(options, config_document, assignments));
       if (std::find(energy_tables.begin(), energy_tables.end(), table) == energy_tables.end()) {
         energy_tables.push_back(table);
       }
@@ -174,14 +191,30 @@ struct WorkloadSummary {
 };
 
 // Every workload must load before any point runs.
-std::vector<WorkloadSummary> load_workload_summaries(const SweepGrid& grid) {
-  std::vector<WorkloadSummary> summaries;
+std::vector<Workload> load_workloads(const SweepGrid& grid) {
+  std::vector<Workload> workloads;
   for (const std::string& path : grid.workloads()) {
-    const Workload workload = load_workload(path);
-    refuse_workload_without_work(workload);
-    summaries.push_back({workload.name(), workload.layers().size()});
+    workloads.push_back(load_workload(path));
+    refuse_workload_without_work(workloads.back());
   }
+  return workloads;
+}
+
+std::vector<WorkloadSummary> workload_summaries(const std::vector<Workload>& workloads) {
+  std::vector<WorkloadSummary> summaries;
+  for (const Workload& workload : workloads) summaries.push_back({workload.name(), workload.layers().size()});
   return summaries;
+}
+
+std::map<std::string, EnergyTable> load_energy_tables(const std::vector<std::string>& paths) {
+  std::map<std::string, EnergyTable> tables;
+  for (const std::string& path : paths) {
+    try {
+      tables.emplace(path, load_energy_table(path));
+    } catch (const std::exception&) {  // each point naming it reports the error
+    }
+  }
+  return tables;
 }
 
 class Progress {
@@ -329,10 +362,14 @@ void refuse_outputs_over_inputs(const SweepOptions& options, const std::vector<W
 void run_sweep(const SweepOptions& options) {
   const SweepGrid grid = make_grid(options);
   check_grid(options, grid);  // the quick checks first: the value check may take a while
-  const std::vector<WorkloadSummary> workloads = load_workload_summaries(grid);
+  SweepInputs inputs;
+  inputs.workloads = load_workloads(grid);
+  const std::vector<WorkloadSummary> workloads = workload_summaries(inputs.workloads);
   check_results_size(options, grid, workloads);
-  const std::vector<std::string> energy_tables = check_parameters(options, grid);
+  inputs.config_document = load_yaml_file(options.config_path);
+  const std::vector<std::string> energy_tables = check_parameters(options, inputs.config_document, grid);
   refuse_outputs_over_inputs(options, workloads, energy_tables);
+  inputs.energy_tables = load_energy_tables(energy_tables);
   std::filesystem::create_directories(options.out_dir);
   const std::string results = options.out_dir + "/results.csv";
   const std::map<std::size_t, PointRows> finished =
@@ -351,7 +388,7 @@ void run_sweep(const SweepOptions& options) {
   const InterruptGuard interrupt_guard;         // SIGINT/SIGTERM: keep the finished points, then stop
   try {
     run_in_processes(
-        todo.size(), options.jobs, [&](std::size_t i) { return simulate_point(options, grid, todo[i]); },
+        todo.size(), options.jobs, [&](std::size_t i) { return simulate_point(options, inputs, grid, todo[i]); },
         [&](std::size_t i, const std::string& rows) {
           if (!rows.empty() && rows[0] == '!') {
             failures[todo[i]] = point_label(grid, todo[i]) + ": " + rows.substr(1);

@@ -46,7 +46,7 @@ TEST(ScaleSimConfig, UserBandwidthIsWordsPerCycleAtOneGigahertz) {
   const AcceleratorConfig config =
       load_accelerator_config(write_temp("ergon_scalesim_user.yaml", scalesim_config_yaml(parsed, cfg)));
   EXPECT_DOUBLE_EQ(config.dram.bandwidth_gbps, 10.0);
-  EXPECT_EQ(config.pe_array.dataflow, "ws");
+  EXPECT_EQ(config.pe_array.dataflow, SystolicDataflow::kWeightStationary);
 }
 
 TEST(ScaleSimConfig, BadValuesAreLocated) {

@@ -11,6 +11,7 @@
 #include "dataflow/row_stationary/pass_traffic.hpp"
 #include "dataflow/row_stationary/row_stationary_mapper.hpp"
 #include "dataflow/row_stationary/row_stationary_staging.hpp"
+#include "tests/dataflow/mapper_context_fixture.hpp"
 
 namespace ergon {
 namespace {
@@ -113,7 +114,7 @@ TEST(RowStationaryCostModel, CountsEqualTheStagedPassesOnRandomMappings) {
   int checked = 0, spilling = 0, halo = 0;
   for (int trial = 0; trial < 600; ++trial) {
     const LoopNest nest = random_nest(random);
-    MapperContext context;
+    MapperContext context = test::mapper_context();
     context.hw = random_hardware(random);
     context.encoding.word_bits = uniform(random, 0, 1) == 0 ? 8 : 16;
     context.encoding.ifmap_raw = uniform(random, 0, 3) == 0;

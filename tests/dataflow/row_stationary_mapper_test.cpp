@@ -9,6 +9,7 @@
 #include <random>
 
 #include "dataflow/row_stationary/row_stationary_schedule.hpp"
+#include "tests/dataflow/mapper_context_fixture.hpp"
 
 namespace ergon {
 namespace {
@@ -37,7 +38,7 @@ LoopNest random_nest(std::mt19937_64& random) {
 }
 
 MapperContext random_context(std::mt19937_64& random) {
-  MapperContext context;
+  MapperContext context = test::mapper_context();
   ArrayResources& hw = context.hw;
   hw.pe_rows = uniform(random, 1, 16);
   hw.pe_cols = uniform(random, 1, 16);
@@ -144,13 +145,13 @@ TEST(RowStationaryMapper, HonoursPinnedParameters) {
   pin.ofmap_rows = 7;
   pin.order = LoopOrder{TemporalDim::kImages, TemporalDim::kOfmapRows, TemporalDim::kChannels, TemporalDim::kFilters};
   pin.double_buffered = false;
-  const MappingChoice choice = map_row_stationary(conv, MapperContext{}, pin);
+  const MappingChoice choice = map_row_stationary(conv, test::mapper_context(), pin);
   EXPECT_EQ(choice.mapping.tiling.ofmap_rows, 7);
   EXPECT_EQ(choice.mapping.order, *pin.order);
   EXPECT_FALSE(choice.mapping.double_buffered);
   pin.psum_spill = false;
   pin.psum_slots = 1;
-  EXPECT_THROW(map_row_stationary(conv, MapperContext{}, pin), MappingError) << "channels outside filters spill";
+  EXPECT_THROW(map_row_stationary(conv, test::mapper_context(), pin), MappingError) << "channels outside filters spill";
 }
 
 TEST(RowStationaryMapper, PruningNeverDropsTheTilesThatFitASmallBuffer) {
@@ -161,13 +162,13 @@ TEST(RowStationaryMapper, PruningNeverDropsTheTilesThatFitASmallBuffer) {
   conv1.filter_h = conv1.filter_w = 11;
   conv1.stride_h = conv1.stride_w = 4;
   conv1.input_h = conv1.input_w = 227;
-  MapperContext context;
+  MapperContext context = test::mapper_context();
   context.hw.glb_words = 4096;  // 8 KiB: only small filter-set counts fit beside an 11-row ifmap tile
   const MappingChoice choice = map_row_stationary(conv1, context);
   EXPECT_EQ(mapping_violation(conv1, context.hw, choice.mapping), "");
   MappingConstraints pin;
   pin.filter_sets = 1;  // below the sizes the search would keep
-  EXPECT_EQ(map_row_stationary(conv1, MapperContext{}, pin).mapping.tiling.filter_sets, 1);
+  EXPECT_EQ(map_row_stationary(conv1, test::mapper_context(), pin).mapping.tiling.filter_sets, 1);
 }
 
 TEST(RowStationaryMapper, MoreGlobalBufferNeverCostsMore) {
@@ -179,7 +180,7 @@ TEST(RowStationaryMapper, MoreGlobalBufferNeverCostsMore) {
   conv.filter_h = conv.filter_w = 3;
   conv.pad_top = conv.pad_left = 1;
   conv.input_h = conv.input_w = 13;
-  MapperContext context;  // the same prices at every size: a larger GLB only adds mappings
+  MapperContext context = test::mapper_context();  // the same prices at every size: a larger GLB only adds mappings
   std::vector<double> objective, dram;
   for (const std::int64_t kib : {16, 32, 64, 128, 256, 512}) {
     context.hw.glb_words = kib * 512;
@@ -197,7 +198,7 @@ TEST(RowStationaryMapper, ReportsAGlobalBufferTooSmallForOneRow) {
   LoopNest wide;
   wide.ofmap_w = 1000;
   wide.input_w = 1000;
-  MapperContext context;
+  MapperContext context = test::mapper_context();
   context.hw.glb_words = 100;
   try {
     map_row_stationary(wide, context);

@@ -12,6 +12,7 @@
 #include <random>
 #include <sstream>
 
+#include "arch/dataflows/systolic_dataflow.hpp"
 #include "sim/simulation.hpp"
 #include "tests/test_paths.hpp"
 
@@ -187,7 +188,9 @@ TEST(Differential, SystolicFidelitiesAgreeOnRandomLayers) {
       const LayerResult& b = cycle.layers[i];
       if (!a.executed || (a.op != "conv" && a.op != "fc")) continue;
       ++compared;
-      const std::string where = "seed " + std::to_string(seed) + " " + a.name + " (" + config.pe_array.dataflow + ")";
+      const std::string where =
+          "seed " + std::to_string(seed) + " " + a.name + " (" +
+          (config.pe_array.dataflow ? systolic_dataflow_name(*config.pe_array.dataflow) : "auto") + ")";
       expect_fidelities_agree(a, b, where, 0.0);
     }
   }

@@ -12,10 +12,9 @@
 
 #include "arch/dram/banked/address_mapping.hpp"
 #include "arch/dram/banked/dram_spec.hpp"
+#include "arch/dram/banked/page_policy.hpp"
 
 namespace ergon {
-
-enum class PagePolicy { kOpen, kClosed };
 
 // Command and state counts, and the time rows stayed open (for background power).
 struct DramCommandCounts {

@@ -34,8 +34,7 @@ sc_core::sc_time from_ps(std::int64_t ps) {
 BankedDram::BankedDram(sc_core::sc_module_name name, const DramConfig& config, const DramSpec& spec)
     : IDram(name),
       socket_("socket"),
-      scheduler_(spec, config.address_mapping,
-                 config.page_policy == "closed" ? PagePolicy::kClosed : PagePolicy::kOpen),
+      scheduler_(spec, config.address_mapping, config.page_policy),
       nominal_bandwidth_gbps_(spec.peak_bandwidth_gbps()),
       queue_(static_cast<std::size_t>(config.request_queue_depth)) {
   socket_.register_b_transport(this, &BankedDram::b_transport);
