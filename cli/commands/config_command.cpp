@@ -185,4 +185,6 @@ void register_config_command(CLI::App& app) {
   });
 }
 
+ERGON_REGISTER(CliCommand, "config", CliCommand{register_config_command}, 150)
+
 }  // namespace ergon
