@@ -107,12 +107,12 @@ class EstimateTest(unittest.TestCase):
     def test_estimator_choices_match_case_insensitively_as_on_the_command_line(self):
         alexnet = SOURCE / "workloads" / "cnnergy" / "alexnet.yaml"
         workload = ergon.load_workload(alexnet)
-        lahmer = ergon.estimate("lahmer", workload, board="tx2", kclc="APPROXIMATE", padding="Include")
+        lahmer = ergon.estimate("lahmer", workload, board="tx2", kclc="EXACT", kclc_padding="Include")
         self.assertEqual({k: v for k, v in lahmer.items() if k != "table"},
                          json.loads(cli("estimate", "lahmer", "--workload", alexnet, "--board", "tx2",
-                                        "--kclc", "APPROXIMATE", "--padding", "Include", "--format", "json")))
-        self.assertEqual(lahmer, ergon.estimate("lahmer", workload, board="tx2", kclc="approximate",
-                                                padding="include"))
+                                        "--kclc", "EXACT", "--kclc-padding", "Include", "--format", "json")))
+        self.assertEqual(lahmer, ergon.estimate("lahmer", workload, board="tx2", kclc="exact",
+                                                kclc_padding="include"))
         with self.assertRaisesRegex(ValueError, "kclc must be one of exact or approximate, not 'rough'"):
             ergon.estimate("lahmer", workload, board="tx2", kclc="rough")
 
