@@ -1,7 +1,8 @@
 #pragma once
-// The memory and interconnect implementations, registered by name and chosen by the config's `impl:` keys.
-// A new implementation adds one line to its registry in components.cpp. PE arrays come with their dataflow
-// (arch/dataflows/registry.hpp).
+// The memory and interconnect implementations, chosen by the config's `impl:` keys. Each registers itself
+// from its own .cpp, so adding one is that file plus its line in arch/CMakeLists.txt (docs/architecture.md):
+//   ERGON_REGISTER(DramImpl, "name", DramImpl{[](const DramConfig& config) -> std::unique_ptr<IDram> {...}})
+// PE arrays come with their dataflow (arch/dataflows/registry.hpp).
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,9 +13,21 @@
 #include "arch/noc/noc.hpp"
 #include "arch/pe_array/pe_array.hpp"
 #include "common/counter_registry.hpp"
+#include "common/registry.hpp"
 
 namespace ergon {
 
+struct DramImpl {
+  std::unique_ptr<IDram> (*make)(const DramConfig& config);
+};
+struct GlbImpl {
+  std::unique_ptr<IGlobalBuffer> (*make)(const GlbConfig& config, int word_bits);
+};
+struct NocImpl {
+  std::unique_ptr<INoc> (*make)(const NocConfig& config);
+};
+
+// The registered names, in alphabetical order.
 std::vector<std::string> dram_impl_names();
 std::vector<std::string> glb_impl_names();
 std::vector<std::string> noc_impl_names();

@@ -1,5 +1,5 @@
-// The `ergon` command line: subcommands are registered from cli/commands/. Exit statuses, the "error:"
-// prefix and interrupt handling are the same for every command (docs/cli.md).
+// The `ergon` command line: each subcommand registers itself from its file in cli/commands/. Exit statuses, the
+// "error:" prefix and interrupt handling are the same for every command (docs/cli.md).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -17,26 +17,6 @@
 #include "sim/parallel/interrupt.hpp"
 
 namespace {
-
-void register_commands(CLI::App& app) {
-  ergon::register_run_command(app);
-  ergon::register_map_command(app);
-  ergon::register_compare_command(app);
-  ergon::register_import_command(app);
-  ergon::register_roofline_command(app);
-  ergon::register_dvfs_command(app);
-  ergon::register_sweep_command(app);
-  ergon::register_fit_command(app);
-  ergon::register_profile_command(app);
-  ergon::register_partition_command(app);
-  ergon::register_bench_phases_command(app);
-  ergon::register_estimate_command(app);
-  ergon::register_blackthorn_commands(app);
-  ergon::register_workload_command(app);
-  ergon::register_config_command(app);
-  ergon::add_model_import_options(app);
-  ergon::name_input_file_options(app);
-}
 
 int report(const char* what, int status) {
   std::cerr << "error: " << what << "\n";
@@ -71,7 +51,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Ergon: discrete-event simulator and analytical estimators for DNN inference accelerators"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "ergon 0.1.0");
-  register_commands(app);
+  ergon::add_registered_commands(app);
   // A data folder set by the user that is wrong fails every command at once, saying so.
   app.preparse_callback([](std::size_t) { ergon::check_data_dir_variable(); });
   try {

@@ -17,12 +17,11 @@ set(ergon_library_targets ergon_common ergon_network ergon_dataflow ergon_arch e
 # Ergon::ergon links every library.
 # The executable already holds the name `ergon`, hence the export name.
 add_library(ergon_libraries INTERFACE)
-target_link_libraries(ergon_libraries INTERFACE ${ergon_library_targets})
+target_link_libraries(ergon_libraries INTERFACE ergon_common ergon_network ergon_dataflow ergon_sim ergon_studies)
+ergon_link_whole_archive(ergon_libraries INTERFACE ergon_arch ergon_power ergon_cli)
 set_target_properties(ergon_libraries PROPERTIES EXPORT_NAME ergon)
 
-# ergon_config_keys is installed but linked only through ergon_sim, which links it whole (a library may not be
-# linked both whole and plain).
-install(TARGETS ${ergon_library_targets} ergon_config_keys ergon_libraries
+install(TARGETS ${ergon_library_targets} ergon_libraries
         EXPORT ErgonTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${ERGON_INSTALL_INCLUDEDIR})

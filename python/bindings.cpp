@@ -115,12 +115,14 @@ EstimatorSettings estimator_settings(const IEstimator& estimator, const std::map
       throw std::invalid_argument("estimator '" + estimator.name() + "' has no option '" + name +
                                   "'; it has: " + (known.empty() ? "none" : join_alternatives(known)));
     }
-    if (!option->choices.empty() &&
-        std::find(option->choices.begin(), option->choices.end(), value) == option->choices.end()) {
-      throw std::invalid_argument("estimator '" + estimator.name() + "': " + name +
-                                  " must be one of the choices, not '" + value + "'");
+    if (option->choices.empty()) {
+      settings.set(name, value);
+    } else if (const std::optional<std::string> choice = matching_choice(*option, value)) {
+      settings.set(name, *choice);  // case-insensitive, as on the command line
+    } else {
+      throw std::invalid_argument("estimator '" + estimator.name() + "': " + name + " must be one of " +
+                                  join_alternatives(option->choices) + ", not '" + value + "'");
     }
-    settings.set(name, value);
   }
   for (const EstimatorOption& option : options) {
     if (option.required && !settings.has(option.name)) {

@@ -10,7 +10,7 @@
 #include "arch/controller/controller.hpp"
 #include "arch/dataflows/registry.hpp"
 #include "common/progress_display.hpp"
-#include "dataflow/mapping_error.hpp"
+#include "sim/layer_planning.hpp"
 #include "sim/parallel/interrupt.hpp"
 #include "sim/systemc_kernel.hpp"
 
@@ -250,32 +250,28 @@ SimulationResult Simulation::run() {
   for (const Layer& layer : workload_.layers()) batch_per_layer.push_back(options_.batch.value_or(layer.batch));
   const DramAddressMap address_map(workload_, batch_per_layer, config_.dram.word_bits);
   std::vector<LayerJob> jobs;
-  LayerPlanning planning(config_, access_prices(config_, table_));
   const std::string run_name = workload_.name() + " on " + config_.name;
   ProgressDisplay mapping_progress("mapping " + run_name, progress_shown());
-  for (std::size_t i = 0; i < workload_.layers().size(); ++i) {
-    const Layer& layer = workload_.layers()[i];
+  LayerPlanningRun planning{options_.batch, options_.mapping ? &*options_.mapping : nullptr, {}, {}};
+  planning.before_layer = [&](std::size_t i) {
     if (options_.observers.interrupt_requested && options_.observers.interrupt_requested()) {
-      throw Interrupted(fmt::format("{} interrupted while mapping layer '{}'", run_name, layer.name));
+      throw Interrupted(fmt::format("{} interrupted while mapping layer '{}'", run_name, workload_.layers()[i].name));
     }
     if (mapping_progress.enabled()) {  // no formatting per layer when nothing is shown (sweeps, --quiet)
       mapping_progress.update(static_cast<double>(i) / static_cast<double>(workload_.layers().size()),
                               fmt::format("layer {} of {}", i + 1, workload_.layers().size()));
     }
+    return true;
+  };
+  planning.planned = [&](std::size_t i, std::int64_t batch, std::unique_ptr<LayerPlan> plan) {
+    const Layer& layer = workload_.layers()[i];
     LayerResult entry;
     entry.name = layer.name;
     entry.op = op_name(layer.op);
-    entry.batch = options_.batch.value_or(layer.batch);
+    entry.batch = batch;
     entry.vector_ops = layer.vector_ops * static_cast<std::uint64_t>(entry.batch);
     entry.levels = options_.layer_levels.empty() ? nominal : options_.layer_levels[i];
     entry.counters = no_counts;
-    std::unique_ptr<LayerPlan> plan;
-    try {
-      plan = planning.plan(layer, entry.batch, workload_.reads_network_input(layer),
-                           options_.mapping ? options_.mapping->constraints_of(layer.name) : nullptr);
-    } catch (const MappingError& error) {
-      fail_at_layer(layer, "", error.what());
-    }
     if (plan) {
       entry.note = plan->note();
       entry.mapping = plan->mapping();
@@ -284,7 +280,8 @@ SimulationResult Simulation::run() {
       entry.note = not_executed_note(layer);
     }
     result.layers.push_back(entry);
-  }
+  };
+  plan_layers(config_, table_, workload_, planning);
   mapping_progress.finish(fmt::format("{} layers", workload_.layers().size()));
 
   DvfsSetup dvfs{nominal, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME};

@@ -1,42 +1,23 @@
 #include "arch/dataflows/registry.hpp"
 
-#include <map>
 #include <stdexcept>
 
 #include "arch/dataflows/elementwise_dataflow.hpp"
-#include "arch/dataflows/row_stationary_dataflow.hpp"
-#include "arch/dataflows/systolic_dataflow.hpp"
 
 namespace ergon {
-namespace {
-
-const char* const kRowStationary = "row_stationary";
-
-const std::map<std::string, const IDataflow*>& registry() {
-  static const std::map<std::string, const IDataflow*> dataflows = {
-      {kRowStationary, &row_stationary_dataflow()},
-      {"systolic", &systolic_dataflow()},
-  };
-  return dataflows;
-}
-
-}  // namespace
-
 std::vector<std::string> dataflow_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : registry()) names.push_back(entry.first);
-  return names;
+  return Registry<DataflowPlugin>::instance().names();
 }
 
 const IDataflow& dataflow_of(const PeArrayConfig& config) {
-  const auto found = registry().find(config.impl);
+  const DataflowPlugin* found = Registry<DataflowPlugin>::instance().find(config.impl);
   // The config loader has already checked the name; reaching this is a programming error.
-  if (found == registry().end()) throw std::logic_error("no PE array implementation '" + config.impl + "'");
-  return *found->second;
+  if (found == nullptr) throw std::logic_error("no PE array implementation '" + config.impl + "'");
+  return **found;
 }
 
 bool is_row_stationary(const PeArrayConfig& config) {
-  return config.impl == kRowStationary;
+  return config.impl == "row_stationary";
 }
 
 DramEncoding dram_encoding(const AcceleratorConfig& config, const Layer& layer, bool reads_network_input) {

@@ -1,15 +1,20 @@
 #pragma once
-// The dataflow plug-ins, registered by name and chosen by `pe_array.impl`. Adding a dataflow: its plug-in
-// (arch/dataflows/<name>_dataflow.{hpp,cpp}), one line in registry.cpp and its sources in
-// arch/CMakeLists.txt (see docs/architecture.md).
+// The dataflow plug-ins, chosen by `pe_array.impl`. Each registers itself from its plug-in file, so adding a
+// dataflow is its files (arch/dataflows/<name>_dataflow.{hpp,cpp} with its arrays and planner) plus their
+// lines in arch/CMakeLists.txt (docs/architecture.md):
+//   ERGON_REGISTER(DataflowPlugin, "name", &my_dataflow())
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "arch/dataflows/dataflow.hpp"
+#include "common/registry.hpp"
 
 namespace ergon {
 
+using DataflowPlugin = const IDataflow*;
+
+// The registered names, in alphabetical order.
 std::vector<std::string> dataflow_names();
 // Throws std::logic_error for a name the config loader would have refused.
 const IDataflow& dataflow_of(const PeArrayConfig& config);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <utility>
 
+#include "arch/dataflows/registry.hpp"
 #include "arch/pe_array/impl/row_stationary_array.hpp"
 #include "arch/pe_array/impl/row_stationary_cycle_array.hpp"
 #include "common/text.hpp"
@@ -278,5 +279,7 @@ const IDataflow& row_stationary_dataflow() {
   static const RowStationaryDataflow dataflow;
   return dataflow;
 }
+
+ERGON_REGISTER(DataflowPlugin, "row_stationary", &row_stationary_dataflow())
 
 }  // namespace ergon

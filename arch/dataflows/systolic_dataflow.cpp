@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arch/dataflows/elementwise_dataflow.hpp"
+#include "arch/dataflows/registry.hpp"
 #include "arch/pe_array/impl/systolic_array.hpp"
 #include "arch/pe_array/impl/systolic_cycle_array.hpp"
 #include "dataflow/integer_math.hpp"
@@ -77,9 +78,8 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
     const PassTraffic t = schedule.traffic(fold, previous);
     previous = fold;
     const PassDram dram = pass_dram(t, encoding);
-    const std::int64_t port_cycles =
-        std::max(ceil_div(static_cast<std::int64_t>(t.ofmap_dram_words), port_read_words),
-                 ceil_div(static_cast<std::int64_t>(t.deposited_words()), port_write_words));
+    const auto port_cycles = static_cast<std::int64_t>(glb_access_cycles(
+        t.ofmap_dram_words, t.deposited_words(), as_count(port_read_words), as_count(port_write_words)));
     const std::int64_t array_cycles = static_cast<std::int64_t>(t.fill_cycles + t.compute_cycles) + skew;
     pipeline.add(dram, static_cast<double>(std::max(array_cycles, port_cycles)));
     sum.macs += t.macs, sum.nonzero_macs += t.nonzero_macs, sum.rf += t.rf;
@@ -113,7 +113,9 @@ SystolicPins read_pins(const YamlView& entry) {
   SystolicPins pins;
   if (map.has("dataflow")) {
     const YamlView value = map.at("dataflow");
-    const std::string name = value.as_string();
+    // Reports print os, ws or is; mapping files written from older reports say systolic_os.
+    std::string name = value.as_string();
+    if (name.rfind("systolic_", 0) == 0) name.erase(0, std::string("systolic_").size());
     if (name != "os" && name != "ws" && name != "is") value.fail("give os, ws or is");
     pins.dataflow = systolic_dataflow_of(name);
   }
@@ -259,7 +261,7 @@ const char* systolic_dataflow_name(SystolicDataflow dataflow) {
 MappingSummary SystolicPlan::mapping() const {
   const SystolicSchedule& s = schedule_;
   MappingSummary summary;
-  summary.parameters = {{"dataflow", fmt::format("systolic_{}", systolic_dataflow_name(s.dataflow()))},
+  summary.parameters = {{"dataflow", systolic_dataflow_name(s.dataflow())},
                         {"spatial_rows", s.spatial_rows()},
                         {"spatial_cols", s.spatial_cols()},
                         {"temporal", s.temporal()},
@@ -304,5 +306,7 @@ const IDataflow& systolic_dataflow() {
   static const SystolicDataflowPlugin dataflow;
   return dataflow;
 }
+
+ERGON_REGISTER(DataflowPlugin, "systolic", &systolic_dataflow())
 
 }  // namespace ergon

@@ -2,6 +2,7 @@
 // The global buffer between DRAM and the PE array: capacity for ifmap and psum tiles (the mapper sizes
 // tiles to it), the tiles it holds of the running layer (the loader fetches what it does not hold), and the
 // port bandwidth that times accesses. Implementations: arch/glb/impl/.
+#include <algorithm>
 #include <cstdint>
 #include <systemc>
 
@@ -38,6 +39,16 @@ inline void register_busy(BusyRegistry& registry, const GlbBusy& busy) {
                busy.write_port_cycles);
 }
 
+// GLB port time, defined once for the modules and the mappers' estimates: `words` through ports that move
+// `words_per_cycle` a cycle, and reads and writes on their separate ports at once.
+inline std::uint64_t glb_port_cycles(std::uint64_t words, std::uint64_t words_per_cycle) {
+  return (words + words_per_cycle - 1) / words_per_cycle;
+}
+inline std::uint64_t glb_access_cycles(std::uint64_t reads, std::uint64_t writes, std::uint64_t read_words_per_cycle,
+                                       std::uint64_t write_words_per_cycle) {
+  return std::max(glb_port_cycles(reads, read_words_per_cycle), glb_port_cycles(writes, write_words_per_cycle));
+}
+
 class IGlobalBuffer : public sc_core::sc_module {
  public:
   using sc_core::sc_module::sc_module;
@@ -45,17 +56,15 @@ class IGlobalBuffer : public sc_core::sc_module {
   virtual std::uint64_t read_words_per_cycle() const = 0;
   virtual std::uint64_t write_words_per_cycle() const = 0;
   // Cycles the ports need for these accesses (reads and writes use separate ports).
-  virtual std::uint64_t access_cycles(std::uint64_t reads, std::uint64_t writes) const = 0;
+  std::uint64_t access_cycles(std::uint64_t reads, std::uint64_t writes) const {
+    return glb_access_cycles(reads, writes, read_words_per_cycle(), write_words_per_cycle());
+  }
   virtual void record(std::uint64_t reads, std::uint64_t writes) = 0;
   virtual const GlbCounters& counters() const = 0;
   GlbContents& contents() { return contents_; }
   // Cycles the read (write) ports take for `words`, at read_words_per_cycle() (write_words_per_cycle()).
-  std::uint64_t read_port_cycles(std::uint64_t words) const {
-    return (words + read_words_per_cycle() - 1) / read_words_per_cycle();
-  }
-  std::uint64_t write_port_cycles(std::uint64_t words) const {
-    return (words + write_words_per_cycle() - 1) / write_words_per_cycle();
-  }
+  std::uint64_t read_port_cycles(std::uint64_t words) const { return glb_port_cycles(words, read_words_per_cycle()); }
+  std::uint64_t write_port_cycles(std::uint64_t words) const { return glb_port_cycles(words, write_words_per_cycle()); }
   void occupy_ports(std::uint64_t read_cycles, std::uint64_t write_cycles) {
     busy_.read_port_cycles += read_cycles;
     busy_.write_port_cycles += write_cycles;

@@ -482,4 +482,6 @@ void register_bench_phases_command(CLI::App& app) {
   });
 }
 
+ERGON_REGISTER(CliCommand, "bench-phases", CliCommand{register_bench_phases_command}, 110)
+
 }  // namespace ergon

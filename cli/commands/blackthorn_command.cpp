@@ -106,4 +106,6 @@ void register_blackthorn_commands(CLI::App& app) {
   });
 }
 
+ERGON_REGISTER(CliCommand, "blackthorn", CliCommand{register_blackthorn_commands}, 130)
+
 }  // namespace ergon

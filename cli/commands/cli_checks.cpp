@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "cli/commands/commands.hpp"
 #include "common/text.hpp"
 
 namespace ergon {
@@ -89,5 +90,7 @@ CLI::Validator input_file() {
 void name_input_file_options(CLI::App& app) {
   name_options_of(app);
 }
+
+ERGON_REGISTER(CliPass, "input-file-names", CliPass{name_input_file_options}, 20)
 
 }  // namespace ergon

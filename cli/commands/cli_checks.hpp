@@ -20,7 +20,7 @@ CLI::Validator input_file();
 
 // Rewrites every input_file() check in the app to name its option ("--config eyeriss.yml: no such
 // file"), and every CLI::PositiveNumber and CLI::NonNegativeNumber check to state its range in words
-// ("--max-points: 0 is not a whole number of at least 1"). Call once, after every command is registered.
+// ("--max-points: 0 is not a whole number of at least 1"). Runs once, as the last CliPass (cli/commands/commands.hpp).
 void name_input_file_options(CLI::App& app);
 
 // The error raised by input_file(): main() reports it as an input error.

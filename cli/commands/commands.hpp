@@ -1,33 +1,29 @@
 #pragma once
-// Each subcommand registers itself on the CLI11 app; main() only wires them together.
+// The subcommands of `ergon`. Each registers itself from its own file, so adding one is that file plus its line
+// in cli/CMakeLists.txt (docs/architecture.md, "Adding a part"):
+//   ERGON_REGISTER(CliCommand, "name", CliCommand{add_my_command}, order)
+// `order` is its place in `ergon --help` (run 10, map 20, ... config 150; see each file). A command that adds
+// to another's subcommands (`profile blackthorn`, `estimate blackthorn`) takes an order after both.
+// Passes over every command (ERGON_REGISTER(CliPass, ...)) run after all commands, in their own order.
 #include <CLI/CLI.hpp>
+
+#include "common/registry.hpp"
 
 namespace ergon {
 
-void register_estimate_command(CLI::App& app);
-void register_workload_command(CLI::App& app);
-void register_config_command(CLI::App& app);
-void register_run_command(CLI::App& app);
-void register_map_command(CLI::App& app);
-void register_compare_command(CLI::App& app);
-void register_import_command(CLI::App& app);
-void register_roofline_command(CLI::App& app);
-void register_dvfs_command(CLI::App& app);
-void register_sweep_command(CLI::App& app);
-void register_fit_command(CLI::App& app);
-void register_profile_command(CLI::App& app);
-void register_partition_command(CLI::App& app);
-void register_bench_phases_command(CLI::App& app);
+struct CliCommand {
+  void (*add)(CLI::App& app);
+};
+struct CliPass {
+  void (*apply)(CLI::App& app);
+};
+
+// Adds every registered command to `app`, then applies every pass.
+void add_registered_commands(CLI::App& app);
+
 // What main() returns when no exception was thrown. A command whose error is found after a simulation
 // reports it on stderr, sets this and returns: an exception thrown once SystemC has switched stacks trips
 // AddressSanitizer's unwinding hook in the sanitizer builds (a false report; google/sanitizers#189).
 int& command_exit_status();
-
-// Adds --input-shape and --skip-unsupported (ONNX import options) to every command that reads a model: those
-// with a --workload option, and `import onnx`. Call after every command is registered.
-void add_model_import_options(CLI::App& app);
-
-// Adds `profile blackthorn` and `estimate blackthorn`: call after the profile and estimate commands.
-void register_blackthorn_commands(CLI::App& app);
 
 }  // namespace ergon

@@ -240,4 +240,6 @@ void register_compare_command(CLI::App& app) {
   command->callback([options] { run_compare(*options); });
 }
 
+ERGON_REGISTER(CliCommand, "compare", CliCommand{register_compare_command}, 30)
+
 }  // namespace ergon

@@ -160,4 +160,6 @@ void register_config_command(CLI::App& app) {
   });
 }
 
+ERGON_REGISTER(CliCommand, "config", CliCommand{register_config_command}, 150)
+
 }  // namespace ergon

@@ -147,4 +147,6 @@ void register_dvfs_command(CLI::App& app) {
   study->callback([study_options] { run_dvfs_study(*study_options); });
 }
 
+ERGON_REGISTER(CliCommand, "dvfs", CliCommand{register_dvfs_command}, 60)
+
 }  // namespace ergon

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "cli/commands/cli_checks.hpp"
 #include "cli/commands/commands.hpp"
@@ -24,6 +25,22 @@ struct EstimateCommandOptions {
   std::string out_dir;
 };
 
+// The option's choices as CLI11's IsMember shows and refuses them, matched by matching_choice() (the Python
+// package's lookup too) and replaced by the choice's own spelling.
+CLI::Validator choice_validator(const EstimatorOption& option) {
+  std::string listed = "{";
+  for (const std::string& choice : option.choices) listed += (listed.size() > 1 ? "," : "") + choice;
+  listed += "}";
+  return CLI::Validator(
+      [option, listed](std::string& value) {
+        const std::optional<std::string> choice = matching_choice(option, value);
+        if (!choice) return value + " not in " + listed;
+        value = *choice;
+        return std::string();
+      },
+      listed);
+}
+
 void add_estimator_option(CLI::App& command, const EstimatorOption& option, EstimateCommandOptions& values) {
   const std::string names = "--" + option.name + (option.short_name.empty() ? "" : ",-" + option.short_name);
   if (option.flag) {
@@ -35,7 +52,7 @@ void add_estimator_option(CLI::App& command, const EstimatorOption& option, Esti
   CLI::Option* added = command.add_option(names, value, option.help);
   if (!option.default_value.empty()) added->capture_default_str();
   if (option.required) added->required();
-  if (!option.choices.empty()) added->transform(CLI::IsMember(option.choices, CLI::ignore_case));
+  if (!option.choices.empty()) added->transform(choice_validator(option));
   if (option.integer) added->check(CLI::Range(option.integer->min, option.integer->max));
   if (option.file) added->check(input_file());
   if (option.folder) added->check(CLI::ExistingDirectory);
@@ -109,5 +126,7 @@ void register_estimate_command(CLI::App& app) {
   estimate->require_subcommand(1);
   for (const auto& estimator : estimators()) register_estimator(*estimate, *estimator);
 }
+
+ERGON_REGISTER(CliCommand, "estimate", CliCommand{register_estimate_command}, 120)
 
 }  // namespace ergon

@@ -103,4 +103,7 @@ void register_fit_command(CLI::App& app) {
   lahmer->callback([options] { run_fit_lahmer(*options); });
 }
 
+ERGON_REGISTER(CliCommand, "fit", CliCommand{register_fit_command}, 80)
+ERGON_REGISTER(CliCommand, "profile", CliCommand{register_profile_command}, 90)
+
 }  // namespace ergon

@@ -150,4 +150,6 @@ void register_import_command(CLI::App& app) {
   });
 }
 
+ERGON_REGISTER(CliCommand, "import", CliCommand{register_import_command}, 40)
+
 }  // namespace ergon

@@ -8,13 +8,12 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "arch/dataflows/registry.hpp"
 #include "cli/commands/cli_checks.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/commands/output.hpp"
 #include "common/text.hpp"
-#include "dataflow/mapping_error.hpp"
 #include "sim/data_paths.hpp"
+#include "sim/layer_planning.hpp"
 #include "sim/simulation.hpp"
 
 namespace ergon {
@@ -129,18 +128,16 @@ void run_map(const MapOptions& options) {
     pins = load_mapping_file(options.mapping_path);
     check_mapping_layers(*pins, names, workload.name());
   }
-  LayerPlanning planning(config, access_prices(config, table));
   std::vector<MappedLayer> mapped;
-  for (const Layer& layer : workload.layers()) {
-    if (!options.layer.empty() && layer.name != options.layer) continue;
-    const std::int64_t batch = options.batch > 0 ? options.batch : layer.batch;
-    try {
-      mapped.push_back({&layer, planning.plan(layer, batch, workload.reads_network_input(layer),
-                                              pins ? pins->constraints_of(layer.name) : nullptr)});
-    } catch (const MappingError& error) {
-      fail_at_layer(layer, "", error.what());
-    }
-  }
+  LayerPlanningRun planning{
+      options.batch > 0 ? std::optional<std::int64_t>(options.batch) : std::nullopt, pins ? &*pins : nullptr, {}, {}};
+  planning.before_layer = [&](std::size_t i) {
+    return options.layer.empty() || workload.layers()[i].name == options.layer;
+  };
+  planning.planned = [&](std::size_t i, std::int64_t, std::unique_ptr<LayerPlan> plan) {
+    mapped.push_back({&workload.layers()[i], std::move(plan)});
+  };
+  plan_layers(config, table, workload, planning);
   nlohmann::ordered_json json = {{"config", config.name}, {"workload", workload.name()}};
   json["layers"] = nlohmann::ordered_json::array();
   for (const MappedLayer& layer : mapped) json["layers"].push_back(layer_json(layer));
@@ -170,5 +167,7 @@ void register_map_command(CLI::App& app) {
   add_report_out_option(*command, options->out_dir, "mapping");
   command->callback([options] { run_map(*options); });
 }
+
+ERGON_REGISTER(CliCommand, "map", CliCommand{register_map_command}, 20)
 
 }  // namespace ergon

@@ -84,4 +84,6 @@ void add_model_import_options(CLI::App& app) {
   visit(app);
 }
 
+ERGON_REGISTER(CliPass, "model-import-options", CliPass{add_model_import_options}, 10)
+
 }  // namespace ergon

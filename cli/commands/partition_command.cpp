@@ -348,4 +348,6 @@ void register_partition_command(CLI::App& app) {
   command->callback([o] { run_partition(*o); });
 }
 
+ERGON_REGISTER(CliCommand, "partition", CliCommand{register_partition_command}, 100)
+
 }  // namespace ergon

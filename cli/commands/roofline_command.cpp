@@ -138,4 +138,6 @@ void register_roofline_command(CLI::App& app) {
   command->callback([options] { run_roofline(*options); });
 }
 
+ERGON_REGISTER(CliCommand, "roofline", CliCommand{register_roofline_command}, 50)
+
 }  // namespace ergon

@@ -212,4 +212,6 @@ void register_run_command(CLI::App& app) {
   run->callback([options] { run_simulation(*options); });
 }
 
+ERGON_REGISTER(CliCommand, "run", CliCommand{register_run_command}, 10)
+
 }  // namespace ergon

@@ -91,4 +91,6 @@ void register_sweep_command(CLI::App& app) {
   merge->callback([merge_dirs, merge_out] { merge_sweeps(*merge_dirs, *merge_out); });
 }
 
+ERGON_REGISTER(CliCommand, "sweep", CliCommand{register_sweep_command}, 70)
+
 }  // namespace ergon

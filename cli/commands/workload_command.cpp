@@ -104,4 +104,6 @@ void register_workload_command(CLI::App& app) {
   });
 }
 
+ERGON_REGISTER(CliCommand, "workload", CliCommand{register_workload_command}, 140)
+
 }  // namespace ergon

@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/csv_record.hpp"
 #include "common/input_error.hpp"
 #include "common/input_text.hpp"
 #include "common/text.hpp"
@@ -24,16 +25,15 @@ struct Field {
   int column = 0;  // 1-based
 };
 
-std::vector<Field> split_row(const std::string& line) {
+// A row's fields as csv_record reads every CSV, each located at its first non-blank character.
+std::vector<Field> split_row(std::string line, const std::string& path, int line_number) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
   std::vector<Field> fields;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = line.find(',', start);
-    const std::string raw = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    const std::size_t lead = raw.find_first_not_of(" \t");
-    fields.push_back({trim(raw), static_cast<int>(start + (lead == std::string::npos ? 0 : lead)) + 1});
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+  for (const CsvField& field : split_csv_record(line, path, line_number)) {
+    const std::size_t start = static_cast<std::size_t>(field.column - 1);
+    const std::size_t lead = line.find_first_not_of(" \t", start);
+    const bool blank = lead == std::string::npos || line[lead] == ',';
+    fields.push_back({field.text, blank ? field.column : static_cast<int>(lead) + 1});
   }
   // A comment column ends the row (SCALE-Sim drops a row's last field, which is where files put them).
   for (std::size_t i = 1; i < fields.size(); ++i) {
@@ -191,7 +191,7 @@ ScaleSimTopology read_scalesim_topology(const std::string& path, ScaleSimTopolog
     if (trim(text).empty() || trim(text)[0] == '#') continue;
     if (!header_seen) {  // SCALE-Sim skips the first line: the column names
       header_seen = true;
-      const std::vector<Field> header = split_row(text);
+      const std::vector<Field> header = split_row(text, path, line);
       const ScaleSimTopologyKind detected = kind_of_header(header);
       if (requested == ScaleSimTopologyKind::kAuto) topology.kind = detected;
       if (requested == ScaleSimTopologyKind::kGemm && detected == ScaleSimTopologyKind::kConv && header.size() > 5) {
@@ -206,7 +206,7 @@ ScaleSimTopology read_scalesim_topology(const std::string& path, ScaleSimTopolog
     }
     const bool conv = topology.kind == ScaleSimTopologyKind::kConv;
     const std::size_t columns = conv ? 8 : 4;
-    const std::vector<Field> fields = split_row(text);
+    const std::vector<Field> fields = split_row(text, path, line);
     if (fields.size() < columns) {
       throw InputError({path, line, 1, {}}, "",
                        fmt::format("expected {} fields ({}), got {}", columns, conv ? "name, 7 sizes" : "name, M, N, K",

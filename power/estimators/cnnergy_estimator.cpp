@@ -8,7 +8,7 @@
 #include "power/estimators/cnnergy.hpp"
 #include "power/estimators/cnnergy_hardware.hpp"
 #include "power/estimators/cnnergy_report.hpp"
-#include "power/estimators/estimator.hpp"
+#include "power/estimators/registry.hpp"
 
 namespace ergon {
 namespace {
@@ -75,8 +75,6 @@ class CnnergyEstimator : public IEstimator {
 
 }  // namespace
 
-std::unique_ptr<IEstimator> make_cnnergy_estimator() {
-  return std::make_unique<CnnergyEstimator>();
-}
+ERGON_REGISTER(EstimatorPlugin, "cnnergy", std::make_shared<const CnnergyEstimator>(), 10)
 
 }  // namespace ergon

@@ -5,9 +5,9 @@
 #include <memory>
 #include <stdexcept>
 
-#include "power/estimators/estimator.hpp"
 #include "power/estimators/lahmer.hpp"
 #include "power/estimators/lahmer_report.hpp"
+#include "power/estimators/registry.hpp"
 
 namespace ergon {
 namespace {
@@ -89,8 +89,6 @@ class LahmerEstimator : public IEstimator {
 
 }  // namespace
 
-std::unique_ptr<IEstimator> make_lahmer_estimator() {
-  return std::make_unique<LahmerEstimator>();
-}
+ERGON_REGISTER(EstimatorPlugin, "lahmer", std::make_shared<const LahmerEstimator>(), 20)
 
 }  // namespace ergon

@@ -4,37 +4,31 @@
 
 #include <stdexcept>
 
+#include "common/text.hpp"
+
 namespace ergon {
 
-// Each estimator's plug-in file defines its factory.
-std::unique_ptr<IEstimator> make_cnnergy_estimator();
-std::unique_ptr<IEstimator> make_lahmer_estimator();
-std::unique_ptr<IEstimator> make_blackthorn_estimator();
-std::unique_ptr<IEstimator> make_roofline_estimator();
-
-const std::vector<std::unique_ptr<IEstimator>>& estimators() {
-  static const std::vector<std::unique_ptr<IEstimator>> all = [] {
-    std::vector<std::unique_ptr<IEstimator>> list;
-    list.push_back(make_cnnergy_estimator());
-    list.push_back(make_lahmer_estimator());
-    list.push_back(make_blackthorn_estimator());
-    list.push_back(make_roofline_estimator());
-    return list;
-  }();
+std::vector<const IEstimator*> estimators() {
+  std::vector<const IEstimator*> all;
+  for (const auto& item : Registry<EstimatorPlugin>::instance().items()) all.push_back(item.entry.get());
   return all;
 }
 
 const IEstimator* find_estimator(const std::string& name) {
-  for (const auto& estimator : estimators()) {
-    if (estimator->name() == name) return estimator.get();
-  }
-  return nullptr;
+  const EstimatorPlugin* found = Registry<EstimatorPlugin>::instance().find(name);
+  return found != nullptr ? found->get() : nullptr;
 }
 
 std::vector<std::string> estimator_names() {
-  std::vector<std::string> names;
-  for (const auto& estimator : estimators()) names.push_back(estimator->name());
-  return names;
+  return Registry<EstimatorPlugin>::instance().names();
+}
+
+std::optional<std::string> matching_choice(const EstimatorOption& option, const std::string& value) {
+  const std::string wanted = ascii_lower(value);
+  for (const std::string& choice : option.choices) {
+    if (ascii_lower(choice) == wanted) return choice;
+  }
+  return std::nullopt;
 }
 
 bool EstimatorSettings::has(const std::string& name) const {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/text.hpp"
-#include "power/estimators/estimator.hpp"
+#include "power/estimators/registry.hpp"
 #include "power/estimators/roofline.hpp"
 
 namespace ergon {
@@ -120,8 +120,6 @@ class RooflineEstimator : public IEstimator {
 
 }  // namespace
 
-std::unique_ptr<IEstimator> make_roofline_estimator() {
-  return std::make_unique<RooflineEstimator>();
-}
+ERGON_REGISTER(EstimatorPlugin, "roofline", std::make_shared<const RooflineEstimator>(), 40)
 
 }  // namespace ergon

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include "common/atomic_file.hpp"
+#include "common/csv_record.hpp"
 #include "common/gnuplot.hpp"
 #include "common/output_folder.hpp"
 #include "common/progress_display.hpp"
@@ -116,11 +116,9 @@ std::string averages_csv(const std::vector<std::string>& rows) {
   std::vector<std::string> order;
   std::map<std::string, Average> averages;
   for (const std::string& block : rows) {
-    std::istringstream lines(block);
-    for (std::string line; std::getline(lines, line);) {
+    for (const std::string& line : csv_lines(block)) {
       std::vector<std::string> cells;
-      std::istringstream fields(line);
-      for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(cell);
+      for (const CsvField& field : split_csv_record(line, "the study's rows", 0)) cells.push_back(field.text);
       const std::string key = cells[0] + "," + cells[1] + "," + cells[3];
       if (averages.find(key) == averages.end()) order.push_back(key);
       Average& a = averages[key];

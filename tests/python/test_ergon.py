@@ -97,7 +97,24 @@ class InterruptTest(unittest.TestCase):
 
 class EstimateTest(unittest.TestCase):
     def test_every_estimator_is_listed(self):
-        self.assertEqual(ergon.estimators(), ["cnnergy", "lahmer", "blackthorn", "roofline"])
+        # The registry's estimators, in the order `ergon estimate --help` lists them.
+        help_text = cli("estimate", "--help")
+        listed = help_text[help_text.index("Subcommands:"):].splitlines()[1:]
+        names = [line.split()[0] for line in listed if line.startswith("  ") and line.strip()]
+        self.assertEqual(ergon.estimators(), names)
+        self.assertGreaterEqual(len(names), 4)
+
+    def test_estimator_choices_match_case_insensitively_as_on_the_command_line(self):
+        alexnet = SOURCE / "workloads" / "cnnergy" / "alexnet.yaml"
+        workload = ergon.load_workload(alexnet)
+        lahmer = ergon.estimate("lahmer", workload, board="tx2", kclc="EXACT", kclc_padding="Include")
+        self.assertEqual({k: v for k, v in lahmer.items() if k != "table"},
+                         json.loads(cli("estimate", "lahmer", "--workload", alexnet, "--board", "tx2",
+                                        "--kclc", "EXACT", "--kclc-padding", "Include", "--format", "json")))
+        self.assertEqual(lahmer, ergon.estimate("lahmer", workload, board="tx2", kclc="exact",
+                                                kclc_padding="include"))
+        with self.assertRaisesRegex(ValueError, "kclc must be one of exact or approximate, not 'rough'"):
+            ergon.estimate("lahmer", workload, board="tx2", kclc="rough")
 
     def test_estimates_match_the_command_line(self):
         alexnet = SOURCE / "workloads" / "cnnergy" / "alexnet.yaml"

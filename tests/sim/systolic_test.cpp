@@ -5,6 +5,7 @@
 // folds x (rows + cols) phantom OFMAP writes; Ergon counts the writes that happen.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -182,6 +183,35 @@ TEST(Systolic, FoldOrderKeepsTheOperandThatFits) {
   EXPECT_LT(rows.count("dram.read"), columns.count("dram.read"));
   EXPECT_EQ(chosen.count("dram.read"), rows.count("dram.read"));
   EXPECT_EQ(rows.macs, columns.macs);
+}
+
+// A report's dataflow is the spelling a mapping file and `pe_array.dataflow` take (os, ws, is), so a layer's
+// reported mapping pins back unchanged; `systolic_ws`, as reports printed it before, pins the same.
+TEST(Systolic, TheReportedDataflowPinsBackInAMappingFile) {
+  const Workload workload = load_workload(test::source_dir() + "/workloads/resnet8.yaml");
+  const AcceleratorConfig config =
+      load_accelerator_config(test::source_dir() + "/configs/edge_tpu.yaml", {"pe_array.dataflow=auto"});
+  const EnergyTable table = load_energy_table(energy_table_path(config));
+  const auto run_pinned = [&](const std::string& layer, const std::string& dataflow) {
+    const auto pins_path = test::unique_temp_path("ergon_dataflow_pins.yaml");
+    std::ofstream(pins_path) << "layers:\n  " << layer << ": {dataflow: " << dataflow << "}\n";
+    SimulationOptions options;
+    options.mapping = load_mapping_file(pins_path.string());
+    return Simulation(config, table, workload, options).run();
+  };
+  const SimulationResult chosen = Simulation(config, table, workload, {}).run();
+  const auto conv = std::find_if(chosen.layers.begin(), chosen.layers.end(),
+                                 [](const LayerResult& layer) { return layer.op == "conv" && layer.mapping; });
+  ASSERT_NE(conv, chosen.layers.end());
+  const auto reported = conv->mapping->parameters.at("dataflow").get<std::string>();
+  EXPECT_TRUE(reported == "os" || reported == "ws" || reported == "is") << reported;
+  const std::string other = reported == "ws" ? "os" : "ws";
+  for (const std::string& pinned : {reported, other, "systolic_" + other}) {
+    const SimulationResult result = run_pinned(conv->name, pinned);
+    const auto layer = std::find_if(result.layers.begin(), result.layers.end(),
+                                    [&](const LayerResult& l) { return l.name == conv->name; });
+    EXPECT_EQ(layer->mapping->parameters.at("dataflow"), pinned == reported ? reported : other) << pinned;
+  }
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arch/components.hpp"
+#include "arch/dram/banked/dram_specs.hpp"
 #include "arch/simulated_time.hpp"
 
 namespace ergon {
@@ -75,5 +77,10 @@ void BankedDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
   delay = from_ps(completion) - sc_core::sc_time_stamp();
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }
+
+// The config loader has checked that the preset has a bank-level description.
+ERGON_REGISTER(DramImpl, "banked", DramImpl{[](const DramConfig& config) -> std::unique_ptr<IDram> {
+                 return std::make_unique<BankedDram>("dram", config, *find_dram_spec(config.preset));
+               }})
 
 }  // namespace ergon

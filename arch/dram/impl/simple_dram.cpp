@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arch/components.hpp"
 #include "arch/dram/dram_time_check.hpp"
 
 namespace ergon {
@@ -45,5 +46,9 @@ void SimpleDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
   delay = completion - sc_core::sc_time_stamp();
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }
+
+ERGON_REGISTER(DramImpl, "simple", DramImpl{[](const DramConfig& config) -> std::unique_ptr<IDram> {
+                 return std::make_unique<SimpleDram>("dram", config);
+               }})
 
 }  // namespace ergon

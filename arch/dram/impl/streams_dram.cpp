@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arch/components.hpp"
 #include "arch/dram/dram_time_check.hpp"
 #include "arch/dram/request_queue.hpp"
 
@@ -44,5 +45,9 @@ void StreamsDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_tim
   counters_.busy_ps = std::max(counters_.busy_ps, port.busy_ps);
   delay = port.free_at + latency_ - sc_core::sc_time_stamp();
 }
+
+ERGON_REGISTER(DramImpl, "streams", DramImpl{[](const DramConfig& config) -> std::unique_ptr<IDram> {
+                 return std::make_unique<StreamsDram>("dram", config);
+               }})
 
 }  // namespace ergon

@@ -1,14 +1,8 @@
 #include "arch/glb/impl/banked_global_buffer.hpp"
 
-#include <algorithm>
+#include "arch/components.hpp"
 
 namespace ergon {
-namespace {
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
-  return (a + b - 1) / b;
-}
-}  // namespace
-
 BankedGlobalBuffer::BankedGlobalBuffer(sc_core::sc_module_name name, const GlbConfig& config, int word_bits)
     : IGlobalBuffer(name),
       capacity_words_(words_of_kib(config.size_kib, word_bits)),
@@ -17,13 +11,13 @@ BankedGlobalBuffer::BankedGlobalBuffer(sc_core::sc_module_name name, const GlbCo
       write_words_per_cycle_(
           static_cast<std::uint64_t>(config.port_words_per_cycle(config.write_ports_per_bank, word_bits))) {}
 
-std::uint64_t BankedGlobalBuffer::access_cycles(std::uint64_t reads, std::uint64_t writes) const {
-  return std::max(ceil_div(reads, read_words_per_cycle_), ceil_div(writes, write_words_per_cycle_));
-}
-
 void BankedGlobalBuffer::record(std::uint64_t reads, std::uint64_t writes) {
   counters_.reads += reads;
   counters_.writes += writes;
 }
+
+ERGON_REGISTER(GlbImpl, "banked", GlbImpl{[](const GlbConfig& config, int word_bits) -> std::unique_ptr<IGlobalBuffer> {
+                 return std::make_unique<BankedGlobalBuffer>("glb", config, word_bits);
+               }})
 
 }  // namespace ergon

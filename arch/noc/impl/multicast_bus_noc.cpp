@@ -1,5 +1,7 @@
 #include "arch/noc/impl/multicast_bus_noc.hpp"
 
+#include "arch/components.hpp"
+
 namespace ergon {
 
 MulticastBusNoc::MulticastBusNoc(sc_core::sc_module_name name, const NocConfig& config) : INoc(name), config_(config) {}
@@ -11,5 +13,9 @@ void MulticastBusNoc::record(std::uint64_t filter_words, std::uint64_t ifmap_wor
   counters_.psum_bus_words += psum_words;
   counters_.inter_pe_psum_words += inter_pe_words;
 }
+
+ERGON_REGISTER(NocImpl, "multicast_bus", NocImpl{[](const NocConfig& config) -> std::unique_ptr<INoc> {
+                 return std::make_unique<MulticastBusNoc>("noc", config);
+               }})
 
 }  // namespace ergon

@@ -8,7 +8,7 @@
 
 #include "common/text.hpp"
 #include "power/estimators/blackthorn/layer_models.hpp"
-#include "power/estimators/estimator.hpp"
+#include "power/estimators/registry.hpp"
 
 namespace ergon {
 namespace {
@@ -107,8 +107,6 @@ class BlackthornEstimator : public IEstimator {
 
 }  // namespace
 
-std::unique_ptr<IEstimator> make_blackthorn_estimator() {
-  return std::make_unique<BlackthornEstimator>();
-}
+ERGON_REGISTER(EstimatorPlugin, "blackthorn", std::make_shared<const BlackthornEstimator>(), 30)
 
 }  // namespace ergon
