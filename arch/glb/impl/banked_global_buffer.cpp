@@ -21,7 +21,10 @@ std::uint64_t BankedGlobalBuffer::access_cycles(std::uint64_t reads, std::uint64
   return std::max(ceil_div(reads, read_words_per_cycle_), ceil_div(writes, write_words_per_cycle_));
 }
 
-void BankedGlobalBuffer::record(std::uint64_t reads, std::uint64_t writes) {
+void BankedGlobalBuffer::record(std::uint64_t reads, std::uint64_t writes, const TensorCounts& read_shares,
+                                const TensorCounts& write_shares) {
+  counters_.read_shares += read_shares;
+  counters_.write_shares += write_shares;
   counters_.reads += reads;
   counters_.writes += writes;
 }

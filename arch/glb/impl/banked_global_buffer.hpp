@@ -13,7 +13,8 @@ class BankedGlobalBuffer : public IGlobalBuffer {
   std::uint64_t read_words_per_cycle() const override { return read_words_per_cycle_; }
   std::uint64_t write_words_per_cycle() const override { return write_words_per_cycle_; }
   std::uint64_t access_cycles(std::uint64_t reads, std::uint64_t writes) const override;
-  void record(std::uint64_t reads, std::uint64_t writes) override;
+  void record(std::uint64_t reads, std::uint64_t writes, const TensorCounts& read_shares,
+              const TensorCounts& write_shares) override;
   const GlbCounters& counters() const override { return counters_; }
 
  private:
