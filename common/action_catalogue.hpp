@@ -87,6 +87,13 @@ struct ActionSpec {
   std::string_view action() const { return name.substr(name.find('.') + 1); }
 };
 
+// A price per catalogue action (pJ per count), indexed by Action.
+struct ActionPrices {
+  std::array<double, kActionCount> pj{};
+  double operator[](Action action) const { return pj[static_cast<std::size_t>(action)]; }
+  double& operator[](Action action) { return pj[static_cast<std::size_t>(action)]; }
+};
+
 // Every action, in Action order.
 const std::vector<ActionSpec>& action_catalogue();
 const ActionSpec& action_spec(Action action);

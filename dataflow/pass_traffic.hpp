@@ -50,16 +50,6 @@ struct RfAccesses {
   }
 };
 
-struct RfAccessPrices {
-  double ifmap_read_pj = 1, ifmap_write_pj = 1, filter_read_pj = 1, filter_write_pj = 1, psum_read_pj = 1,
-         psum_write_pj = 1;
-  double pj(const RfAccesses& rf) const {
-    const auto x = [](std::uint64_t count, double pj) { return static_cast<double>(count) * pj; };
-    return x(rf.ifmap_reads, ifmap_read_pj) + x(rf.ifmap_writes, ifmap_write_pj) + x(rf.filter_reads, filter_read_pj) +
-           x(rf.filter_writes, filter_write_pj) + x(rf.psum_reads, psum_read_pj) + x(rf.psum_writes, psum_write_pj);
-  }
-};
-
 struct PassTraffic {
   std::uint64_t macs = 0;          // all MACs of the pass, gated ones included
   std::uint64_t valid_macs = 0;    // MACs whose ifmap operand is not padding

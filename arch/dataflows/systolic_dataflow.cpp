@@ -96,8 +96,8 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
   estimate.glb_accesses = sum.glb_reads + sum.glb_writes;
   estimate.energy_pj = on_chip_pj(prices, sum.macs, sum.nonzero_macs, sum.rf, sum.filter_bus_words, sum.ifmap_bus_words,
                                   sum.psum_bus_words, sum.pe_hop_words, sum.glb_reads, sum.glb_writes) +
-                       static_cast<double>(dram_read_bytes) * prices.dram_read_pj_per_byte +
-                       static_cast<double>(dram_write_bytes) * prices.dram_write_pj_per_byte + cycles * prices.cycle_pj;
+                       static_cast<double>(dram_read_bytes) * prices[Action::kDramRead] +
+                       static_cast<double>(dram_write_bytes) * prices[Action::kDramWrite] + cycles * prices.cycle_pj;
   estimate.best_objective = objective_value(objective, estimate.energy_pj, cycles);
   return estimate;
 }

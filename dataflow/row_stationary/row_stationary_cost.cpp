@@ -280,8 +280,8 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
   cost.energy_pj =
       on_chip_pj(energies, cost.macs, cost.nonzero_macs, cost.rf, cost.filter_bus_words, cost.ifmap_bus_words,
                  cost.psum_bus_words, cost.pe_hop_words, cost.glb_reads, cost.glb_writes) +
-      static_cast<double>(cost.dram_read_bytes) * energies.dram_read_pj_per_byte +
-      static_cast<double>(cost.dram_write_bytes) * energies.dram_write_pj_per_byte + cost.cycles * energies.cycle_pj;
+      static_cast<double>(cost.dram_read_bytes) * energies[Action::kDramRead] +
+      static_cast<double>(cost.dram_write_bytes) * energies[Action::kDramWrite] + cost.cycles * energies.cycle_pj;
   cost.objective = objective_value(objective, cost.energy_pj, cost.cycles);
   return cost;
 }
