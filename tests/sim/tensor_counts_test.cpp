@@ -93,12 +93,12 @@ std::string small_network() {
   return path.string();
 }
 
-struct Run {
+struct TensorRun {
   const char* config;
   Fidelity fidelity;
 };
 
-class TensorCounts : public ::testing::TestWithParam<Run> {};
+class TensorCounts : public ::testing::TestWithParam<TensorRun> {};
 
 // Every action that splits by tensor: its shares add up to its total, in the layer's counters and in its
 // report.json `tensors` object (which lists every action of a tensor by level).
@@ -122,7 +122,7 @@ void expect_shares_add_up(const LayerResult& layer, const nlohmann::ordered_json
 }
 
 TEST_P(TensorCounts, SharesAddUpToEachLevelsTotals) {
-  const Run run = GetParam();
+  const TensorRun run = GetParam();
   const AcceleratorConfig config = load_accelerator_config(test::source_dir() + "/configs/" + run.config, {});
   SimulationOptions options;
   options.fidelity = run.fidelity;
@@ -155,15 +155,17 @@ TEST_P(TensorCounts, SharesAddUpToEachLevelsTotals) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    BothFidelitiesAndDataflows, TensorCounts,
-    ::testing::Values(Run{"eyeriss.yaml", Fidelity::kTransactionLevel}, Run{"eyeriss.yaml", Fidelity::kCycleAccurate},
-                      Run{"edge_tpu.yaml", Fidelity::kTransactionLevel},
-                      Run{"edge_tpu.yaml", Fidelity::kCycleAccurate}),
-    [](const ::testing::TestParamInfo<Run>& info) {
-      return std::string(info.param.config[0] == 'e' && info.param.config[1] == 'y' ? "RowStationary" : "Systolic") +
-             (info.param.fidelity == Fidelity::kCycleAccurate ? "Cycle" : "TransactionLevel");
-    });
+INSTANTIATE_TEST_SUITE_P(BothFidelitiesAndDataflows, TensorCounts,
+                         ::testing::Values(TensorRun{"eyeriss.yaml", Fidelity::kTransactionLevel},
+                                           TensorRun{"eyeriss.yaml", Fidelity::kCycleAccurate},
+                                           TensorRun{"edge_tpu.yaml", Fidelity::kTransactionLevel},
+                                           TensorRun{"edge_tpu.yaml", Fidelity::kCycleAccurate}),
+                         [](const ::testing::TestParamInfo<TensorRun>& param) {
+                           return std::string(param.param.config[0] == 'e' && param.param.config[1] == 'y'
+                                                  ? "RowStationary"
+                                                  : "Systolic") +
+                                  (param.param.fidelity == Fidelity::kCycleAccurate ? "Cycle" : "TransactionLevel");
+                         });
 
 }  // namespace
 }  // namespace ergon
