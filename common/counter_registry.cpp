@@ -81,6 +81,20 @@ CounterValues& CounterValues::operator+=(const CounterValues& other) {
   return *this;
 }
 
+CounterSpec counter_spec(Action action) {
+  const ActionSpec& a = action_spec(action);
+  return {std::string(a.name), std::string(a.unit), std::string(a.column), std::string(a.description), a.energy_action};
+}
+
+CounterSpec tensor_counter_spec(Action action, Tensor tensor) {
+  const ActionSpec& a = action_spec(action);
+  const std::string name(tensor_name(tensor));
+  CounterSpec spec{std::string(a.name) + "_" + name, std::string(a.unit), name + "_" + std::string(a.column),
+                   std::string(a.description) + ", of the " + name, false};
+  spec.tensor = name;
+  return spec;
+}
+
 CounterRegistry::CounterRegistry() : specs_(std::make_shared<std::vector<CounterSpec>>()) {}
 
 void CounterRegistry::add(CounterSpec spec, const std::uint64_t& source) {
@@ -102,6 +116,19 @@ CounterValues CounterRegistry::snapshot() const {
   values.reserve(sources_.size());
   for (const std::uint64_t* source : sources_) values.push_back(*source);
   return CounterValues(specs_, std::move(values));
+}
+
+void CounterRegistry::add(Action action, const std::uint64_t& source) {
+  add(counter_spec(action), source);
+}
+
+void CounterRegistry::add_tensor_shares(Action action, const TensorCounts& source) {
+  if (action_spec(action).tensor != TensorOf::kSplit) {
+    throw std::logic_error("action '" + std::string(action_spec(action).name) + "' does not split by tensor");
+  }
+  for (Tensor tensor : kTensors) {
+    add(tensor_counter_spec(action, tensor), source.counts[static_cast<std::size_t>(tensor)]);
+  }
 }
 
 }  // namespace ergon

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/action_catalogue.hpp"
+
 namespace ergon {
 
 struct CounterSpec {
@@ -17,10 +19,19 @@ struct CounterSpec {
   std::string description;  // one line, for docs and `ergon config counters`
   // True: an energy table prices one count of it (an energy action). False: a statistic only.
   bool energy_action = true;
+  // Set on the per-tensor share of a catalogue action (`glb.read_weights`): the tensor's name. Reports list
+  // these after every other column; they are statistics (the total is what is priced).
+  std::string tensor = {};
 
   std::string component() const { return name.substr(0, name.find('.')); }
   std::string action() const { return name.substr(name.find('.') + 1); }
 };
+
+// The counter of a catalogue action.
+CounterSpec counter_spec(Action action);
+// The counter of `tensor`'s share of a catalogue action that splits by tensor: `glb.read_weights`, column
+// `weights_glb_reads`.
+CounterSpec tensor_counter_spec(Action action, Tensor tensor);
 
 // The values of a registry's counters at one moment, or their difference over an interval. Values of
 // different registries combine by counter name.
@@ -53,6 +64,10 @@ class CounterRegistry {
   // Registers a counter the component keeps at `source`, which must outlive the registry. Throws
   // std::logic_error for a name already registered or not of the form component.action.
   void add(CounterSpec spec, const std::uint64_t& source);
+  // Registers the counter of catalogue action `action`.
+  void add(Action action, const std::uint64_t& source);
+  // Registers the per-tensor shares of `action` (one that splits by tensor).
+  void add_tensor_shares(Action action, const TensorCounts& source);
   const std::vector<CounterSpec>& specs() const { return *specs_; }
   CounterValues snapshot() const;
 

@@ -7,20 +7,26 @@
 
 namespace ergon {
 
-// Energy of one count of each energy action (docs/energy.md) or one cycle, control overhead included, in pJ.
+// Energy of one count of each catalogue action (docs/energy.md; `action_prices` in power/ fills it from the
+// energy table) and of one cycle, control overhead included, in pJ. The defaults (a MAC 1, an RF access 1,
+// a PE hop 2, a GLB access 6, a DRAM byte 100) serve tests that rank mappings without a table.
 struct AccessPrices {
-  double mac_pj = 1;  // a computed MAC
-  double gated_mac_pj = 0;
-  RfAccessPrices rf;
-  double filter_transfer_pj = 0;  // one word over the NoC's buses
-  double ifmap_transfer_pj = 0;
-  double psum_transfer_pj = 0;
-  double pe_hop_pj = 2;  // one psum word between neighbouring PEs
-  double glb_read_pj = 6;
-  double glb_write_pj = 6;
-  double dram_read_pj_per_byte = 100;
-  double dram_write_pj_per_byte = 100;
+  ActionPrices action = default_action_prices();
   double cycle_pj = 0;  // clock tree and leakage per cycle
+
+  double operator[](Action a) const { return action[a]; }
+  static ActionPrices default_action_prices() {
+    ActionPrices p;
+    p[Action::kMacCompute] = 1;
+    for (Action rf : {Action::kRfIfmapRead, Action::kRfIfmapWrite, Action::kRfFilterRead, Action::kRfFilterWrite,
+                      Action::kRfPsumRead, Action::kRfPsumWrite}) {
+      p[rf] = 1;
+    }
+    p[Action::kNocPeHop] = 2;
+    p[Action::kGlbRead] = p[Action::kGlbWrite] = 6;
+    p[Action::kDramRead] = p[Action::kDramWrite] = 100;
+    return p;
+  }
 };
 
 // The energy of the operations and on-chip traffic of a mapping or step (DRAM and cycles apart).
@@ -28,9 +34,14 @@ inline double on_chip_pj(const AccessPrices& p, std::uint64_t macs, std::uint64_
                          std::uint64_t filter_bus, std::uint64_t ifmap_bus, std::uint64_t psum_bus,
                          std::uint64_t pe_hops, std::uint64_t glb_reads, std::uint64_t glb_writes) {
   const auto x = [](std::uint64_t count, double pj) { return static_cast<double>(count) * pj; };
-  return x(nonzero_macs, p.mac_pj) + x(macs - nonzero_macs, p.gated_mac_pj) + p.rf.pj(rf) +
-         x(filter_bus, p.filter_transfer_pj) + x(ifmap_bus, p.ifmap_transfer_pj) + x(psum_bus, p.psum_transfer_pj) +
-         x(pe_hops, p.pe_hop_pj) + x(glb_reads, p.glb_read_pj) + x(glb_writes, p.glb_write_pj);
+  using A = Action;
+  const double rf_pj = x(rf.ifmap_reads, p[A::kRfIfmapRead]) + x(rf.ifmap_writes, p[A::kRfIfmapWrite]) +
+                       x(rf.filter_reads, p[A::kRfFilterRead]) + x(rf.filter_writes, p[A::kRfFilterWrite]) +
+                       x(rf.psum_reads, p[A::kRfPsumRead]) + x(rf.psum_writes, p[A::kRfPsumWrite]);
+  return x(nonzero_macs, p[A::kMacCompute]) + x(macs - nonzero_macs, p[A::kMacGated]) + rf_pj +
+         x(filter_bus, p[A::kNocFilterTransfer]) + x(ifmap_bus, p[A::kNocIfmapTransfer]) +
+         x(psum_bus, p[A::kNocPsumTransfer]) + x(pe_hops, p[A::kNocPeHop]) + x(glb_reads, p[A::kGlbRead]) +
+         x(glb_writes, p[A::kGlbWrite]);
 }
 
 enum class MapperObjective { kEnergy, kLatency, kEnergyDelay };

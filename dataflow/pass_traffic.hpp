@@ -4,6 +4,8 @@
 // fidelities must produce the same counts (the cycle-accurate arrays count them as they move values).
 #include <cstdint>
 
+#include "common/action_catalogue.hpp"
+
 namespace ergon {
 
 // How a step's ifmap words can stream into the PEs while they compute (row stationary): one ifmap column
@@ -48,16 +50,6 @@ struct RfAccesses {
   }
 };
 
-struct RfAccessPrices {
-  double ifmap_read_pj = 1, ifmap_write_pj = 1, filter_read_pj = 1, filter_write_pj = 1, psum_read_pj = 1,
-         psum_write_pj = 1;
-  double pj(const RfAccesses& rf) const {
-    const auto x = [](std::uint64_t count, double pj) { return static_cast<double>(count) * pj; };
-    return x(rf.ifmap_reads, ifmap_read_pj) + x(rf.ifmap_writes, ifmap_write_pj) + x(rf.filter_reads, filter_read_pj) +
-           x(rf.filter_writes, filter_write_pj) + x(rf.psum_reads, psum_read_pj) + x(rf.psum_writes, psum_write_pj);
-  }
-};
-
 struct PassTraffic {
   std::uint64_t macs = 0;          // all MACs of the pass, gated ones included
   std::uint64_t valid_macs = 0;    // MACs whose ifmap operand is not padding
@@ -79,7 +71,8 @@ struct PassTraffic {
   std::uint64_t filter_bus_words = 0;
   std::uint64_t ifmap_bus_words = 0;
   std::uint64_t psum_bus_words = 0;
-  std::uint64_t inter_pe_psum_words = 0;
+  std::uint64_t pe_hop_words = 0;
+  TensorCounts pe_hop_shares;  // the hops by tensor (row stationary: outputs; systolic: the two moving ones)
   RfAccesses rf;
   std::uint64_t active_pes = 0;
   std::uint64_t compute_cycles = 0;               // the busiest PE's MAC cycles, one MAC per cycle
@@ -90,5 +83,24 @@ struct PassTraffic {
   // Words DRAM deposits into the on-chip buffers for this step.
   std::uint64_t deposited_words() const { return filter_dram_words + ifmap_dram_words + psum_spill_read_words; }
 };
+
+// A step's GLB reads by tensor: operands onto the NoC, psums read back to accumulate, and what leaves for
+// DRAM (finished outputs, spilled psums). Every producer's glb_reads is this sum (a test checks it).
+inline TensorCounts glb_read_shares(const PassTraffic& t) {
+  TensorCounts shares;
+  shares[Tensor::kWeights] = t.filter_bus_words;
+  shares[Tensor::kInputs] = t.ifmap_bus_words;
+  shares[Tensor::kOutputs] = t.psum_glb_reads + t.ofmap_dram_words + t.psum_spill_write_words;
+  return shares;
+}
+
+// A step's GLB writes by tensor: DRAM's deposits and the psums (or results) the array writes.
+inline TensorCounts glb_write_shares(const PassTraffic& t) {
+  TensorCounts shares;
+  shares[Tensor::kWeights] = t.filter_dram_words;
+  shares[Tensor::kInputs] = t.ifmap_dram_words;
+  shares[Tensor::kOutputs] = t.psum_glb_writes + t.psum_spill_read_words;
+  return shares;
+}
 
 }  // namespace ergon

@@ -8,7 +8,9 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
+#include "common/action_catalogue.hpp"
 #include "common/energy_bounds.hpp"
 
 namespace ergon {
@@ -83,32 +85,44 @@ bool holds_operand(const std::string& component, const std::string& operand) {
 }
 
 struct DefaultRule {
-  const char* action;  // Ergon's
+  std::string action;  // Ergon's
   Part part;
   const char* operand;  // register files: the operand whose file it is ("" for the others)
-  std::vector<const char*> ert_actions;
+  std::vector<std::string> ert_actions;
 };
 
-// The default mapping (docs/energy.md, "Accelergy ERTs").
+Part part_of_component(std::string_view component) {
+  if (component == "mac") return Part::kMac;
+  if (component == "rf") return Part::kRegisterFile;
+  if (component == "noc") return Part::kNoc;
+  if (component == "glb") return Part::kGlb;
+  if (component == "dram") return Part::kDram;
+  throw std::logic_error("no ERT part for the catalogue's component '" + std::string(component) + "'");
+}
+
+// The register file an action's tensor lives in, by the words an ERT names it with.
+const char* operand_of(const ActionSpec& action) {
+  if (action.component() != "rf") return "";
+  switch (action.tensor) {
+    case TensorOf::kInputs: return "ifmap";
+    case TensorOf::kWeights: return "filter";
+    case TensorOf::kOutputs: return "psum";
+    default: return "";
+  }
+}
+
+// The default mapping (docs/energy.md, "Accelergy ERTs"): every energy action of the catalogue, on the
+// ERT component of its component's part (and, for register files, its tensor), by its ERT actions.
 const std::vector<DefaultRule>& default_rules() {
-  static const std::vector<DefaultRule> rules = {
-      {"mac.compute", Part::kMac, "", {"mac_random", "compute", "mac", "mac_reused"}},
-      {"mac.gated", Part::kMac, "", {"mac_gated"}},
-      {"rf.ifmap_read", Part::kRegisterFile, "ifmap", {"read"}},
-      {"rf.ifmap_write", Part::kRegisterFile, "ifmap", {"write"}},
-      {"rf.filter_read", Part::kRegisterFile, "filter", {"read"}},
-      {"rf.filter_write", Part::kRegisterFile, "filter", {"write"}},
-      {"rf.psum_read", Part::kRegisterFile, "psum", {"read"}},
-      {"rf.psum_write", Part::kRegisterFile, "psum", {"write"}},
-      {"noc.filter_transfer", Part::kNoc, "", {"transfer"}},
-      {"noc.ifmap_transfer", Part::kNoc, "", {"transfer"}},
-      {"noc.psum_transfer", Part::kNoc, "", {"transfer"}},
-      {"noc.pe_hop", Part::kNoc, "", {"hop", "transfer"}},
-      {"glb.read", Part::kGlb, "", {"read"}},
-      {"glb.write", Part::kGlb, "", {"write"}},
-      {"dram.read", Part::kDram, "", {"read"}},
-      {"dram.write", Part::kDram, "", {"write"}},
-  };
+  static const std::vector<DefaultRule> rules = [] {
+    std::vector<DefaultRule> built;
+    for (const ActionSpec& action : action_catalogue()) {
+      if (!action.energy_action) continue;
+      built.push_back({std::string(action.name), part_of_component(action.component()), operand_of(action),
+                       std::vector<std::string>(action.ert_actions.begin(), action.ert_actions.end())});
+    }
+    return built;
+  }();
   return rules;
 }
 
@@ -218,7 +232,7 @@ void add_default_actions(const ErtIndex& ert, int word_bits, const std::set<std:
     if (explicit_actions.count(rule.action) > 0) continue;
     const std::optional<std::string> component = default_component(ert, rule);
     const ErtEnergy* found = nullptr;
-    for (const char* name : rule.ert_actions) {
+    for (const std::string& name : rule.ert_actions) {
       if (component && (found = ert.find(*component, name)) != nullptr) break;
     }
     if (found == nullptr) {

@@ -100,4 +100,12 @@ double action_price_pj(std::string_view action, const std::vector<CounterSpec>& 
   return price_activity(CounterValues(shared, one), {}, table, point).total_pj();
 }
 
+ActionPrices action_prices(const std::vector<CounterSpec>& specs, const EnergyTable& table,
+                           const OperatingPoint& point) {
+  ActionPrices prices;
+  for (const ActionSpec& action : action_catalogue())
+    prices[action.id] = action_price_pj(action.name, specs, table, point);
+  return prices;
+}
+
 }  // namespace ergon

@@ -60,5 +60,8 @@ EnergyBreakdown price_activity(const CounterValues& counts, const ActivityTime& 
 // in `specs` is named `action`.
 double action_price_pj(std::string_view action, const std::vector<CounterSpec>& specs, const EnergyTable& table,
                        const OperatingPoint& point);
+// action_price_pj of every catalogue action: the mapper's prices.
+ActionPrices action_prices(const std::vector<CounterSpec>& specs, const EnergyTable& table,
+                           const OperatingPoint& point);
 
 }  // namespace ergon

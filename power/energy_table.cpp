@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 
+#include "common/action_catalogue.hpp"
 #include "common/energy_bounds.hpp"
 #include "common/yaml_view.hpp"
 #include "power/accelergy_ert.hpp"
@@ -49,33 +50,26 @@ void check_word_bits(YamlMap& map, int word_bits) {
 }
 
 // The five-key form (`mac_pj`, `rf_pj`, `inter_pe_pj`, `glb_pj`, `dram_pj`) of tables written before
-// actions were priced apart: reads and writes cost the same, the GLB's energy covers the trip GLB -> PE
-// (the bus transfers cost nothing of their own), gated MACs cost nothing, and `dram_pj` is per word.
+// actions were priced apart: each catalogue action says its key and how the key prices it (reads and
+// writes cost the same, the GLB's energy covers the trip GLB -> PE so the bus transfers cost nothing of
+// their own, gated MACs cost nothing, and `dram_pj` is per word).
 std::vector<ActionEnergy> five_key_actions(YamlMap& map, int word_bits) {
-  std::vector<ActionEnergy> actions;
-  const auto add = [&](const char* action, const std::string& key, double pj, int bits_per_access = 0) {
-    const YamlView view = map.at(key);
-    actions.push_back({action, pj, view.location(), view.path()});
-    actions.back().bits_per_access = bits_per_access;
-  };
   const double mac = map.get_number("mac_pj", NumberRule{0.0, kEnergyPerAccessPj.max, true});
   const double rf = map.get_number("rf_pj", kEnergyPerAccessPj);
   const double inter_pe = map.get_number("inter_pe_pj", kEnergyPerAccessPj);
   const double glb = map.get_number("glb_pj", kEnergyPerAccessPj);
   const double dram = map.get_number("dram_pj", kEnergyPerAccessPj);
-  add("mac.compute", "mac_pj", mac);
-  add("mac.gated", "mac_pj", 0);
-  for (const char* action :
-       {"rf.ifmap_read", "rf.ifmap_write", "rf.filter_read", "rf.filter_write", "rf.psum_read", "rf.psum_write"}) {
-    add(action, "rf_pj", rf);
+  const auto key_pj = [&](std::string_view key) {
+    return key == "mac_pj" ? mac : key == "rf_pj" ? rf : key == "inter_pe_pj" ? inter_pe : key == "glb_pj" ? glb : dram;
+  };
+  std::vector<ActionEnergy> actions;
+  for (const ActionSpec& action : action_catalogue()) {
+    if (!action.energy_action) continue;
+    const YamlView view = map.at(std::string(action.five_key));
+    const double pj = action.five_key_price == FiveKeyPrice::kFree ? 0.0 : key_pj(action.five_key);
+    actions.push_back({std::string(action.name), pj, view.location(), view.path()});
+    if (action.five_key_price == FiveKeyPrice::kPerWord) actions.back().bits_per_access = word_bits;
   }
-  for (const char* action : {"noc.filter_transfer", "noc.ifmap_transfer", "noc.psum_transfer"})
-    add(action, "glb_pj", 0);
-  add("noc.pe_hop", "inter_pe_pj", inter_pe);
-  add("glb.read", "glb_pj", glb);
-  add("glb.write", "glb_pj", glb);
-  add("dram.read", "dram_pj", dram, word_bits);
-  add("dram.write", "dram_pj", dram, word_bits);
   return actions;
 }
 

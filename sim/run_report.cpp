@@ -65,13 +65,14 @@ nlohmann::ordered_json layer_json(const LayerResult& l, const SimulationResult& 
                                  {"passes", l.passes}};
   add_busy_fields(json, l, result.resources);
   for (const CounterSpec& counter : counters) {
-    if (l.counters.has(counter.name)) json[counter.column] = l.count(counter.name);
+    if (counter.tensor.empty() && l.counters.has(counter.name)) json[counter.column] = l.count(counter.name);
   }
   json["energy_pj"] = energy_json(l.energy, counters);
   if (!l.note.empty()) json["note"] = l.note;
   if (l.output_checked) json["output_matches_reference"] = l.output_mismatches == 0;
   if (l.mapping) json["mapping"] = mapping_json(*l.mapping);
   add_dram_bank_fields(json, l);
+  json["tensors"] = tensors_json(l);
   return json;
 }
 
@@ -121,17 +122,68 @@ double achieved_dram_gbps(const LayerResult& l) {
 
 std::string counter_columns(const std::vector<CounterSpec>& counters) {
   std::string columns;
-  for (const CounterSpec& counter : counters) columns += (columns.empty() ? "" : ",") + counter.column;
+  for (const CounterSpec& counter : counters) {
+    if (counter.tensor.empty()) columns += (columns.empty() ? "" : ",") + counter.column;
+  }
   return columns;
 }
 
 std::string counter_cells(const LayerResult& layer, const std::vector<CounterSpec>& counters) {
   std::string cells;
-  for (std::size_t i = 0; i < counters.size(); ++i) {
-    if (i > 0) cells += ",";
-    if (layer.counters.has(counters[i].name)) cells += std::to_string(layer.count(counters[i].name));
+  bool first = true;
+  for (const CounterSpec& counter : counters) {
+    if (!counter.tensor.empty()) continue;
+    if (!first) cells += ",";
+    first = false;
+    if (layer.counters.has(counter.name)) cells += std::to_string(layer.count(counter.name));
   }
   return cells;
+}
+
+std::string tensor_columns(const std::vector<CounterSpec>& counters) {
+  std::string columns;
+  for (const CounterSpec& counter : counters) {
+    if (!counter.tensor.empty()) columns += "," + counter.column;
+  }
+  return columns;
+}
+
+std::string tensor_cells(const LayerResult& layer, const std::vector<CounterSpec>& counters) {
+  std::string cells;
+  for (const CounterSpec& counter : counters) {
+    if (counter.tensor.empty()) continue;
+    cells += ",";
+    if (layer.counters.has(counter.name)) cells += std::to_string(layer.count(counter.name));
+  }
+  return cells;
+}
+
+nlohmann::ordered_json tensors_json(const LayerResult& layer) {
+  nlohmann::ordered_json json = nlohmann::ordered_json::object();
+  const auto level = [&json](const ActionSpec& action) -> nlohmann::ordered_json& {
+    const std::string component(action.component());
+    if (!json.contains(component)) {
+      for (Tensor tensor : kTensors)
+        json[component][std::string(tensor_name(tensor))] = nlohmann::ordered_json::object();
+    }
+    return json[component];
+  };
+  for (const ActionSpec& action : action_catalogue()) {
+    if (action.tensor == TensorOf::kNone || !layer.counters.has(action.name)) continue;
+    const std::string column(action.column);
+    if (action.tensor == TensorOf::kSplit) {
+      for (Tensor tensor : kTensors) {
+        level(action)[std::string(tensor_name(tensor))][column] =
+            layer.count(tensor_counter_spec(action.id, tensor).name);
+      }
+      continue;
+    }
+    const Tensor tensor = action.tensor == TensorOf::kWeights  ? Tensor::kWeights
+                          : action.tensor == TensorOf::kInputs ? Tensor::kInputs
+                                                               : Tensor::kOutputs;
+    level(action)[std::string(tensor_name(tensor))][column] = layer.count(action.name);
+  }
+  return json;
 }
 
 std::string busy_share_columns(const std::vector<ResourceSpec>& resources) {
@@ -236,7 +288,7 @@ std::string layers_csv(const SimulationResult& result) {
     out +=
         ",dram_achieved_bandwidth_gbps,dram_activate_pj,dram_read_pj,dram_write_pj,dram_refresh_pj,dram_background_pj";
   }
-  out += "\n";
+  out += tensor_columns(counters) + "\n";
   for (const auto& l : result.layers) {
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},", csv_quoted(l.name), l.op, l.executed ? 1 : 0,
                        l.batch, l.macs, l.nonzero_macs, l.cycles, l.stall_cycles, l.compute_cycles, l.dram_busy_cycles,
@@ -250,7 +302,7 @@ std::string layers_csv(const SimulationResult& result) {
       out += fmt::format(",{},{},{},{},{},{}", achieved_dram_gbps(l), e.activate_pj, e.read_pj, e.write_pj,
                          e.refresh_pj, e.background_pj);
     }
-    out += "\n";
+    out += tensor_cells(l, counters) + "\n";
   }
   return out;
 }

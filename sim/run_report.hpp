@@ -16,12 +16,21 @@ namespace ergon {
 
 // 3: every registered counter under its column name (rf and NoC by operand, reads and writes apart);
 // energy by component. 4: `bound` names the busiest resource; `busy_ns` and `busy_share` per resource.
-inline constexpr int kRunReportSchemaVersion = 4;
+// 5: `tensors`, each layer's and the total's counts per level and tensor (docs/run-output.md).
+inline constexpr int kRunReportSchemaVersion = 5;
 
-// A report's counter columns (the registered counters' `column` names, in registry order), and one layer's
-// cells; a counter the layer's run did not register (a bank-level DRAM's, in a sweep) is an empty cell.
+// A report's counter columns (the registered counters' `column` names, in registry order, per-tensor shares
+// apart), and one layer's cells; a counter the layer's run did not register (a bank-level DRAM's, in a
+// sweep) is an empty cell.
 std::string counter_columns(const std::vector<CounterSpec>& counters);
 std::string counter_cells(const LayerResult& layer, const std::vector<CounterSpec>& counters);
+// The per-tensor share columns (`weights_glb_reads`, ...), each with a leading comma: a CSV lists them
+// after every other column. And one layer's cells, likewise.
+std::string tensor_columns(const std::vector<CounterSpec>& counters);
+std::string tensor_cells(const LayerResult& layer, const std::vector<CounterSpec>& counters);
+// A layer's counts per level and tensor, as Timeloop reports them: {level: {weights|inputs|outputs:
+// {column: count}}}, from every catalogue action of a tensor (docs/run-output.md, "tensors").
+nlohmann::ordered_json tensors_json(const LayerResult& layer);
 // The energy columns: `<component>_pj` for each component with energy actions, then clock, control,
 // leakage and total.
 std::string energy_columns(const std::vector<CounterSpec>& counters);

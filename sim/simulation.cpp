@@ -134,21 +134,8 @@ OperatingPoint operating_point(const AcceleratorConfig& config, const EnergyTabl
 
 AccessPrices access_prices(const AcceleratorConfig& config, const EnergyTable& table) {
   const OperatingPoint point = operating_point(config, table, nominal_levels(config));
-  const std::vector<CounterSpec> specs = module_counter_specs(config);
-  const auto price = [&](const char* action) { return action_price_pj(action, specs, table, point); };
   AccessPrices prices;
-  prices.mac_pj = price("mac.compute");
-  prices.gated_mac_pj = price("mac.gated");
-  prices.rf = {price("rf.ifmap_read"),   price("rf.ifmap_write"), price("rf.filter_read"),
-               price("rf.filter_write"), price("rf.psum_read"),   price("rf.psum_write")};
-  prices.filter_transfer_pj = price("noc.filter_transfer");
-  prices.ifmap_transfer_pj = price("noc.ifmap_transfer");
-  prices.psum_transfer_pj = price("noc.psum_transfer");
-  prices.pe_hop_pj = price("noc.pe_hop");
-  prices.glb_read_pj = price("glb.read");
-  prices.glb_write_pj = price("glb.write");
-  prices.dram_read_pj_per_byte = price("dram.read");
-  prices.dram_write_pj_per_byte = price("dram.write");
+  prices.action = action_prices(module_counter_specs(config), table, point);
   prices.cycle_pj = price_activity(CounterValues(), {1, 0}, table, point).total_pj();
   return prices;
 }

@@ -121,7 +121,7 @@ void Controller::run_step(const LoadedStep& loaded, LayerMeasurement& layer) {
   busy.active_pes = t.active_pes;
   busy.macs = t.nonzero_macs;
   busy.rf_accesses = t.rf.total();
-  busy.noc_transfers = t.filter_bus_words + t.ifmap_bus_words + t.psum_bus_words + t.inter_pe_psum_words;
+  busy.noc_transfers = t.filter_bus_words + t.ifmap_bus_words + t.psum_bus_words + t.pe_hop_words;
   busy.glb_accesses = t.glb_reads + t.glb_writes;
   if (t.ofmap_dram_words > 0) {
     busy.dram_bytes = job.plan->encoding().ofmap_bytes(t.ofmap_dram_words);

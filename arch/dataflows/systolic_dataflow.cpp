@@ -84,7 +84,7 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
     pipeline.add(dram, static_cast<double>(std::max(array_cycles, port_cycles)));
     sum.macs += t.macs, sum.nonzero_macs += t.nonzero_macs, sum.rf += t.rf;
     sum.filter_bus_words += t.filter_bus_words, sum.ifmap_bus_words += t.ifmap_bus_words;
-    sum.psum_bus_words += t.psum_bus_words, sum.inter_pe_psum_words += t.inter_pe_psum_words;
+    sum.psum_bus_words += t.psum_bus_words, sum.pe_hop_words += t.pe_hop_words;
     sum.glb_reads += t.glb_reads, sum.glb_writes += t.glb_writes;
     dram_read_bytes += dram.read_bytes;
     dram_write_bytes += dram.evicted_bytes + dram.written_bytes;
@@ -95,9 +95,9 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
   estimate.dram_bytes = dram_read_bytes + dram_write_bytes;
   estimate.glb_accesses = sum.glb_reads + sum.glb_writes;
   estimate.energy_pj = on_chip_pj(prices, sum.macs, sum.nonzero_macs, sum.rf, sum.filter_bus_words, sum.ifmap_bus_words,
-                                  sum.psum_bus_words, sum.inter_pe_psum_words, sum.glb_reads, sum.glb_writes) +
-                       static_cast<double>(dram_read_bytes) * prices.dram_read_pj_per_byte +
-                       static_cast<double>(dram_write_bytes) * prices.dram_write_pj_per_byte + cycles * prices.cycle_pj;
+                                  sum.psum_bus_words, sum.pe_hop_words, sum.glb_reads, sum.glb_writes) +
+                       static_cast<double>(dram_read_bytes) * prices[Action::kDramRead] +
+                       static_cast<double>(dram_write_bytes) * prices[Action::kDramWrite] + cycles * prices.cycle_pj;
   estimate.best_objective = objective_value(objective, estimate.energy_pj, cycles);
   return estimate;
 }

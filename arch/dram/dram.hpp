@@ -55,6 +55,8 @@ struct DramBankStats {
 struct DramCounters {
   std::uint64_t read_bytes = 0;
   std::uint64_t write_bytes = 0;
+  TensorCounts read_shares;  // the bytes by tensor (from each burst's stream): they add up to read_bytes
+  TensorCounts write_shares;
   std::uint64_t read_requests = 0;
   std::uint64_t write_requests = 0;
   std::uint64_t queue_full_waits = 0;  // requests that found the queue full
@@ -78,6 +80,17 @@ struct DramStreamExtension : tlm::tlm_extension<DramStreamExtension> {
   }
 };
 
+// The tensor a stream carries.
+inline Tensor tensor_of(DramStream stream) {
+  switch (stream) {
+    case DramStream::kFilters: return Tensor::kWeights;
+    case DramStream::kIfmaps: return Tensor::kInputs;
+    case DramStream::kPsums:
+    case DramStream::kOfmaps: break;
+  }
+  return Tensor::kOutputs;
+}
+
 // The payload's stream extension, or null.
 inline const DramStreamExtension* stream_extension(const tlm::tlm_generic_payload& payload) {
   DramStreamExtension* extension = nullptr;
@@ -91,8 +104,10 @@ inline bool arrived_before_layer(const tlm::tlm_generic_payload& payload) {
 
 // dram.read and dram.write in bytes; a bank-level model adds its row-buffer outcomes and refresh.
 inline void register_counters(CounterRegistry& registry, const DramCounters& c) {
-  registry.add({"dram.read", "bytes", "dram_read_bytes", "bytes read from DRAM"}, c.read_bytes);
-  registry.add({"dram.write", "bytes", "dram_write_bytes", "bytes written to DRAM"}, c.write_bytes);
+  registry.add(Action::kDramRead, c.read_bytes);
+  registry.add(Action::kDramWrite, c.write_bytes);
+  registry.add_tensor_shares(Action::kDramRead, c.read_shares);
+  registry.add_tensor_shares(Action::kDramWrite, c.write_shares);
   if (!c.has_bank_model) return;
   registry.add({"dram.row_hit", "bursts", "dram_row_hits", "bursts to an open row", false}, c.bank.row_hits);
   registry.add({"dram.row_miss", "bursts", "dram_row_misses", "bursts to a precharged bank", false}, c.bank.row_misses);

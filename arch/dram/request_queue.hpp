@@ -39,14 +39,19 @@ class RequestQueue {
   std::deque<sc_core::sc_time> completions_;  // of the requests in the queue, ascending
 };
 
-// Counts a served request's bytes by direction.
+// Counts a served request's bytes by direction, and by the tensor its stream carries (a burst without a
+// stream extension is counted in the total only, so the shares then fall short of it).
 inline void count_request(const tlm::tlm_generic_payload& payload, DramCounters& counters) {
+  const DramStreamExtension* stream = stream_extension(payload);
+  const std::uint64_t bytes = payload.get_data_length();
   if (payload.is_read()) {
-    counters.read_bytes += payload.get_data_length();
+    counters.read_bytes += bytes;
     ++counters.read_requests;
+    if (stream != nullptr) counters.read_shares[tensor_of(stream->stream)] += bytes;
   } else {
-    counters.write_bytes += payload.get_data_length();
+    counters.write_bytes += bytes;
     ++counters.write_requests;
+    if (stream != nullptr) counters.write_shares[tensor_of(stream->stream)] += bytes;
   }
 }
 

@@ -15,12 +15,16 @@ namespace ergon {
 struct GlbCounters {
   std::uint64_t reads = 0;
   std::uint64_t writes = 0;
+  TensorCounts read_shares;  // the reads by tensor: they add up to `reads`
+  TensorCounts write_shares;
 };
 
-// glb.read and glb.write, in words.
+// glb.read and glb.write, in words, and their shares by tensor.
 inline void register_counters(CounterRegistry& registry, const GlbCounters& counters) {
-  registry.add({"glb.read", "words", "glb_reads", "words read from the global buffer"}, counters.reads);
-  registry.add({"glb.write", "words", "glb_writes", "words written into the global buffer"}, counters.writes);
+  registry.add(Action::kGlbRead, counters.reads);
+  registry.add(Action::kGlbWrite, counters.writes);
+  registry.add_tensor_shares(Action::kGlbRead, counters.read_shares);
+  registry.add_tensor_shares(Action::kGlbWrite, counters.write_shares);
 }
 
 // Cycles the ports were busy: the array that drives them charges each step the port time its timing gave it.
@@ -59,7 +63,9 @@ class IGlobalBuffer : public sc_core::sc_module {
   std::uint64_t access_cycles(std::uint64_t reads, std::uint64_t writes) const {
     return glb_access_cycles(reads, writes, read_words_per_cycle(), write_words_per_cycle());
   }
-  virtual void record(std::uint64_t reads, std::uint64_t writes) = 0;
+  // Counts accesses: `reads` and `writes` in total, and the same accesses by tensor.
+  virtual void record(std::uint64_t reads, std::uint64_t writes, const TensorCounts& read_shares,
+                      const TensorCounts& write_shares) = 0;
   virtual const GlbCounters& counters() const = 0;
   GlbContents& contents() { return contents_; }
   // Cycles the read (write) ports take for `words`, at read_words_per_cycle() (write_words_per_cycle()).

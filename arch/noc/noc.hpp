@@ -13,22 +13,19 @@ struct NocCounters {
   std::uint64_t filter_bus_words = 0;
   std::uint64_t ifmap_bus_words = 0;
   std::uint64_t psum_bus_words = 0;
-  std::uint64_t inter_pe_psum_words = 0;
-  std::uint64_t transfers() const { return filter_bus_words + ifmap_bus_words + psum_bus_words + inter_pe_psum_words; }
+  std::uint64_t pe_hop_words = 0;
+  TensorCounts pe_hop_shares;  // the hops by tensor: they add up to `pe_hop_words`
+  std::uint64_t transfers() const { return filter_bus_words + ifmap_bus_words + psum_bus_words + pe_hop_words; }
 };
 
 // noc.filter_transfer, noc.ifmap_transfer, noc.psum_transfer (words over the buses between the GLB and
 // the array) and noc.pe_hop (words between neighbouring PEs).
 inline void register_counters(CounterRegistry& registry, const NocCounters& c) {
-  registry.add({"noc.filter_transfer", "words", "noc_filter_words", "filter words the GLB sends to the array"},
-               c.filter_bus_words);
-  registry.add({"noc.ifmap_transfer", "words", "noc_ifmap_words", "ifmap words the GLB sends to the array"},
-               c.ifmap_bus_words);
-  registry.add({"noc.psum_transfer", "words", "noc_psum_words", "psum words between the GLB and the array"},
-               c.psum_bus_words);
-  registry.add({"noc.pe_hop", "words", "noc_pe_hops",
-                "words passed between neighbouring PEs (row stationary: psums; systolic: operands)"},
-               c.inter_pe_psum_words);
+  registry.add(Action::kNocFilterTransfer, c.filter_bus_words);
+  registry.add(Action::kNocIfmapTransfer, c.ifmap_bus_words);
+  registry.add(Action::kNocPsumTransfer, c.psum_bus_words);
+  registry.add(Action::kNocPeHop, c.pe_hop_words);
+  registry.add_tensor_shares(Action::kNocPeHop, c.pe_hop_shares);
 }
 
 // Cycles each bus between the GLB and the array was busy: the array charges each step the bus time its
@@ -63,8 +60,9 @@ class INoc : public sc_core::sc_module {
   virtual std::uint64_t ifmap_words_per_cycle() const = 0;
   virtual std::uint64_t psum_read_words_per_cycle() const = 0;   // GLB -> array
   virtual std::uint64_t psum_write_words_per_cycle() const = 0;  // array -> GLB
+  // Counts words: over the buses by tensor, and between PEs in total and by tensor.
   virtual void record(std::uint64_t filter_words, std::uint64_t ifmap_words, std::uint64_t psum_words,
-                      std::uint64_t inter_pe_words) = 0;
+                      std::uint64_t pe_hop_words, const TensorCounts& pe_hop_shares) = 0;
   virtual const NocCounters& counters() const = 0;
   // Cycles a bus `width` words wide takes for `words`.
   static std::uint64_t bus_cycles(std::uint64_t words, std::uint64_t width) { return (words + width - 1) / width; }

@@ -32,8 +32,8 @@ class IPeArray : public sc_core::sc_module {
   // Runs a step at transaction level: returns its cycles; the GLB, the NoC and the array count its traffic
   // and the busy time it gave each of them.
   std::uint64_t execute(const PassTraffic& t, INoc& noc, IGlobalBuffer& glb) {
-    glb.record(t.glb_reads, t.glb_writes);
-    noc.record(t.filter_bus_words, t.ifmap_bus_words, t.psum_bus_words, t.inter_pe_psum_words);
+    glb.record(t.glb_reads, t.glb_writes, glb_read_shares(t), glb_write_shares(t));
+    noc.record(t.filter_bus_words, t.ifmap_bus_words, t.psum_bus_words, t.pe_hop_words, t.pe_hop_shares);
     record(t.macs, t.nonzero_macs, t.rf);
     occupy(t, noc, glb);
     return pass_cycles(t, noc, glb);

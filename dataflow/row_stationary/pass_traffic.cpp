@@ -70,7 +70,8 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
   const std::int64_t filter_sets_used =
       std::min(tiling.filter_sets, ceil_div(pass.filters.size(), tiling.filters_per_pe));
   const u64 column_height = r * as_count(channel_sets_used);
-  t.inter_pe_psum_words = psum_words * (column_height - 1);
+  t.pe_hop_words = psum_words * (column_height - 1);
+  t.pe_hop_shares[Tensor::kOutputs] = t.pe_hop_words;  // psums ripple up the PE columns
   t.active_pes = g * column_height * as_count(filter_sets_used) * e;
 
   // RF: every MAC reads its ifmap operand (the rest follows in set_nonzero_macs). Filling: each filter word

@@ -140,8 +140,8 @@ TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t
   const u64 psum_writes = a.psum_words * accumulations, psum_reads = a.psum_words * (accumulations - 1);
   base.psum_bus_words = psum_writes + psum_reads;
   const u64 channel_sets_total = sum_over(channels, channel_sets_used);
-  base.inter_pe_psum_words = a.psum_words * as_count(b.filter_cols) *
-                             (as_count(R) * channel_sets_total - as_count(b.channels * b.filter_rows));
+  base.pe_hop_words = a.psum_words * as_count(b.filter_cols) *
+                      (as_count(R) * channel_sets_total - as_count(b.channels * b.filter_rows));
   base.peak_active_pes = as_count(std::min(t.group_sets, G) * std::min(t.filter_rows, R) *
                                   channel_sets_used(std::min(t.channels_per_pass(), C)) *
                                   filter_sets_used(std::min(t.filters_per_pass(), M)) * std::min(t.ofmap_rows, E));
@@ -279,9 +279,9 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
 
   cost.energy_pj =
       on_chip_pj(energies, cost.macs, cost.nonzero_macs, cost.rf, cost.filter_bus_words, cost.ifmap_bus_words,
-                 cost.psum_bus_words, cost.inter_pe_psum_words, cost.glb_reads, cost.glb_writes) +
-      static_cast<double>(cost.dram_read_bytes) * energies.dram_read_pj_per_byte +
-      static_cast<double>(cost.dram_write_bytes) * energies.dram_write_pj_per_byte + cost.cycles * energies.cycle_pj;
+                 cost.psum_bus_words, cost.pe_hop_words, cost.glb_reads, cost.glb_writes) +
+      static_cast<double>(cost.dram_read_bytes) * energies[Action::kDramRead] +
+      static_cast<double>(cost.dram_write_bytes) * energies[Action::kDramWrite] + cost.cycles * energies.cycle_pj;
   cost.objective = objective_value(objective, cost.energy_pj, cost.cycles);
   return cost;
 }

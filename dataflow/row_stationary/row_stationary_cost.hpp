@@ -41,7 +41,7 @@ struct MappingCost {
   std::uint64_t filter_bus_words = 0;
   std::uint64_t ifmap_bus_words = 0;
   std::uint64_t psum_bus_words = 0;
-  std::uint64_t inter_pe_psum_words = 0;
+  std::uint64_t pe_hop_words = 0;
   std::uint64_t glb_reads = 0;
   std::uint64_t glb_writes = 0;
   std::uint64_t filter_dram_words = 0;

@@ -158,7 +158,7 @@ ArrayScore array_score(const TilingAnalysis& analysis, const MapperContext& cont
   score.cycles = array_cycles_without_reuse(analysis, context.timing);
   score.energy_pj =
       on_chip_pj(energy, base.macs, base.nonzero_macs, base.rf, base.filter_bus_words, base.ifmap_bus_words,
-                 base.psum_bus_words, base.inter_pe_psum_words, base.glb_reads, base.glb_writes) +
+                 base.psum_bus_words, base.pe_hop_words, base.glb_reads, base.glb_writes) +
       score.cycles * energy.cycle_pj;
   return score;
 }

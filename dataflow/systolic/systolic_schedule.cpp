@@ -29,6 +29,14 @@ Dependence filter_dependence(SystolicDataflow dataflow) {  // window positions a
 
 }  // namespace
 
+TensorCounts systolic_hop_shares(SystolicDataflow dataflow, std::uint64_t macs) {
+  TensorCounts shares;
+  shares[Tensor::kWeights] = dataflow == SystolicDataflow::kWeightStationary ? 0 : macs;
+  shares[Tensor::kInputs] = dataflow == SystolicDataflow::kInputStationary ? 0 : macs;
+  shares[Tensor::kOutputs] = dataflow == SystolicDataflow::kOutputStationary ? 0 : macs;
+  return shares;
+}
+
 SystolicSchedule::SystolicSchedule(const LoopNest& nest, SystolicDataflow dataflow, std::int64_t array_rows,
                                    std::int64_t array_cols, SystolicBuffers buffers, SystolicFoldOrder order,
                                    bool im2col)
@@ -131,7 +139,8 @@ PassTraffic SystolicSchedule::traffic(const SystolicFold& fold, const std::optio
   traffic.filter_bus_words = filter_reads;
   traffic.psum_bus_words = ofmap_writes;
   traffic.psum_glb_writes = ofmap_writes;
-  traffic.inter_pe_psum_words = 2 * traffic.macs;  // two operands hop to a neighbour per MAC
+  traffic.pe_hop_words = 2 * traffic.macs;  // two operands hop to a neighbour per MAC
+  traffic.pe_hop_shares = systolic_hop_shares(dataflow_, traffic.macs);
 
   // DRAM: a block already fetched for the previous fold is on chip; an operand that depends only on the
   // inner fold index and fits its buffer is fetched during the first outer fold only.

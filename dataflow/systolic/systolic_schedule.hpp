@@ -18,6 +18,11 @@ namespace ergon {
 enum class SystolicDataflow { kOutputStationary, kWeightStationary, kInputStationary };
 enum class SystolicFoldOrder { kColumnsOuter, kRowsOuter };
 
+// The words hopping between neighbouring PEs, by tensor, for `macs` MACs: the two tensors that move each
+// hop once per MAC (output stationary: inputs and weights; weight stationary: inputs and partial sums;
+// input stationary: weights and partial sums).
+TensorCounts systolic_hop_shares(SystolicDataflow dataflow, std::uint64_t macs);
+
 struct SystolicBuffers {  // words each on-chip buffer holds
   std::int64_t ifmap_words = 0;
   std::int64_t filter_words = 0;

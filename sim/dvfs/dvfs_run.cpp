@@ -20,7 +20,8 @@ double compute_domain_pj(const EnergyBreakdown& e) {
 void add_dram_statistics(nlohmann::ordered_json& json, const LayerResult& layer,
                          const std::vector<CounterSpec>& counters) {
   for (const CounterSpec& counter : counters) {
-    if (counter.component() == kMemoryComponent && !counter.energy_action && layer.counters.has(counter.name)) {
+    if (counter.component() == kMemoryComponent && !counter.energy_action && counter.tensor.empty() &&
+        layer.counters.has(counter.name)) {
       json[counter.column] = layer.count(counter.name);
     }
   }

@@ -39,7 +39,7 @@ std::string results_header(const SweepGrid& grid) {
   std::string header = "point,workload";
   for (const SweepParameter& p : grid.parameters()) header += "," + csv_quoted(p.key);
   return header + ",layer,op,cycles,time_ns,stall_cycles,macs," + counter_columns(sweep_counters()) + "," +
-         energy_columns(sweep_counters()) + "\n";
+         energy_columns(sweep_counters()) + tensor_columns(sweep_counters()) + "\n";
 }
 
 // The columns in which a point's total row is the sum of its layer rows (Simulation adds the layers up):
@@ -64,7 +64,8 @@ std::vector<std::string> energy_column_components() {
 std::string metric_row(const std::string& prefix, const LayerResult& l) {
   return fmt::format("{},{},{},{},{},{},{},", prefix, csv_quoted(l.name), l.op, l.cycles, l.time_ns, l.stall_cycles,
                      l.macs) +
-         counter_cells(l, sweep_counters()) + "," + energy_cells(l.energy, sweep_counters()) + "\n";
+         counter_cells(l, sweep_counters()) + "," + energy_cells(l.energy, sweep_counters()) +
+         tensor_cells(l, sweep_counters()) + "\n";
 }
 
 // A config error in a swept value names the --param it came from, not the --set it is applied as. Called

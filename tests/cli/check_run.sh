@@ -8,7 +8,7 @@ trap 'rm -rf "$out"' EXIT
 "$ergon" run --config "$source_dir/configs/eyeriss.yaml" --workload "$source_dir/workloads/alexnet.yaml" \
   --batch 4 --out "$out/run" > "$out/stdout.txt"
 grep -q "^total " "$out/stdout.txt"
-grep -q '"schema_version": 4' "$out/run/report.json"
+grep -q '"schema_version": 5' "$out/run/report.json"
 grep -q '"stall_cycles"' "$out/run/report.json"
 [ "$(head -1 "$out/run/layers.csv" | cut -d, -f1)" = "layer" ]
 [ "$(wc -l < "$out/run/activity.csv")" -gt 100 ]

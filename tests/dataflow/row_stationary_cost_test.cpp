@@ -89,7 +89,7 @@ MappingCost simulate_counts(const LoopNest& nest, const RowStationaryMapping& ma
     sum.filter_bus_words += t.filter_bus_words;
     sum.ifmap_bus_words += t.ifmap_bus_words;
     sum.psum_bus_words += t.psum_bus_words;
-    sum.inter_pe_psum_words += t.inter_pe_psum_words;
+    sum.pe_hop_words += t.pe_hop_words;
     sum.glb_reads += t.glb_reads;
     sum.glb_writes += t.glb_writes;
     sum.filter_dram_words += t.filter_dram_words;
@@ -138,7 +138,7 @@ TEST(RowStationaryCostModel, CountsEqualTheStagedPassesOnRandomMappings) {
     EXPECT_EQ(model.filter_bus_words, simulated.filter_bus_words) << where;
     EXPECT_EQ(model.ifmap_bus_words, simulated.ifmap_bus_words) << where;
     EXPECT_EQ(model.psum_bus_words, simulated.psum_bus_words) << where;
-    EXPECT_EQ(model.inter_pe_psum_words, simulated.inter_pe_psum_words) << where;
+    EXPECT_EQ(model.pe_hop_words, simulated.pe_hop_words) << where;
     EXPECT_EQ(model.filter_dram_words, simulated.filter_dram_words) << where;
     EXPECT_EQ(model.ifmap_dram_words, simulated.ifmap_dram_words) << where;
     EXPECT_EQ(model.psum_spill_words, simulated.psum_spill_words) << where;

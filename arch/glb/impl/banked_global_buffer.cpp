@@ -11,7 +11,10 @@ BankedGlobalBuffer::BankedGlobalBuffer(sc_core::sc_module_name name, const GlbCo
       write_words_per_cycle_(
           static_cast<std::uint64_t>(config.port_words_per_cycle(config.write_ports_per_bank, word_bits))) {}
 
-void BankedGlobalBuffer::record(std::uint64_t reads, std::uint64_t writes) {
+void BankedGlobalBuffer::record(std::uint64_t reads, std::uint64_t writes, const TensorCounts& read_shares,
+                                const TensorCounts& write_shares) {
+  counters_.read_shares += read_shares;
+  counters_.write_shares += write_shares;
   counters_.reads += reads;
   counters_.writes += writes;
 }

@@ -12,7 +12,8 @@ class BankedGlobalBuffer : public IGlobalBuffer {
   std::int64_t capacity_words() const override { return capacity_words_; }
   std::uint64_t read_words_per_cycle() const override { return read_words_per_cycle_; }
   std::uint64_t write_words_per_cycle() const override { return write_words_per_cycle_; }
-  void record(std::uint64_t reads, std::uint64_t writes) override;
+  void record(std::uint64_t reads, std::uint64_t writes, const TensorCounts& read_shares,
+              const TensorCounts& write_shares) override;
   const GlbCounters& counters() const override { return counters_; }
 
  private:

@@ -19,7 +19,7 @@ class MulticastBusNoc : public INoc {
     return static_cast<std::uint64_t>(config_.psum_write_bus_words);
   }
   void record(std::uint64_t filter_words, std::uint64_t ifmap_words, std::uint64_t psum_words,
-              std::uint64_t inter_pe_words) override;
+              std::uint64_t pe_hop_words, const TensorCounts& pe_hop_shares) override;
   const NocCounters& counters() const override { return counters_; }
 
  private:

@@ -59,6 +59,8 @@ void RowStationaryCycleArray::start(const LayerPlan& plan, const LayerStep& step
   pass_ = detail.pass;
   staged_ = detail.staged;
   spilled_psum_words_ = step.traffic.psum_spill_write_words;
+  glb_read_shares_ = glb_read_shares(step.traffic);
+  glb_write_shares_ = glb_write_shares(step.traffic);
   tensors_ = &tensors;
   prepare_pass();
   phase_ = Phase::kFill;
@@ -170,9 +172,8 @@ void RowStationaryCycleArray::record_cycle(const MeasuredPass& before, std::uint
   cycle.macs = measured_.nonzero_macs - before.nonzero_macs;
   cycle.rf_accesses = measured_.rf.total() - before.rf.total();
   cycle.noc_transfers =
-      (measured_.filter_bus_words + measured_.ifmap_bus_words + measured_.psum_bus_words +
-       measured_.inter_pe_psum_words) -
-      (before.filter_bus_words + before.ifmap_bus_words + before.psum_bus_words + before.inter_pe_psum_words);
+      (measured_.filter_bus_words + measured_.ifmap_bus_words + measured_.psum_bus_words + measured_.pe_hop_words) -
+      (before.filter_bus_words + before.ifmap_bus_words + before.psum_bus_words + before.pe_hop_words);
   cycle.glb_accesses = (measured_.glb_reads + measured_.glb_writes) - (before.glb_reads + before.glb_writes);
   cycle.dram_bytes = last ? dram_bytes_ : 0;
   const bool same = run_cycles_ > 0 && cycle.active_pes == run_.active_pes && cycle.macs == run_.macs &&
@@ -375,7 +376,7 @@ void RowStationaryCycleArray::run_set_cycle(SetState& set) {
   set.channel = 0;
   // This output's psums are complete in the set: each PE passes its psum up, except the column's top PE.
   const bool top_set = set.channel_set == channel_sets_used_ - 1;
-  measured_.inter_pe_psum_words += static_cast<std::uint64_t>(e_ * (top_set ? r_ - 1 : r_));
+  measured_.pe_hop_words += static_cast<std::uint64_t>(e_ * (top_set ? r_ - 1 : r_));
   if (++set.filter < set.filters) return;
   set.filter = 0;
   if (++set.column < f_) return;
@@ -384,9 +385,11 @@ void RowStationaryCycleArray::run_set_cycle(SetState& set) {
 }
 
 void RowStationaryCycleArray::record_in_modules() {
-  glb_.record(measured_.glb_reads + spilled_psum_words_, measured_.glb_writes);
-  noc_.record(measured_.filter_bus_words, measured_.ifmap_bus_words, measured_.psum_bus_words,
-              measured_.inter_pe_psum_words);
+  glb_.record(measured_.glb_reads + spilled_psum_words_, measured_.glb_writes, glb_read_shares_, glb_write_shares_);
+  TensorCounts pe_hops;  // psums rippling up the columns
+  pe_hops[Tensor::kOutputs] = measured_.pe_hop_words;
+  noc_.record(measured_.filter_bus_words, measured_.ifmap_bus_words, measured_.psum_bus_words, measured_.pe_hop_words,
+              pe_hops);
   counters_.record(measured_.macs, measured_.nonzero_macs, measured_.rf);
   counters_.add_busy_cycles(measured_.array_busy_cycles);
   NocBusy buses;

@@ -80,6 +80,9 @@ class RowStationaryCycleArray : public ICycleArray {
   RowStationaryPass pass_;
   StagedPass staged_;
   std::uint64_t spilled_psum_words_ = 0;  // read out of the GLB by the loader for DRAM, counted with the pass
+  // The step's GLB accesses by tensor, as its traffic plans them (the measured totals must agree: the
+  // per-tensor report test checks they add up).
+  TensorCounts glb_read_shares_, glb_write_shares_;
   LayerTensors* tensors_ = nullptr;
   std::int64_t g_ = 0, n_ = 0, m_ = 0, c_ = 0, e_ = 0, r_ = 0, s_ = 0, f_ = 0, input_rows_ = 0, input_cols_ = 0;
   std::int64_t channel_sets_used_ = 0, filter_sets_used_ = 0;

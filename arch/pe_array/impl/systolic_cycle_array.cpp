@@ -31,6 +31,8 @@ void SystolicCycleArray::start(const LayerPlan& plan, const LayerStep& step, Lay
   start_cycle_ = clock_.cycle_at(sc_core::sc_time_stamp());
   schedule_ = &schedule;
   fold_ = dynamic_cast<const SystolicStep&>(*step.detail).fold;
+  glb_read_shares_ = glb_read_shares(traffic);
+  glb_write_shares_ = glb_write_shares(traffic);
   tensors_ = &tensors;
   rows_ = schedule.array_rows();
   cols_ = schedule.array_cols();
@@ -106,11 +108,13 @@ void SystolicCycleArray::step() {
 
 void SystolicCycleArray::finish_fold() {
   const MeasuredPass& m = measured_;
-  measured_.inter_pe_psum_words = 2 * m.macs;  // two operands hop to a neighbour per MAC
-  measured_.nonzero_macs = m.macs;             // no zero gating
+  measured_.pe_hop_words = 2 * m.macs;  // two operands hop to a neighbour per MAC
+  measured_.nonzero_macs = m.macs;      // no zero gating
   // Operands leave their buffers onto the array's edges and results enter the ofmap buffer.
-  glb_.record(m.glb_reads + m.filter_bus_words + m.ifmap_bus_words, m.glb_writes + m.psum_bus_words);
-  noc_.record(m.filter_bus_words, m.ifmap_bus_words, m.psum_bus_words, m.inter_pe_psum_words);
+  glb_.record(m.glb_reads + m.filter_bus_words + m.ifmap_bus_words, m.glb_writes + m.psum_bus_words, glb_read_shares_,
+              glb_write_shares_);
+  noc_.record(m.filter_bus_words, m.ifmap_bus_words, m.psum_bus_words, m.pe_hop_words,
+              systolic_hop_shares(schedule_->dataflow(), m.macs));
   counters_.record(m.macs, m.nonzero_macs, m.rf);
   counters_.add_busy_cycles(m.array_busy_cycles);
   glb_.occupy_ports(glb_.read_port_cycles(m.glb_read_port_words), glb_.write_port_cycles(m.glb_write_port_words));
@@ -121,7 +125,7 @@ void SystolicCycleArray::finish_fold() {
   fold.end_cycle = start_cycle_ + m.cycles;
   fold.active_pes = m.active_pes;
   fold.macs = m.nonzero_macs;
-  fold.noc_transfers = m.filter_bus_words + m.ifmap_bus_words + m.psum_bus_words + m.inter_pe_psum_words;
+  fold.noc_transfers = m.filter_bus_words + m.ifmap_bus_words + m.psum_bus_words + m.pe_hop_words;
   fold.glb_accesses = m.glb_reads + m.glb_writes + m.filter_bus_words + m.ifmap_bus_words + m.psum_bus_words;
   fold.dram_bytes = dram_bytes_;
   (*activity_)(fold);

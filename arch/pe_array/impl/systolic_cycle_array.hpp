@@ -49,6 +49,9 @@ class SystolicCycleArray : public ICycleArray {
   sc_core::sc_event start_event_, done_event_;
   const SystolicSchedule* schedule_ = nullptr;
   SystolicFold fold_;
+  // The fold's GLB accesses by tensor, as its traffic plans them (the measured totals must agree: the
+  // per-tensor report test checks they add up).
+  TensorCounts glb_read_shares_, glb_write_shares_;
   LayerTensors* tensors_ = nullptr;
   std::int64_t rows_ = 0, cols_ = 0, used_rows_ = 0, used_cols_ = 0, temporal_ = 0;
   std::int64_t cycle_ = 0, preload_left_ = 0, stream_length_ = 0;
