@@ -15,7 +15,7 @@ namespace ergon {
 // outputs (partial sums and the finished ofmap).
 enum class Tensor : std::uint8_t { kWeights, kInputs, kOutputs };
 inline constexpr std::size_t kTensorCount = 3;
-inline constexpr std::array<Tensor, kTensorCount> kTensors = {Tensor::kWeights, Tensor::kInputs, Tensor::kOutputs};
+inline constexpr std::array<Tensor, kTensorCount> kAllTensors = {Tensor::kWeights, Tensor::kInputs, Tensor::kOutputs};
 std::string_view tensor_name(Tensor tensor);  // "weights", "inputs", "outputs"
 
 // One count per tensor (words or bytes, as the action it splits).

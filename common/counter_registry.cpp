@@ -126,7 +126,7 @@ void CounterRegistry::add_tensor_shares(Action action, const TensorCounts& sourc
   if (action_spec(action).tensor != TensorOf::kSplit) {
     throw std::logic_error("action '" + std::string(action_spec(action).name) + "' does not split by tensor");
   }
-  for (Tensor tensor : kTensors) {
+  for (Tensor tensor : kAllTensors) {
     add(tensor_counter_spec(action, tensor), source.counts[static_cast<std::size_t>(tensor)]);
   }
 }

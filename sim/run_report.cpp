@@ -163,7 +163,7 @@ nlohmann::ordered_json tensors_json(const LayerResult& layer) {
   const auto level = [&json](const ActionSpec& action) -> nlohmann::ordered_json& {
     const std::string component(action.component());
     if (!json.contains(component)) {
-      for (Tensor tensor : kTensors)
+      for (Tensor tensor : kAllTensors)
         json[component][std::string(tensor_name(tensor))] = nlohmann::ordered_json::object();
     }
     return json[component];
@@ -172,7 +172,7 @@ nlohmann::ordered_json tensors_json(const LayerResult& layer) {
     if (action.tensor == TensorOf::kNone || !layer.counters.has(action.name)) continue;
     const std::string column(action.column);
     if (action.tensor == TensorOf::kSplit) {
-      for (Tensor tensor : kTensors) {
+      for (Tensor tensor : kAllTensors) {
         level(action)[std::string(tensor_name(tensor))][column] =
             layer.count(tensor_counter_spec(action.id, tensor).name);
       }

@@ -52,7 +52,7 @@ std::string load_error(const std::vector<std::string>& overrides) {
 
 std::string command_output(std::vector<std::string> arguments) {
   CLI::App app;
-  register_config_command(app);
+  Registry<CliCommand>::instance().find("config")->add(app);
   std::reverse(arguments.begin(), arguments.end());  // CLI11 takes them last first
   testing::internal::CaptureStdout();
   app.parse(arguments);

@@ -82,9 +82,9 @@ grep -q "1 already finished, 2 to run" "$out/odd_resume.txt"
 cmp "$out/odd/results.csv" "$out/odd_resumed/results.csv"
 
 # A long check of the swept values shows its progress (a plain line after a second: stderr is a file).
-if "$ergon" sweep --workload "$out/odd.yaml" --param glb.size_kib=1:6000:1 --param dram.preset=lpddr4,bogus \
+if "$ergon" sweep --workload "$out/odd.yaml" --param glb.size_kib=1:40000:1 --param dram.preset=lpddr4,bogus \
   --out "$out/long" > /dev/null 2> "$out/long.txt"; then exit 1; fi
-grep -q "^progress: checking the swept values: .* of 6002 values" "$out/long.txt"
+grep -q "^progress: checking the swept values: .* of 40002 values" "$out/long.txt"
 grep -q "error: --param dram.preset=bogus: dram.preset: unknown DRAM preset 'bogus'" "$out/long.txt"
 
 # Finished work is never overwritten without --resume.

@@ -54,7 +54,7 @@ TEST(ActionCatalogue, EveryActionIsDeclaredCompletelyAndRegistered) {
     EXPECT_EQ(counter->unit, action.unit);
     EXPECT_EQ(counter->energy_action, action.energy_action);
     if (action.tensor != TensorOf::kSplit) continue;
-    for (Tensor tensor : kTensors) {
+    for (Tensor tensor : kAllTensors) {
       const CounterSpec share = tensor_counter_spec(action.id, tensor);
       const CounterSpec* found = registered(specs, share.name);
       ASSERT_NE(found, nullptr) << "no module registers " << share.name;
@@ -109,14 +109,14 @@ void expect_shares_add_up(const LayerResult& layer, const nlohmann::ordered_json
     if (action.tensor == TensorOf::kNone) continue;
     const std::string level(action.component()), column(action.column);
     std::uint64_t listed = 0;
-    for (Tensor tensor : kTensors) {
+    for (Tensor tensor : kAllTensors) {
       const nlohmann::ordered_json& of_tensor = tensors.at(level).at(std::string(tensor_name(tensor)));
       if (of_tensor.contains(column)) listed += of_tensor.at(column).get<std::uint64_t>();
     }
     EXPECT_EQ(listed, json.at(column).get<std::uint64_t>()) << action.name << " in report.json";
     if (action.tensor != TensorOf::kSplit) continue;
     std::uint64_t shares = 0;
-    for (Tensor tensor : kTensors) shares += layer.count(tensor_counter_spec(action.id, tensor).name);
+    for (Tensor tensor : kAllTensors) shares += layer.count(tensor_counter_spec(action.id, tensor).name);
     EXPECT_EQ(shares, layer.count(std::string(action.name))) << action.name;
   }
 }
@@ -148,7 +148,7 @@ TEST_P(TensorCounts, SharesAddUpToEachLevelsTotals) {
   for (const ActionSpec& action : action_catalogue()) {
     EXPECT_NE(("," + header + ",").find("," + std::string(action.column) + ","), std::string::npos) << action.name;
     if (action.tensor != TensorOf::kSplit) continue;
-    for (Tensor tensor : kTensors) {
+    for (Tensor tensor : kAllTensors) {
       const std::string column = tensor_counter_spec(action.id, tensor).column;
       EXPECT_GT(header.find("," + column), header.find(",total_pj")) << column;
     }
