@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# -O1: the sanitizers' recommended level, about twice as fast as -O0 (and GCC 12 miscompiles Eigen's SSE
-# prefetch at -O0 with a precompiled header). At -O1 GCC warns of "maybe uninitialized" values inside
+# -O1: the sanitizers' recommended level, about twice as fast as -O0 (and at -O0 GCC 12 with a precompiled header
+# rejects Eigen's SSE prefetch). At -O1 GCC warns of "maybe uninitialized" values inside
 # libstdc++'s <regex> that the sanitizers' instrumentation makes it unable to prove set: that warning is off
 # here, and on in every other build. -g1 keeps reports' file:line frames.
 flags="-O1 -g1 -Wno-maybe-uninitialized -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
