@@ -133,60 +133,59 @@ inline std::string default_text_of(const std::string& value) {
 // Builders for the common kinds of key. `access(config)` returns a reference to the key's field (ERGON_FIELD);
 // the default is that field in a default-constructed Root (the struct's initialiser is the one place a default
 // is written), unless `required`.
+namespace schema_detail {
+// A key whose value is the field `access` returns: its description and `config show` value; the builders add
+// how it loads.
 template <typename Root, typename Access>
-ConfigKey<Root> number_key(std::string path, Access access, NumberRule rule, std::string unit, std::string help,
-                           bool required = false) {
+ConfigKey<Root> field_backed_key(std::string path, Access access, ConfigKeyType type, bool required, std::string unit,
+                                 std::string range, std::string help) {
   ConfigKey<Root> key;
-  key.info = {path,
-              ConfigKeyType::kNumber,
-              required ? kRequired : schema_detail::default_text_of(access(defaults<Root>())),
+  key.info = {std::move(path),
+              type,
+              required ? kRequired : default_text_of(access(defaults<Root>())),
               std::move(unit),
-              range_text(rule),
+              std::move(range),
               {},
               "",
               std::move(help)};
-  const std::string leaf = key_leaf(path);
-  key.load = [access, rule, required, leaf](YamlMap& map, Root& config) {
+  key.value = [access](const Root& config) { return nlohmann::ordered_json(access(config)); };
+  return key;
+}
+}  // namespace schema_detail
+
+template <typename Root, typename Access>
+ConfigKey<Root> number_key(std::string path, Access access, NumberRule rule, std::string unit, std::string help,
+                           bool required = false) {
+  ConfigKey<Root> key = schema_detail::field_backed_key<Root>(path, access, ConfigKeyType::kNumber, required,
+                                                              std::move(unit), range_text(rule), std::move(help));
+  key.load = [access, rule, required, leaf = key_leaf(path)](YamlMap& map, Root& config) {
     double& field = access(config);
     field = required ? map.get_number(leaf, rule) : map.get_number(leaf, field, rule);
   };
-  key.value = [access](const Root& config) { return nlohmann::ordered_json(access(config)); };
   return key;
 }
 
 template <typename Root, typename Access>
 ConfigKey<Root> int_key(std::string path, Access access, IntRule rule, std::string unit, std::string help,
                         bool required = false) {
-  ConfigKey<Root> key;
-  key.info = {path,
-              ConfigKeyType::kInteger,
-              required ? kRequired : schema_detail::default_text_of(access(defaults<Root>())),
-              std::move(unit),
-              range_text(rule),
-              {},
-              "",
-              std::move(help)};
-  const std::string leaf = key_leaf(path);
-  key.load = [access, rule, required, leaf](YamlMap& map, Root& config) {
+  ConfigKey<Root> key = schema_detail::field_backed_key<Root>(path, access, ConfigKeyType::kInteger, required,
+                                                              std::move(unit), range_text(rule), std::move(help));
+  key.load = [access, rule, required, leaf = key_leaf(path)](YamlMap& map, Root& config) {
     auto& field = access(config);
     field = static_cast<std::remove_reference_t<decltype(field)>>(required ? map.get_int(leaf, rule)
                                                                            : map.get_int(leaf, field, rule));
   };
-  key.value = [access](const Root& config) { return nlohmann::ordered_json(access(config)); };
   return key;
 }
 
 template <typename Root, typename Access>
 ConfigKey<Root> bool_key(std::string path, Access access, std::string help) {
-  ConfigKey<Root> key;
-  key.info = {path, ConfigKeyType::kBoolean, schema_detail::default_text_of(access(defaults<Root>())), "", "", {},
-              "",   std::move(help)};
-  const std::string leaf = key_leaf(path);
-  key.load = [access, leaf](YamlMap& map, Root& config) {
+  ConfigKey<Root> key =
+      schema_detail::field_backed_key<Root>(path, access, ConfigKeyType::kBoolean, false, "", "", std::move(help));
+  key.load = [access, leaf = key_leaf(path)](YamlMap& map, Root& config) {
     bool& field = access(config);
     field = map.get_bool(leaf, field);
   };
-  key.value = [access](const Root& config) { return nlohmann::ordered_json(access(config)); };
   return key;
 }
 
