@@ -12,8 +12,6 @@
 
 #include "arch/dram/banked/page_policy.hpp"
 #include "arch/operating_levels.hpp"
-#include "dataflow/access_prices.hpp"
-#include "dataflow/systolic/systolic_schedule.hpp"
 
 namespace ergon {
 
@@ -29,6 +27,9 @@ constexpr double kMinDramBandwidthGbps = 0.001, kMaxDramBandwidthGbps = 1e6;
 inline std::int64_t systolic_wavefront_words(std::int64_t rows, std::int64_t cols) {
   return 2 * std::max(rows, cols);
 }
+
+// `pe_array.dataflow` of a systolic array (dataflows/systolic/): which operand stays in the PEs.
+enum class SystolicDataflow { kOutputStationary, kWeightStationary, kInputStationary };
 
 struct ClockConfig {
   double frequency_mhz = 200.0;
@@ -183,6 +184,19 @@ struct SocConfig {
   const SocOperatingPoint& point(const std::string& name) const;  // throws std::invalid_argument
   const SocRail& rail_of(const std::string& block) const;         // throws std::invalid_argument
 };
+
+// `mapper.objective`: what a mapper minimises (dataflows/access_prices.hpp ranks by it).
+enum class MapperObjective { kEnergy, kLatency, kEnergyDelay };
+
+// The spelling of `mapper.objective`.
+inline const char* mapper_objective_name(MapperObjective objective) {
+  switch (objective) {
+    case MapperObjective::kLatency: return "latency";
+    case MapperObjective::kEnergyDelay: return "edp";
+    case MapperObjective::kEnergy: break;
+  }
+  return "energy";
+}
 
 // How the mapper ranks a layer's candidate mappings (docs/dataflow.md).
 struct MapperConfig {

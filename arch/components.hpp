@@ -2,7 +2,7 @@
 // The memory and interconnect implementations, chosen by the config's `impl:` keys. Each registers itself
 // from its own .cpp, so adding one is that file plus its line in arch/CMakeLists.txt (docs/architecture.md):
 //   ERGON_REGISTER(DramImpl, "name", DramImpl{[](const DramConfig& config) -> std::unique_ptr<IDram> {...}})
-// PE arrays come with their dataflow (arch/dataflows/registry.hpp).
+// PE arrays come with their dataflow (dataflows/registry.hpp).
 #include <memory>
 #include <string>
 #include <vector>

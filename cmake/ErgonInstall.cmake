@@ -11,14 +11,14 @@ set(ERGON_INSTALL_DATADIR share/ergon)
 set(ERGON_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/ergon)
 set(ERGON_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Ergon)
 
-set(ergon_library_targets ergon_common ergon_network ergon_dataflow ergon_arch ergon_power ergon_sim ergon_studies
-                          ergon_cli)
+set(ergon_library_targets ergon_common ergon_network ergon_arch_config ergon_dataflows ergon_arch ergon_power ergon_sim
+                          ergon_studies ergon_cli)
 
 # Ergon::ergon links every library.
 # The executable already holds the name `ergon`, hence the export name.
 add_library(ergon_libraries INTERFACE)
-target_link_libraries(ergon_libraries INTERFACE ergon_common ergon_network ergon_dataflow ergon_sim ergon_studies)
-ergon_link_whole_archive(ergon_libraries INTERFACE ergon_arch ergon_power ergon_cli)
+target_link_libraries(ergon_libraries INTERFACE ergon_common ergon_network ergon_arch_config ergon_sim ergon_studies)
+ergon_link_whole_archive(ergon_libraries INTERFACE ergon_dataflows ergon_arch ergon_power ergon_cli)
 set_target_properties(ergon_libraries PROPERTIES EXPORT_NAME ergon)
 
 install(TARGETS ${ergon_library_targets} ergon_libraries
@@ -27,7 +27,7 @@ install(TARGETS ${ergon_library_targets} ergon_libraries
         INCLUDES DESTINATION ${ERGON_INSTALL_INCLUDEDIR})
 install(TARGETS ergon RUNTIME DESTINATION ${ERGON_INSTALL_BINDIR})
 
-foreach(header_folder common network dataflow arch power sim studies cli)
+foreach(header_folder common network dataflows arch power sim studies cli)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${header_folder}/
           DESTINATION ${ERGON_INSTALL_INCLUDEDIR}/${header_folder}
           FILES_MATCHING PATTERN "*.hpp")

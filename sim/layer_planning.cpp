@@ -1,7 +1,7 @@
 #include "sim/layer_planning.hpp"
 
-#include "arch/dataflows/registry.hpp"
-#include "dataflow/mapping_error.hpp"
+#include "dataflows/mapping_error.hpp"
+#include "dataflows/registry.hpp"
 #include "sim/simulation.hpp"
 
 namespace ergon {

@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "arch/accelerator_config.hpp"
-#include "arch/dataflows/dataflow.hpp"
-#include "arch/dataflows/mapping_file.hpp"
+#include "dataflows/dataflow.hpp"
+#include "dataflows/mapping_file.hpp"
 #include "network/workload.hpp"
 #include "power/energy_table.hpp"
 

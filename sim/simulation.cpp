@@ -8,8 +8,9 @@
 
 #include "arch/components.hpp"
 #include "arch/controller/controller.hpp"
-#include "arch/dataflows/registry.hpp"
+#include "arch/pe_array/pe_arrays.hpp"
 #include "common/progress_display.hpp"
+#include "dataflows/registry.hpp"
 #include "sim/layer_planning.hpp"
 #include "sim/parallel/interrupt.hpp"
 #include "sim/systemc_kernel.hpp"
@@ -221,11 +222,10 @@ SimulationResult Simulation::run() {
 
   start_fresh_systemc_kernel();
   ClockDomain clock(sc_core::sc_time(1e6 / nominal.frequency_mhz, sc_core::SC_PS));
-  const IDataflow& dataflow = dataflow_of(config_.pe_array);
   const auto dram = make_dram(config_.dram);
   const auto glb = make_global_buffer(config_.glb, config_.pe_array.word_bits);
   const auto noc = make_noc(config_.noc);
-  const auto pe_array = dataflow.make_array(config_);
+  const auto pe_array = make_pe_array(config_);
   CounterRegistry registry;
   register_module_counters(registry, *pe_array, *noc, *glb, *dram);
   result.counters = registry.specs();
@@ -278,7 +278,7 @@ SimulationResult Simulation::run() {
   }
   std::unique_ptr<ICycleArray> cycle_array;
   if (options_.fidelity == Fidelity::kCycleAccurate) {
-    cycle_array = dataflow.make_cycle_array(config_, *noc, *glb, *pe_array, clock);
+    cycle_array = make_cycle_array(config_, *noc, *glb, *pe_array, clock);
   }
   ProgressDisplay simulation_progress("simulating " + run_name, progress_shown());
   auto controller = std::make_unique<Controller>(

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "arch/controller/dram_address_map.hpp"
-#include "arch/dataflows/dataflow.hpp"
 #include "arch/dram/dram.hpp"
 #include "arch/operating_levels.hpp"
+#include "dataflows/dataflow.hpp"
 
 namespace ergon {
 

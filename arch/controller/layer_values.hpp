@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "arch/controller/layer_job.hpp"
-#include "dataflow/layer_tensors.hpp"
+#include "dataflows/layer_tensors.hpp"
 
 namespace ergon {
 

@@ -2,13 +2,13 @@
 // The global buffer between DRAM and the PE array: capacity for ifmap and psum tiles (the mapper sizes
 // tiles to it), the tiles it holds of the running layer (the loader fetches what it does not hold), and the
 // port bandwidth that times accesses. Implementations: arch/glb/impl/.
-#include <algorithm>
 #include <cstdint>
 #include <systemc>
 
+#include "arch/glb/glb_ports.hpp"
+#include "arch/glb/tile_store.hpp"
 #include "common/busy_registry.hpp"
 #include "common/counter_registry.hpp"
-#include "dataflow/tile_store.hpp"
 
 namespace ergon {
 
@@ -41,16 +41,6 @@ inline void register_busy(BusyRegistry& registry, const GlbBusy& busy) {
   registry.add({"glb.write_port", ResourceKind::kBufferPort, BusyUnit::kComputeCycles,
                 "the GLB's write ports (every bank's) carrying words"},
                busy.write_port_cycles);
-}
-
-// GLB port time, defined once for the modules and the mappers' estimates: `words` through ports that move
-// `words_per_cycle` a cycle, and reads and writes on their separate ports at once.
-inline std::uint64_t glb_port_cycles(std::uint64_t words, std::uint64_t words_per_cycle) {
-  return (words + words_per_cycle - 1) / words_per_cycle;
-}
-inline std::uint64_t glb_access_cycles(std::uint64_t reads, std::uint64_t writes, std::uint64_t read_words_per_cycle,
-                                       std::uint64_t write_words_per_cycle) {
-  return std::max(glb_port_cycles(reads, read_words_per_cycle), glb_port_cycles(writes, write_words_per_cycle));
 }
 
 class IGlobalBuffer : public sc_core::sc_module {

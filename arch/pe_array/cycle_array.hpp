@@ -6,8 +6,8 @@
 #include <systemc>
 
 #include "arch/controller/activity.hpp"
-#include "dataflow/layer_tensors.hpp"
-#include "dataflow/pass_traffic.hpp"
+#include "dataflows/layer_tensors.hpp"
+#include "dataflows/pass_traffic.hpp"
 
 namespace ergon {
 

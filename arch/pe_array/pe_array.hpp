@@ -7,7 +7,7 @@
 #include "arch/glb/global_buffer.hpp"
 #include "arch/noc/noc.hpp"
 #include "common/counter_registry.hpp"
-#include "dataflow/pass_traffic.hpp"
+#include "dataflows/pass_traffic.hpp"
 
 namespace ergon {
 

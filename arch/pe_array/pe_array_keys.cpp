@@ -1,6 +1,6 @@
-// pe_array: the array's plug-in and shape; the plug-ins add their own keys (arch/dataflows/*_keys.cpp).
+// pe_array: the array's plug-in and shape; the plug-ins add their own keys (dataflows/*_keys.cpp).
 #include "arch/config_keys.hpp"
-#include "arch/dataflows/registry.hpp"
+#include "dataflows/registry.hpp"
 
 namespace ergon {
 namespace {

@@ -7,10 +7,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "arch/dataflows/registry.hpp"
 #include "cli/commands/cli_checks.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/commands/output.hpp"
+#include "dataflows/registry.hpp"
 #include "power/estimators/cnnergy.hpp"
 #include "power/estimators/cnnergy_hardware.hpp"
 #include "sim/data_paths.hpp"

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "arch/dataflows/registry.hpp"
+#include "dataflows/registry.hpp"
 #include "power/estimators/cnnergy.hpp"
 #include "power/estimators/cnnergy_hardware.hpp"
 #include "power/estimators/cnnergy_report.hpp"

@@ -1,8 +1,8 @@
 #pragma once
 // The CNNergy model's hardware taken from an accelerator config (the estimator and `compare`'s detail).
 #include "arch/accelerator_config.hpp"
-#include "arch/dataflows/registry.hpp"
 #include "common/input_error.hpp"
+#include "dataflows/registry.hpp"
 #include "power/estimators/cnnergy.hpp"
 
 namespace ergon {

@@ -1,5 +1,5 @@
 // The roofline bound. Its memory term is the traffic the simulated hardware cannot avoid, counted as the
-// simulator stores tensors (dataflow/dram_encoding.hpp), so that no simulated layer beats it:
+// simulator stores tensors (dataflows/dram_encoding.hpp), so that no simulated layer beats it:
 // - weights once per batch, raw;
 // - the input values some window reads, once per image (padding is never stored, and a strided window
 //   may skip rows and columns);
@@ -11,9 +11,9 @@
 
 #include <algorithm>
 
-#include "arch/dataflows/registry.hpp"
-#include "dataflow/elementwise.hpp"
-#include "dataflow/loop_nest.hpp"
+#include "dataflows/elementwise/elementwise.hpp"
+#include "dataflows/loop_nest.hpp"
+#include "dataflows/registry.hpp"
 
 namespace ergon {
 namespace {

@@ -36,7 +36,7 @@ package_dir=$(find "$prefix" -path '*/cmake/Ergon' -type d)
 for file in ErgonConfig.cmake ErgonConfigVersion.cmake ErgonTargets.cmake; do
   [ -f "$package_dir/$file" ] || fail "not installed: $package_dir/$file"
 done
-for library in common network dataflow arch power sim studies cli; do
+for library in common network arch_config dataflows arch power sim studies cli; do
   [ -f "$package_dir/../../libergon_$library.a" ] || fail "not installed: libergon_$library.a"
 done
 sources_in_data=$(find "$prefix/share" -name '*.cpp' -o -name '*.hpp' -o -name CMakeLists.txt)

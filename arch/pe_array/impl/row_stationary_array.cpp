@@ -1,28 +1,18 @@
 #include "arch/pe_array/impl/row_stationary_array.hpp"
 
-#include <cmath>
+#include <memory>
+
+#include "arch/pe_array/impl/row_stationary_cycle_array.hpp"
+#include "arch/pe_array/pe_arrays.hpp"
 
 namespace ergon {
 
-ArrayTiming array_timing(const PeArrayConfig& config, const INoc& noc, const IGlobalBuffer& glb) {
-  ArrayTiming timing;
-  timing.filter_bus_words = static_cast<std::int64_t>(noc.filter_words_per_cycle());
-  timing.ifmap_bus_words = static_cast<std::int64_t>(noc.ifmap_words_per_cycle());
-  timing.psum_read_bus_words = static_cast<std::int64_t>(noc.psum_read_words_per_cycle());
-  timing.psum_write_bus_words = static_cast<std::int64_t>(noc.psum_write_words_per_cycle());
-  timing.glb_read_words = static_cast<std::int64_t>(glb.read_words_per_cycle());
-  timing.glb_write_words = static_cast<std::int64_t>(glb.write_words_per_cycle());
-  timing.ifmap_rf_words = config.rf.ifmap_entries;
-  timing.filter_rf_double_buffered = config.rf.filter_double_buffered;
-  return timing;
-}
+RowStationaryArray::RowStationaryArray(sc_core::sc_module_name name, const AcceleratorConfig& config)
+    : IPeArray(name), config_(config.pe_array), timing_(array_timing(config)) {}
 
-RowStationaryArray::RowStationaryArray(sc_core::sc_module_name name, const PeArrayConfig& config)
-    : IPeArray(name), config_(config) {}
-
-std::uint64_t RowStationaryArray::pass_cycles(const PassTraffic& t, const INoc& noc, const IGlobalBuffer& glb) const {
-  const PassTiming timing = pass_timing(pass_load(t), array_timing(config_, noc, glb));
-  return static_cast<std::uint64_t>(std::ceil(timing.preload_cycles) + std::ceil(timing.stream_cycles));
+std::uint64_t RowStationaryArray::pass_cycles(const PassTraffic& t, const INoc& /*noc*/,
+                                              const IGlobalBuffer& /*glb*/) const {
+  return ergon::pass_cycles(t, timing_);
 }
 
 // Each bus and port for the words its timing carries over it (pass_timing: filters and ifmaps, preloaded
@@ -39,5 +29,20 @@ void RowStationaryArray::occupy(const PassTraffic& t, INoc& noc, IGlobalBuffer& 
   glb.occupy_ports(glb.read_port_cycles(t.filter_bus_words + t.ifmap_bus_words + t.psum_glb_reads + t.ofmap_dram_words),
                    glb.write_port_cycles(t.psum_glb_writes + t.deposited_words()));
 }
+
+namespace {
+
+std::unique_ptr<IPeArray> make_array(const AcceleratorConfig& config) {
+  return std::make_unique<RowStationaryArray>("pe_array", config);
+}
+
+std::unique_ptr<ICycleArray> make_cycle_array(const AcceleratorConfig& config, INoc& noc, IGlobalBuffer& glb,
+                                              IPeArray& counters, const ClockDomain& clock) {
+  return std::make_unique<RowStationaryCycleArray>("cycle_pe_array", config.pe_array, noc, glb, counters, clock);
+}
+
+}  // namespace
+
+ERGON_REGISTER(PeArrayImpl, "row_stationary", PeArrayImpl{make_array, make_cycle_array})
 
 }  // namespace ergon

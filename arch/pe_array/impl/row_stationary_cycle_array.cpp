@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "arch/clock.hpp"
-#include "dataflow/row_stationary/pass_timing.hpp"
-#include "dataflow/row_stationary/pass_traffic.hpp"
+#include "dataflows/row_stationary/pass_timing.hpp"
+#include "dataflows/row_stationary/pass_traffic.hpp"
 
 namespace ergon {
 namespace {

@@ -10,12 +10,13 @@
 #include <vector>
 
 #include "arch/accelerator_config.hpp"
-#include "arch/dataflows/row_stationary_dataflow.hpp"
+#include "arch/clock.hpp"
 #include "arch/glb/global_buffer.hpp"
 #include "arch/noc/noc.hpp"
 #include "arch/pe_array/cycle_array.hpp"
 #include "arch/pe_array/pe_array.hpp"
-#include "dataflow/pass_traffic.hpp"
+#include "dataflows/pass_traffic.hpp"
+#include "dataflows/row_stationary/row_stationary_dataflow.hpp"
 
 namespace ergon {
 

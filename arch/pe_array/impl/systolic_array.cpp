@@ -1,26 +1,40 @@
 #include "arch/pe_array/impl/systolic_array.hpp"
 
-#include <algorithm>
+#include <memory>
+
+#include "arch/pe_array/impl/systolic_cycle_array.hpp"
+#include "arch/pe_array/pe_arrays.hpp"
 
 namespace ergon {
 
-SystolicArray::SystolicArray(sc_core::sc_module_name name, std::int64_t rows, std::int64_t cols)
-    : IPeArray(name), rows_(rows), cols_(cols) {}
+SystolicArray::SystolicArray(sc_core::sc_module_name name, const AcceleratorConfig& config)
+    : IPeArray(name), timing_(systolic_timing(config)) {}
 
-// The stationary operand shifts in first, then the stream crosses the array with its skew.
-std::uint64_t SystolicArray::array_cycles(const PassTraffic& t) const {
-  return t.fill_cycles + t.compute_cycles + static_cast<std::uint64_t>(rows_ + cols_ - 2);
+std::uint64_t SystolicArray::pass_cycles(const PassTraffic& t, const INoc& /*noc*/,
+                                         const IGlobalBuffer& /*glb*/) const {
+  return systolic_pass_cycles(t, timing_);
 }
 
-// The buffers feed the array's edges directly (one word per edge row or column per cycle); their bank
-// ports carry the DRAM deposits and the finished outputs leaving for DRAM.
-std::uint64_t SystolicArray::pass_cycles(const PassTraffic& t, const INoc& /*noc*/, const IGlobalBuffer& glb) const {
-  return std::max(array_cycles(t), glb.access_cycles(t.ofmap_dram_words, t.deposited_words()));
-}
-
+// The array for its shift-in, stream and skew; the bank ports for the DRAM deposits and the finished outputs
+// leaving for DRAM.
 void SystolicArray::occupy(const PassTraffic& t, INoc& /*noc*/, IGlobalBuffer& glb) {
-  add_busy_cycles(array_cycles(t));
+  add_busy_cycles(systolic_array_cycles(t, timing_));
   glb.occupy_ports(glb.read_port_cycles(t.ofmap_dram_words), glb.write_port_cycles(t.deposited_words()));
 }
+
+namespace {
+
+std::unique_ptr<IPeArray> make_array(const AcceleratorConfig& config) {
+  return std::make_unique<SystolicArray>("pe_array", config);
+}
+
+std::unique_ptr<ICycleArray> make_cycle_array(const AcceleratorConfig& /*config*/, INoc& noc, IGlobalBuffer& glb,
+                                              IPeArray& counters, const ClockDomain& clock) {
+  return std::make_unique<SystolicCycleArray>("cycle_systolic_array", noc, glb, counters, clock);
+}
+
+}  // namespace
+
+ERGON_REGISTER(PeArrayImpl, "systolic", PeArrayImpl{make_array, make_cycle_array})
 
 }  // namespace ergon

@@ -7,11 +7,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "arch/dataflows/systolic_dataflow.hpp"
+#include "arch/clock.hpp"
 #include "arch/glb/global_buffer.hpp"
 #include "arch/noc/noc.hpp"
 #include "arch/pe_array/cycle_array.hpp"
 #include "arch/pe_array/pe_array.hpp"
+#include "dataflows/systolic/systolic_dataflow.hpp"
 
 namespace ergon {
 

@@ -1,0 +1,48 @@
+#include "dataflows/systolic/systolic_cost.hpp"
+
+#include <optional>
+
+#include "dataflows/pass_pipeline.hpp"
+#include "dataflows/systolic/systolic_step_timing.hpp"
+
+namespace ergon {
+
+MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, const AcceleratorConfig& config,
+                                           const DramEncoding& encoding, const AccessPrices& prices,
+                                           MapperObjective objective) {
+  PipelineTiming timing;
+  timing.dram_bytes_per_cycle = config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz;
+  timing.dram_latency_cycles = config.dram.latency_ns * config.clock.frequency_mhz * 1e-3;
+  timing.double_buffered = true;
+  PassPipeline pipeline(timing);
+  const SystolicTiming fold_timing = systolic_timing(config);
+  PassTraffic sum;  // the folds' on-chip counts
+  std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+  std::optional<SystolicFold> previous;
+  for (std::uint64_t i = 0; i < schedule.fold_count(); ++i) {
+    const SystolicFold fold = schedule.fold(i);
+    const PassTraffic t = schedule.traffic(fold, previous);
+    previous = fold;
+    const PassDram dram = pass_dram(t, encoding);
+    pipeline.add(dram, static_cast<double>(systolic_pass_cycles(t, fold_timing)));
+    sum.macs += t.macs, sum.nonzero_macs += t.nonzero_macs, sum.rf += t.rf;
+    sum.filter_bus_words += t.filter_bus_words, sum.ifmap_bus_words += t.ifmap_bus_words;
+    sum.psum_bus_words += t.psum_bus_words, sum.pe_hop_words += t.pe_hop_words;
+    sum.glb_reads += t.glb_reads, sum.glb_writes += t.glb_writes;
+    dram_read_bytes += dram.read_bytes;
+    dram_write_bytes += dram.evicted_bytes + dram.written_bytes;
+  }
+  const double cycles = pipeline.cycles();
+  MappingSummary::Estimate estimate;
+  estimate.cycles = cycles;
+  estimate.dram_bytes = dram_read_bytes + dram_write_bytes;
+  estimate.glb_accesses = sum.glb_reads + sum.glb_writes;
+  estimate.energy_pj = on_chip_pj(prices, sum.macs, sum.nonzero_macs, sum.rf, sum.filter_bus_words, sum.ifmap_bus_words,
+                                  sum.psum_bus_words, sum.pe_hop_words, sum.glb_reads, sum.glb_writes) +
+                       static_cast<double>(dram_read_bytes) * prices[Action::kDramRead] +
+                       static_cast<double>(dram_write_bytes) * prices[Action::kDramWrite] + cycles * prices.cycle_pj;
+  estimate.best_objective = objective_value(objective, estimate.energy_pj, cycles);
+  return estimate;
+}
+
+}  // namespace ergon

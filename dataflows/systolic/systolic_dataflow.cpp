@@ -1,0 +1,254 @@
+#include "dataflows/systolic/systolic_dataflow.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dataflows/elementwise/elementwise_dataflow.hpp"
+#include "dataflows/integer_math.hpp"
+#include "dataflows/registry.hpp"
+#include "dataflows/systolic/systolic_cost.hpp"
+
+namespace ergon {
+namespace {
+
+SystolicDataflow systolic_dataflow_of(const std::string& name) {
+  return name == "ws"   ? SystolicDataflow::kWeightStationary
+         : name == "is" ? SystolicDataflow::kInputStationary
+                        : SystolicDataflow::kOutputStationary;
+}
+
+// The part of glb.size_kib that holds ofmaps (the rest holds ifmaps).
+double ofmap_buffer_kib(const GlbConfig& glb) {
+  return glb.ofmap_size_kib > 0 ? glb.ofmap_size_kib : glb.size_kib / 2;
+}
+
+SystolicBuffers systolic_buffers(const AcceleratorConfig& config) {
+  const int bits = config.pe_array.word_bits;
+  const double ofmap_kib = ofmap_buffer_kib(config.glb);
+  return {words_of_kib(config.glb.size_kib - ofmap_kib, bits), words_of_kib(config.glb.filter_size_kib, bits),
+          words_of_kib(ofmap_kib, bits)};
+}
+
+// Pooling on a systolic array: its tensors stream through the buffers like an element-wise layer.
+bool pooling_work(const Layer& layer, std::int64_t images, ElementwiseWork& work) {
+  if (!has_loop_nest(layer) || layer.op == OpKind::kConv || layer.op == OpKind::kFullyConnected ||
+      layer.op == OpKind::kMatMul) {
+    return false;
+  }
+  const auto n = static_cast<std::uint64_t>(images);
+  work.input_words = n * static_cast<std::uint64_t>(layer.input_shapes.at(0).elements());
+  work.output_words = n * static_cast<std::uint64_t>(layer.output_shape.elements());
+  work.operations = loop_nest_of(layer, images).operations();
+  return true;
+}
+
+const char* fold_order_name(SystolicFoldOrder order) {
+  return order == SystolicFoldOrder::kRowsOuter ? "rows_outer" : "columns_outer";
+}
+
+// Parameters a mapping file pins for a systolic layer.
+struct SystolicPins {
+  std::optional<SystolicDataflow> dataflow;
+  std::optional<SystolicFoldOrder> order;
+};
+
+SystolicPins read_pins(const YamlView& entry) {
+  YamlMap map(entry);
+  SystolicPins pins;
+  if (map.has("dataflow")) {
+    const YamlView value = map.at("dataflow");
+    // Reports print os, ws or is; mapping files written from older reports say systolic_os.
+    std::string name = value.as_string();
+    if (name.rfind("systolic_", 0) == 0) name.erase(0, std::string("systolic_").size());
+    if (name != "os" && name != "ws" && name != "is") value.fail("give os, ws or is");
+    pins.dataflow = systolic_dataflow_of(name);
+  }
+  if (map.has("fold_order")) {
+    const YamlView value = map.at("fold_order");
+    const std::string name = value.as_string();
+    if (name != "columns_outer" && name != "rows_outer") value.fail("give columns_outer or rows_outer");
+    pins.order = name == "rows_outer" ? SystolicFoldOrder::kRowsOuter : SystolicFoldOrder::kColumnsOuter;
+  }
+  map.reject_unknown_keys();
+  return pins;
+}
+
+// Chooses per layer the fold order and, with `pe_array.dataflow: auto`, the dataflow, by the mapper's
+// objective; reuse follows from the buffer sizes (SystolicSchedule).
+class SystolicPlanner : public ILayerPlanner {
+ public:
+  SystolicPlanner(const AcceleratorConfig& config, const AccessPrices& prices)
+      : config_(config), prices_(prices), objective_(config.mapper.objective), buffers_(systolic_buffers(config)) {}
+
+  std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding,
+                                  const YamlView* constraints) override {
+    ElementwiseWork work;
+    if (pooling_work(layer, batch, work)) {
+      if (constraints != nullptr) constraints->fail("pooling streams through the buffers: it has no mapping to pin");
+      return std::make_unique<ElementwisePlan>(work, config_, encoding, "pooling, streamed through the buffers");
+    }
+    if (!has_loop_nest(layer)) return nullptr;
+    const SystolicPins pins = constraints != nullptr ? read_pins(*constraints) : SystolicPins{};
+    const LoopNest nest = loop_nest_of(layer, batch);
+    std::vector<SystolicDataflow> dataflows = {SystolicDataflow::kOutputStationary, SystolicDataflow::kWeightStationary,
+                                               SystolicDataflow::kInputStationary};
+    if (pins.dataflow) {
+      dataflows = {*pins.dataflow};
+    } else if (config_.pe_array.dataflow) {  // else `auto`: each layer's best
+      dataflows = {*config_.pe_array.dataflow};
+    }
+    std::optional<SystolicSchedule> best;
+    MappingSummary::Estimate best_estimate;
+    std::vector<double> objectives;
+    for (const SystolicDataflow dataflow : dataflows) {
+      for (const SystolicFoldOrder order : {SystolicFoldOrder::kColumnsOuter, SystolicFoldOrder::kRowsOuter}) {
+        if (pins.order && *pins.order != order) continue;
+        SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers_, order,
+                                   config_.glb.operand_fetch == OperandFetch::kIm2col);
+        const MappingSummary::Estimate estimate = estimate_schedule(candidate, config_, encoding, prices_, objective_);
+        objectives.push_back(estimate.best_objective);
+        if (!best || ranks_before(objective_, estimate.energy_pj, estimate.cycles, best_estimate.energy_pj,
+                                  best_estimate.cycles)) {  // full ties keep SCALE-Sim's order
+          best = std::move(candidate);
+          best_estimate = estimate;
+        }
+      }
+    }
+    best_estimate.objective = mapper_objective_name(objective_);
+    best_estimate.candidates = objectives.size();
+    std::sort(objectives.begin(), objectives.end());
+    best_estimate.median_objective = objectives[objectives.size() / 2];
+    best_estimate.worst_objective = objectives.back();
+    auto plan = std::make_unique<SystolicPlan>(std::move(*best), encoding, best_estimate);
+    plan->set_stream_timing(stream_timing(encoding));
+    return plan;
+  }
+
+ private:
+  // SCALE-Sim's read buffers (docs/scalesim-reference.md): the first fill of each buffer's active half is
+  // free, and prefetches follow each other without waiting for the array.
+  StreamTiming stream_timing(const DramEncoding& encoding) const {
+    StreamTiming timing;
+    if (config_.glb.first_fill == FirstFill::kFree) {
+      timing.free_filter_bytes = encoding.raw_bytes(as_count(buffers_.filter_words / 2));
+      timing.free_ifmap_bytes = encoding.raw_bytes(as_count(buffers_.ifmap_words / 2));
+    }
+    timing.run_ahead = config_.glb.prefetch == Prefetch::kRunAhead;
+    return timing;
+  }
+
+  AcceleratorConfig config_;
+  AccessPrices prices_;
+  MapperObjective objective_;
+  SystolicBuffers buffers_;  // the same for every layer
+};
+
+// Each buffer must hold one operand wavefront of the array, double-buffered (systolic_wavefront_words); with
+// less, the fold model would silently assume it feeds the array.
+void check_systolic_buffers(YamlMap glb_map, const AcceleratorConfig& config) {
+  const GlbConfig& glb = config.glb;
+  if (glb.filter_size_kib <= 0) glb_map.view().fail("a systolic array needs a filter buffer: set filter_size_kib");
+  const double words_per_kib = 1024.0 * 8.0 / config.pe_array.word_bits;
+  const std::int64_t wavefront = systolic_wavefront_words(config.pe_array.rows, config.pe_array.cols);
+  const double ofmap_kib = ofmap_buffer_kib(glb);
+  const struct {
+    const char* buffer;
+    double kib;
+    const char* key;
+  } buffers[] = {{"ifmap", glb.size_kib - ofmap_kib, "size_kib"},
+                 {"filter", glb.filter_size_kib, "filter_size_kib"},
+                 {"ofmap", ofmap_kib, glb.ofmap_size_kib > 0 ? "ofmap_size_kib" : "size_kib"}};
+  for (const auto& entry : buffers) {
+    const auto words = static_cast<std::int64_t>(entry.kib * words_per_kib);
+    if (words < wavefront) {
+      glb_map.at(entry.key).fail(fmt::format(
+          "the {} buffer holds {} words, less than one operand wavefront of the {}x{} array, double-buffered "
+          "({} words); enlarge glb.{} so the {} buffer has at least {:g} KiB",
+          entry.buffer, words, config.pe_array.rows, config.pe_array.cols, wavefront, entry.key, entry.buffer,
+          static_cast<double>(wavefront) / words_per_kib));
+    }
+  }
+}
+
+class SystolicDataflowPlugin : public IDataflow {
+ public:
+  void check_config(YamlMap& root, const AcceleratorConfig& config) const override {
+    check_systolic_buffers(root.get_map("glb"), config);
+  }
+  bool compresses_activations() const override { return false; }  // TPU-like arrays store raw tensors
+  std::unique_ptr<ILayerPlanner> planner(const AcceleratorConfig& config, const AccessPrices& prices) const override {
+    return std::make_unique<SystolicPlanner>(config, prices);
+  }
+};
+
+}  // namespace
+
+SystolicPlan::SystolicPlan(SystolicSchedule schedule, const DramEncoding& encoding, MappingSummary::Estimate estimate)
+    : LayerPlan(encoding), schedule_(std::move(schedule)), estimate_(std::move(estimate)) {}
+
+const char* systolic_dataflow_name(SystolicDataflow dataflow) {
+  switch (dataflow) {
+    case SystolicDataflow::kWeightStationary: return "ws";
+    case SystolicDataflow::kInputStationary: return "is";
+    case SystolicDataflow::kOutputStationary: break;
+  }
+  return "os";
+}
+
+MappingSummary SystolicPlan::mapping() const {
+  const SystolicSchedule& s = schedule_;
+  MappingSummary summary;
+  summary.parameters = {{"dataflow", systolic_dataflow_name(s.dataflow())},
+                        {"spatial_rows", s.spatial_rows()},
+                        {"spatial_cols", s.spatial_cols()},
+                        {"temporal", s.temporal()},
+                        {"folds", s.fold_count()},
+                        {"fold_order", fold_order_name(s.fold_order())}};
+  summary.estimate = estimate_;
+  return summary;
+}
+
+std::vector<std::string> SystolicPlan::loop_nest() const {
+  const SystolicSchedule& s = schedule_;
+  const std::int64_t row_folds = (s.spatial_rows() + s.array_rows() - 1) / s.array_rows();
+  const std::int64_t col_folds = (s.spatial_cols() + s.array_cols() - 1) / s.array_cols();
+  return {
+      fmt::format("for group in [0, {})", s.nest().groups),
+      fmt::format("  for column_fold in [0, {})  # {} of {} spatial columns", col_folds, s.array_cols(),
+                  s.spatial_cols()),
+      fmt::format("    for row_fold in [0, {})  # {} of {} spatial rows", row_folds, s.array_rows(), s.spatial_rows()),
+      fmt::format("      stream {} steps through the {}x{} array ({} stationary)", s.temporal(), s.array_rows(),
+                  s.array_cols(), systolic_dataflow_name(s.dataflow()))};
+}
+
+void SystolicPlan::for_each_step(GlbContents& /*glb*/, const LayerTensors* tensors, const StepVisitor& visit) const {
+  std::optional<SystolicFold> previous;
+  const std::uint64_t folds = schedule_.fold_count();
+  for (std::uint64_t i = 0; i < folds; ++i) {
+    const SystolicFold fold = schedule_.fold(i);
+    LayerStep step;
+    step.traffic = schedule_.traffic(fold, previous);
+    step.stored_ifmap_nonzeros = DramEncoding::expected(step.traffic.ifmap_dram_stored_words, encoding().ifmap_density);
+    if (tensors != nullptr) {
+      auto detail = std::make_shared<SystolicStep>();
+      detail->fold = fold;
+      step.detail = std::move(detail);
+    }
+    previous = fold;
+    visit(std::move(step));
+  }
+}
+
+const IDataflow& systolic_dataflow() {
+  static const SystolicDataflowPlugin dataflow;
+  return dataflow;
+}
+
+ERGON_REGISTER(DataflowPlugin, "systolic", &systolic_dataflow())
+
+}  // namespace ergon

@@ -1,0 +1,100 @@
+// A systolic array's keys: its dataflow, the split of its buffers and how they fetch operand streams
+// (SCALE-Sim's assumptions, docs/config.md "Operand traffic").
+#include "arch/config_keys.hpp"
+#include "dataflows/systolic/systolic_dataflow.hpp"
+
+namespace ergon {
+namespace {
+
+const AppliesWhen kSystolic{"pe_array.impl", "systolic"};
+
+ChoiceNames<std::optional<SystolicDataflow>> dataflow_names() {
+  ChoiceNames<std::optional<SystolicDataflow>> names;
+  for (SystolicDataflow dataflow :
+       {SystolicDataflow::kOutputStationary, SystolicDataflow::kWeightStationary, SystolicDataflow::kInputStationary}) {
+    names.emplace_back(systolic_dataflow_name(dataflow), dataflow);
+  }
+  names.emplace_back("auto", std::nullopt);
+  return names;
+}
+
+// The arrays whose plug-in declares pe_array.dataflow.
+std::vector<std::string> arrays_with_dataflow_choice() {
+  std::vector<std::string> arrays;
+  for (const auto& item : AcceleratorConfigSections::instance().items()) {
+    for (const AcceleratorConfigKey& key : item.entry.keys) {
+      if (key.info.path == "pe_array.dataflow") arrays.push_back(item.entry.applies.value);
+    }
+  }
+  return arrays;
+}
+
+AcceleratorConfigSection array_keys() {
+  AcceleratorConfigSection section = config_section("pe_array", false, kSystolic);
+  AcceleratorConfigKey dataflow = choice_key<AcceleratorConfig>(
+      "pe_array.dataflow", ERGON_FIELD(pe_array.dataflow), dataflow_names(),
+      "output, weight or input stationary, or `auto`: each layer's own, chosen by `mapper.objective` "
+      "(`docs/dataflow.md`)");
+  dataflow.refuse = [](const YamlView& present, const AcceleratorConfig& config) {
+    present.fail("a " + config.pe_array.impl +
+                 " array has one dataflow; remove it, or set impl to an array with a choice (" +
+                 join_alternatives(arrays_with_dataflow_choice()) + ")");
+  };
+  section.keys = {dataflow};
+  return section;
+}
+
+// SCALE-Sim's operand traffic needs buffers that stream operand matrices: elsewhere only the physical
+// default (the first choice) is accepted.
+template <typename T>
+AcceleratorConfigKey operand_key(std::string path, T GlbConfig::*field, ChoiceNames<T> names, std::string help) {
+  const auto access = [field](auto& config) -> auto& {
+    return config.glb.*field;
+  };
+  AcceleratorConfigKey key = choice_key<AcceleratorConfig>(std::move(path), access, names, std::move(help));
+  key.refuse = [names](const YamlView& present, const AcceleratorConfig& config) {
+    const std::string leaf = key_leaf(present.path());
+    if (value_of(names, read_choice(present, leaf, spellings(names))) == names.front().second) return;
+    present.fail("a " + config.pe_array.impl +
+                 " array fetches tiles, not operand streams; SCALE-Sim's operand traffic needs a systolic array "
+                 "(pe_array.impl: systolic)");
+  };
+  return key;
+}
+
+AcceleratorConfigSection buffer_keys() {
+  AcceleratorConfigSection section = config_section("glb", false, kSystolic);
+  AcceleratorConfigKey ofmap = number_key<AcceleratorConfig>(
+      "glb.ofmap_size_kib", ERGON_FIELD(glb.ofmap_size_kib), NumberRule{0.0, kMaxGlbKib, false}, "KiB",
+      "the part of `size_kib` for ofmaps (the rest holds ifmaps); 0 = half");
+  ofmap.info.range = ">= 0, below size_kib";
+  const auto read_number = ofmap.load;
+  ofmap.load = [read_number](YamlMap& map, AcceleratorConfig& config) {
+    read_number(map, config);
+    if (config.glb.ofmap_size_kib >= config.glb.size_kib)
+      map.at("ofmap_size_kib").fail("must be smaller than glb.size_kib");
+  };
+  section.keys = {
+      ofmap,
+      operand_key("glb.operand_fetch", &GlbConfig::operand_fetch,
+                  ChoiceNames<OperandFetch>{{"tensors", OperandFetch::kTensors}, {"im2col", OperandFetch::kIm2col}},
+                  "fetch the tensor rows a fold touches, or SCALE-Sim's im2col operand block of the fold"),
+      operand_key("glb.first_fill", &GlbConfig::first_fill,
+                  ChoiceNames<FirstFill>{{"timed", FirstFill::kTimed}, {"free", FirstFill::kFree}},
+                  "`free` counts each layer's first half-buffer of each read stream as arrived before the layer "
+                  "(SCALE-Sim); not with `dram.impl: banked`"),
+      operand_key(
+          "glb.prefetch", &GlbConfig::prefetch,
+          ChoiceNames<Prefetch>{{"double_buffered", Prefetch::kDoubleBuffered}, {"run_ahead", Prefetch::kRunAhead}},
+          "fetch a fold while the previous one computes, or fold after fold without waiting for buffer "
+          "space (SCALE-Sim's prefetch timing; at most 4096 folds ahead)"),
+  };
+  return section;
+}
+
+}  // namespace
+}  // namespace ergon
+
+ERGON_REGISTER(ergon::AcceleratorConfigSection, "systolic pe_array", ergon::array_keys(),
+               ergon::config_order::kPeArrayPlugin)
+ERGON_REGISTER(ergon::AcceleratorConfigSection, "systolic glb", ergon::buffer_keys(), ergon::config_order::kGlbPlugin)

@@ -1,0 +1,79 @@
+#pragma once
+// A conv or fc layer on a systolic array, lowered to a GEMM per group in the im2col way: Npx output
+// pixels (over the batch) x a window of K = R*S*C x M filters. The dataflow decides which two dimensions
+// are spread over the array's rows and columns and which one streams in time (SCALE-Sim's convention,
+// docs/scalesim-reference.md): output stationary Sr = Npx, Sc = M, T = K; weight stationary Sr = K,
+// Sc = M, T = Npx; input stationary Sr = K, Sc = Npx, T = M. The array covers Sr x Sc in folds of at most
+// rows x cols, column folds outer and row folds inner (SCALE-Sim's order) or the other way round; each fold is
+// one pass of T streamed steps. The ifmap is fetched as the tensor rows a fold touches, or (`im2col`, as
+// SCALE-Sim v2 does) as the fold's block of the im2col operand matrix, every window position apart.
+#include <cstdint>
+#include <optional>
+
+#include "arch/accelerator_config.hpp"
+#include "dataflows/loop_nest.hpp"
+#include "dataflows/pass_traffic.hpp"
+
+namespace ergon {
+
+enum class SystolicFoldOrder { kColumnsOuter, kRowsOuter };
+
+// The words hopping between neighbouring PEs, by tensor, for `macs` MACs: the two tensors that move each
+// hop once per MAC (output stationary: inputs and weights; weight stationary: inputs and partial sums;
+// input stationary: weights and partial sums).
+TensorCounts systolic_hop_shares(SystolicDataflow dataflow, std::uint64_t macs);
+
+struct SystolicBuffers {  // words each on-chip buffer holds
+  std::int64_t ifmap_words = 0;
+  std::int64_t filter_words = 0;
+  std::int64_t ofmap_words = 0;
+};
+
+struct SystolicFold {
+  std::int64_t group = 0;
+  IndexRange rows;  // of Sr
+  IndexRange cols;  // of Sc
+  bool first_of_layer = false;
+};
+
+class SystolicSchedule {
+ public:
+  SystolicSchedule(const LoopNest& nest, SystolicDataflow dataflow, std::int64_t array_rows, std::int64_t array_cols,
+                   SystolicBuffers buffers, SystolicFoldOrder order = SystolicFoldOrder::kColumnsOuter,
+                   bool im2col = false);
+
+  const LoopNest& nest() const { return nest_; }
+  SystolicDataflow dataflow() const { return dataflow_; }
+  SystolicFoldOrder fold_order() const { return order_; }
+  std::int64_t array_rows() const { return array_rows_; }
+  std::int64_t array_cols() const { return array_cols_; }
+  std::int64_t pixels() const { return pixels_; }              // Npx over the batch
+  std::int64_t window() const { return window_; }              // K
+  std::int64_t spatial_rows() const { return spatial_rows_; }  // Sr
+  std::int64_t spatial_cols() const { return spatial_cols_; }  // Sc
+  std::int64_t temporal() const { return temporal_; }          // T
+  bool im2col() const { return im2col_; }
+  std::uint64_t fold_count() const;
+  SystolicFold fold(std::uint64_t index) const;
+
+  // What one fold moves and computes; `previous` is the fold before (none for the first). The
+  // compute_cycles field is T and fill_cycles the stationary operand's shift-in: the array adds its own
+  // wavefront skew. An operand block the previous fold used is still on chip; an operand that depends only
+  // on the inner fold index and fits half its buffer is fetched during the first outer fold only.
+  PassTraffic traffic(const SystolicFold& fold, const std::optional<SystolicFold>& previous) const;
+
+ private:
+  std::uint64_t ifmap_words_for_pixels(IndexRange pixels, IndexRange window) const;
+
+  LoopNest nest_;
+  SystolicDataflow dataflow_;
+  SystolicFoldOrder order_;
+  std::int64_t array_rows_, array_cols_;
+  SystolicBuffers buffers_;
+  std::int64_t pixels_, window_, spatial_rows_, spatial_cols_, temporal_;
+  std::int64_t row_folds_, col_folds_;
+  bool im2col_;
+  bool ifmap_fits_, filters_fit_;
+};
+
+}  // namespace ergon
