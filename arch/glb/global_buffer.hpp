@@ -33,16 +33,6 @@ struct GlbBusy {
   std::uint64_t write_port_cycles = 0;
 };
 
-// glb.read_port and glb.write_port (each the ports of every bank taken together).
-inline void register_busy(BusyRegistry& registry, const GlbBusy& busy) {
-  registry.add({"glb.read_port", ResourceKind::kBufferPort, BusyUnit::kComputeCycles,
-                "the GLB's read ports (every bank's) carrying words"},
-               busy.read_port_cycles);
-  registry.add({"glb.write_port", ResourceKind::kBufferPort, BusyUnit::kComputeCycles,
-                "the GLB's write ports (every bank's) carrying words"},
-               busy.write_port_cycles);
-}
-
 class IGlobalBuffer : public sc_core::sc_module {
  public:
   using sc_core::sc_module::sc_module;
@@ -71,5 +61,15 @@ class IGlobalBuffer : public sc_core::sc_module {
   GlbContents contents_;
   GlbBusy busy_;
 };
+
+// glb.read_port and glb.write_port (each the ports of every bank taken together).
+inline void register_busy(BusyRegistry& registry, const GlbBusy& busy) {
+  registry.add({"glb.read_port", ResourceKind::kBufferPort, BusyUnit::kComputeCycles,
+                "the GLB's read ports (every bank's) carrying words"},
+               busy.read_port_cycles);
+  registry.add({"glb.write_port", ResourceKind::kBufferPort, BusyUnit::kComputeCycles,
+                "the GLB's write ports (every bank's) carrying words"},
+               busy.write_port_cycles);
+}
 
 }  // namespace ergon

@@ -1,11 +1,28 @@
-#include "arch/pe_array/impl/row_stationary_array.hpp"
-
+// `pe_array.impl: row_stationary` at transaction level: rows x cols PEs with filter, ifmap and psum
+// register files and one MAC unit each. A pass preloads filters and the first ifmap window, then streams
+// ifmap columns while the PEs compute, as far ahead as the ifmap RF holds (dataflows/row_stationary/pass_timing.hpp).
 #include <memory>
 
+#include "arch/accelerator_config.hpp"
 #include "arch/pe_array/impl/row_stationary_cycle_array.hpp"
+#include "arch/pe_array/pe_array.hpp"
 #include "arch/pe_array/pe_arrays.hpp"
+#include "dataflows/row_stationary/pass_timing.hpp"
 
 namespace ergon {
+namespace {
+
+class RowStationaryArray : public IPeArray {
+ public:
+  RowStationaryArray(sc_core::sc_module_name name, const AcceleratorConfig& config);
+  std::int64_t pe_count() const override { return config_.rows * config_.cols; }
+  std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
+  void occupy(const PassTraffic& traffic, INoc& noc, IGlobalBuffer& glb) override;
+
+ private:
+  PeArrayConfig config_;
+  ArrayTiming timing_;  // the mapper's, from the same config
+};
 
 RowStationaryArray::RowStationaryArray(sc_core::sc_module_name name, const AcceleratorConfig& config)
     : IPeArray(name), config_(config.pe_array), timing_(array_timing(config)) {}
@@ -29,8 +46,6 @@ void RowStationaryArray::occupy(const PassTraffic& t, INoc& noc, IGlobalBuffer& 
   glb.occupy_ports(glb.read_port_cycles(t.filter_bus_words + t.ifmap_bus_words + t.psum_glb_reads + t.ofmap_dram_words),
                    glb.write_port_cycles(t.psum_glb_writes + t.deposited_words()));
 }
-
-namespace {
 
 std::unique_ptr<IPeArray> make_array(const AcceleratorConfig& config) {
   return std::make_unique<RowStationaryArray>("pe_array", config);

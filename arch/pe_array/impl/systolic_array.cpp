@@ -1,11 +1,25 @@
-#include "arch/pe_array/impl/systolic_array.hpp"
-
+// `pe_array.impl: systolic` at transaction level: rows x cols MAC units passing operands to their
+// neighbours, a fold timed by the systolic dataflow's step timing (dataflows/systolic/systolic_step_timing.hpp).
 #include <memory>
 
 #include "arch/pe_array/impl/systolic_cycle_array.hpp"
+#include "arch/pe_array/pe_array.hpp"
 #include "arch/pe_array/pe_arrays.hpp"
+#include "dataflows/systolic/systolic_step_timing.hpp"
 
 namespace ergon {
+namespace {
+
+class SystolicArray : public IPeArray {
+ public:
+  SystolicArray(sc_core::sc_module_name name, const AcceleratorConfig& config);
+  std::int64_t pe_count() const override { return timing_.rows * timing_.cols; }
+  std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
+  void occupy(const PassTraffic& traffic, INoc& noc, IGlobalBuffer& glb) override;
+
+ private:
+  SystolicTiming timing_;  // the planner's, from the same config
+};
 
 SystolicArray::SystolicArray(sc_core::sc_module_name name, const AcceleratorConfig& config)
     : IPeArray(name), timing_(systolic_timing(config)) {}
@@ -21,8 +35,6 @@ void SystolicArray::occupy(const PassTraffic& t, INoc& /*noc*/, IGlobalBuffer& g
   add_busy_cycles(systolic_array_cycles(t, timing_));
   glb.occupy_ports(glb.read_port_cycles(t.ofmap_dram_words), glb.write_port_cycles(t.deposited_words()));
 }
-
-namespace {
 
 std::unique_ptr<IPeArray> make_array(const AcceleratorConfig& config) {
   return std::make_unique<SystolicArray>("pe_array", config);
