@@ -194,25 +194,25 @@ void RowStationaryPlan::for_each_step(GlbContents& glb, const LayerTensors* tens
   const LoopNest& layer_nest = schedule_.nest();
   RowStationaryStaging staging(schedule_, glb, coding.ifmap_density);
   schedule_.for_each_pass([&](const RowStationaryPass& pass) {
-    LayerStep step;
-    step.traffic = staging.stage(pass);
-    const std::uint64_t stored = step.traffic.ifmap_dram_stored_words;
+    LayerStep layer_step;
+    layer_step.traffic = staging.stage(pass);
+    const std::uint64_t stored = layer_step.traffic.ifmap_dram_stored_words;
     if (tensors == nullptr) {  // the expected share of zeros
-      step.stored_ifmap_nonzeros = DramEncoding::expected(stored, coding.ifmap_density);
+      layer_step.stored_ifmap_nonzeros = DramEncoding::expected(stored, coding.ifmap_density);
     } else {  // the values the pass fetches, and its zeros counted on them
-      auto detail = std::make_shared<RowStationaryStep>();
+      auto detail = std::make_shared<RowStationaryStepDetail>();
       detail->pass = pass;
-      if (step.traffic.filter_bus_words > 0) {
+      if (layer_step.traffic.filter_bus_words > 0) {
         detail->staged.filter_tile =
             std::make_shared<const std::vector<std::int16_t>>(filter_tile(layer_nest, *tensors, pass));
       }
       detail->staged.ifmap_tile =
           std::make_shared<const std::vector<std::int16_t>>(ifmap_tile(layer_nest, *tensors, pass));
-      detail->staged.deposited_words = step.traffic.deposited_words();
-      step.stored_ifmap_nonzeros = stored_nonzeros(layer_nest, *tensors, pass, staging.fetched_ifmap_rows());
-      step.detail = std::move(detail);
+      detail->staged.deposited_words = layer_step.traffic.deposited_words();
+      layer_step.stored_ifmap_nonzeros = stored_nonzeros(layer_nest, *tensors, pass, staging.fetched_ifmap_rows());
+      layer_step.detail = std::move(detail);
     }
-    visit(std::move(step));
+    visit(std::move(layer_step));
   });
 }
 

@@ -18,7 +18,7 @@ struct StagedPass {
   std::uint64_t deposited_words = 0;                             // written into the GLB from DRAM
 };
 
-struct RowStationaryStep : StepDetail {
+struct RowStationaryStepDetail : StepDetail {
   RowStationaryPass pass;
   StagedPass staged;
 };

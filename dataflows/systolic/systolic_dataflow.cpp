@@ -235,7 +235,7 @@ void SystolicPlan::for_each_step(GlbContents& /*glb*/, const LayerTensors* tenso
     step.traffic = schedule_.traffic(fold, previous);
     step.stored_ifmap_nonzeros = DramEncoding::expected(step.traffic.ifmap_dram_stored_words, encoding().ifmap_density);
     if (tensors != nullptr) {
-      auto detail = std::make_shared<SystolicStep>();
+      auto detail = std::make_shared<SystolicStepDetail>();
       detail->fold = fold;
       step.detail = std::move(detail);
     }

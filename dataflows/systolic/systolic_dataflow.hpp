@@ -9,7 +9,7 @@
 
 namespace ergon {
 
-struct SystolicStep : StepDetail {
+struct SystolicStepDetail : StepDetail {
   SystolicFold fold;
 };
 

@@ -49,7 +49,7 @@ std::size_t RowStationaryCycleArray::pe_index(std::int64_t group, std::int64_t f
 void RowStationaryCycleArray::start(const LayerPlan& plan, const LayerStep& step, LayerTensors& tensors,
                                     const ActivitySink& activity, std::size_t layer_index, std::uint64_t dram_bytes) {
   const auto& schedule = dynamic_cast<const RowStationaryPlan&>(plan).schedule();
-  const auto& detail = dynamic_cast<const RowStationaryStep&>(*step.detail);
+  const auto& detail = dynamic_cast<const RowStationaryStepDetail&>(*step.detail);
   activity_ = activity ? &activity : nullptr;
   layer_index_ = layer_index;
   dram_bytes_ = dram_bytes;

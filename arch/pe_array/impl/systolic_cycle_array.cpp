@@ -30,7 +30,7 @@ void SystolicCycleArray::start(const LayerPlan& plan, const LayerStep& step, Lay
   dram_bytes_ = dram_bytes;
   start_cycle_ = clock_.cycle_at(sc_core::sc_time_stamp());
   schedule_ = &schedule;
-  fold_ = dynamic_cast<const SystolicStep&>(*step.detail).fold;
+  fold_ = dynamic_cast<const SystolicStepDetail&>(*step.detail).fold;
   glb_read_shares_ = glb_read_shares(traffic);
   glb_write_shares_ = glb_write_shares(traffic);
   tensors_ = &tensors;
