@@ -12,6 +12,7 @@ set(ERGON_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/ergon)
 set(ERGON_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Ergon)
 
 set(ergon_library_targets ergon_common ergon_network ergon_dataflow ergon_arch ergon_power ergon_sim ergon_studies
+                          ergon_stm32n6_config
                           ergon_cli)
 
 # Ergon::ergon links every library.
