@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "arch/accelerator_config.hpp"
+#include "arch/config_keys.hpp"
 #include "power/energy_table.hpp"
 #include "sim/data_paths.hpp"
 #include "studies/stm32n6/phase_bench.hpp"
@@ -21,6 +22,25 @@ EnergyTable table_of(const AcceleratorConfig& config) {
   return load_energy_table(energy_table_path(config));
 }
 const double kVoltageSquared = (0.8 / 0.9) * (0.8 / 0.9);  // Table III: 0.9 V -> 0.8 V
+
+// The soc section is the study's own (studies/stm32n6/soc_config.hpp): the loader keeps it among the
+// config's study sections, `config show` prints it, and a config without one has none.
+TEST(Stm32PhaseBench, SocSectionIsKeptForTheStudy) {
+  const AcceleratorConfig config = load_accelerator_config(stm32n6());
+  ASSERT_NE(find_soc(config), nullptr);
+  EXPECT_EQ(find_soc(config)->reference_point, "h-perf");
+  ASSERT_EQ(find_soc(config)->operating_points.size(), 2u);
+  EXPECT_EQ(find_soc(config)->point("l-perf").npu_mhz, 800);
+  EXPECT_EQ(accelerator_config_values(config)["soc"]["reference_point"], "h-perf");
+
+  const AcceleratorConfig eyeriss = load_accelerator_config(test::source_dir() + "/configs/eyeriss.yaml");
+  EXPECT_EQ(find_soc(eyeriss), nullptr);
+  EXPECT_TRUE(eyeriss.study_sections.empty());
+  EXPECT_FALSE(accelerator_config_values(eyeriss).contains("soc"));
+  EXPECT_THROW(
+      simulate_npu(eyeriss, table_of(eyeriss), load_workload(test::source_dir() + "/workloads/ds_cnn.yaml"), "h-perf"),
+      std::invalid_argument);
+}
 
 // The internal RAM sits on VDDCORE: its simulated energy at L-Perf falls with the rail voltage squared
 // (it stayed fixed when the RAM was priced at a constant memory voltage).
