@@ -114,7 +114,7 @@ AcceleratorConfig load_document(YAML::Node root_node, const std::shared_ptr<cons
       if (parent.map.has(key_leaf(section.path))) section.refuse(parent.map.at(key_leaf(section.path)), config);
     } else {
       OpenMap& open = open_map(maps, section.path, applies && section.required);
-      if (open.present || !section.present) {  // a section with `present` (soc) is read only when given
+      if (open.present || !section.present) {  // a section with `present` (a study's) is read only when given
         if (applies) {
           load_section(section, open.map, root, config);
         } else {
@@ -168,34 +168,6 @@ nlohmann::ordered_json accelerator_config_values(const AcceleratorConfig& config
     }
   }
   return values;
-}
-
-SocConfig& soc_of(AcceleratorConfig& config) {
-  if (!config.soc) config.soc.emplace();
-  return *config.soc;
-}
-
-const SocConfig& soc_of(const AcceleratorConfig& config) {
-  static const SocConfig kDefaults;
-  return config.soc ? *config.soc : kDefaults;
-}
-
-const SocRail& SocConfig::rail_of(const std::string& block) const {
-  for (const SocRail& rail : rails) {
-    for (const std::string& b : rail.blocks) {
-      if (b == block) return rail;
-    }
-  }
-  throw std::invalid_argument("no supply rail feeds block '" + block + "'");
-}
-
-const SocOperatingPoint& SocConfig::point(const std::string& name) const {
-  for (const SocOperatingPoint& p : operating_points) {
-    if (p.name == name) return p;
-  }
-  std::string known;
-  for (const SocOperatingPoint& p : operating_points) known += (known.empty() ? "" : ", ") + p.name;
-  throw std::invalid_argument("no operating point '" + name + "'; the config has: " + known);
 }
 
 AcceleratorConfig load_accelerator_config(const std::string& path, const std::vector<std::string>& overrides) {

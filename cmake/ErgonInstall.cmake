@@ -11,8 +11,17 @@ set(ERGON_INSTALL_DATADIR share/ergon)
 set(ERGON_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/ergon)
 set(ERGON_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Ergon)
 
-set(ergon_library_targets ergon_common ergon_network ergon_arch_config ergon_dataflows ergon_arch ergon_power ergon_sim
-                          ergon_studies ergon_cli)
+set(ergon_library_targets
+    ergon_common
+    ergon_network
+    ergon_arch_config
+    ergon_dataflows
+    ergon_arch
+    ergon_power
+    ergon_sim
+    ergon_studies
+    ergon_stm32n6_config
+    ergon_cli)
 
 # Ergon::ergon links every library.
 # The executable already holds the name `ergon`, hence the export name.

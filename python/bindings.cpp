@@ -22,6 +22,7 @@
 #include "sim/dvfs/dvfs_run.hpp"
 #include "sim/parallel/interrupt.hpp"
 #include "sim/parallel/process_pool.hpp"
+#include "sim/run_pipeline.hpp"
 #include "sim/run_report.hpp"
 #include "sim/simulation.hpp"
 #include "sim/sweep/sweep_run.hpp"
@@ -31,10 +32,6 @@ using namespace pybind11::literals;
 
 namespace ergon {
 namespace {
-
-EnergyTable table_of(const AcceleratorConfig& config) {
-  return load_energy_table(energy_table_path(config));
-}
 
 // report.json and layers.csv of one run, as the CLI writes them.
 py::dict run_texts(const SimulationResult& result, const AcceleratorConfig& config, const Workload& workload,
@@ -72,7 +69,7 @@ py::dict simulate(const AcceleratorConfig& config, const Workload& workload, con
     const std::lock_guard<std::mutex> kernel(one_kernel_at_a_time);
     const SigintWatch ctrl_c;
     try {
-      result = Simulation(config, table_of(config), workload, options).run();
+      result = run_pipeline(Chip(config), workload, options);
     } catch (const Interrupted& stopped) {
       interrupted = stopped.what();
     }
@@ -89,9 +86,9 @@ py::dict dvfs(const AcceleratorConfig& config, const Workload& workload, const s
   {
     const py::gil_scoped_release python_threads_run_meanwhile;
     const std::lock_guard<std::mutex> kernel(one_kernel_at_a_time);
-    const EnergyTable table = table_of(config);
-    const SimulationResult race_to_idle = simulate_race_to_idle(config, table, workload);
-    finished = run_dvfs(config, table, workload, dvfs_scheme, race_to_idle, deadline_ms * 1e6);
+    const Chip chip(config);
+    const SimulationResult race_to_idle = simulate_race_to_idle(chip, workload);
+    finished = run_dvfs(chip, workload, dvfs_scheme, race_to_idle, deadline_ms * 1e6);
   }
   const DvfsOutcome& outcome = *finished;
   return py::dict("report_json"_a = dvfs_json(outcome, config, workload).dump(2),
@@ -141,7 +138,7 @@ py::dict estimate(const std::string& name, const Workload& workload, const Accel
   std::optional<ChipInputs> chip;
   if (estimator->models_a_chip()) {
     if (config == nullptr) throw std::invalid_argument("estimator '" + name + "' models a chip: give a config");
-    chip = ChipInputs{*config, table_of(*config)};
+    chip = ChipInputs{*config, load_energy_table(energy_table_path(*config))};
   }
   const EstimatorInputs inputs{workload, chip ? &*chip : nullptr, estimator_settings(*estimator, options),
                                shipped_data_dir()};

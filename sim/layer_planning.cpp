@@ -2,13 +2,11 @@
 
 #include "dataflows/mapping_error.hpp"
 #include "dataflows/registry.hpp"
-#include "sim/simulation.hpp"
 
 namespace ergon {
 
-void plan_layers(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
-                 const LayerPlanningRun& run) {
-  LayerPlanning planning(config, access_prices(config, table));
+void plan_layers(const Chip& chip, const Workload& workload, const LayerPlanningRun& run) {
+  LayerPlanning planning(chip.config(), chip.prices());
   for (std::size_t i = 0; i < workload.layers().size(); ++i) {
     if (run.before_layer && !run.before_layer(i)) continue;
     const Layer& layer = workload.layers()[i];

@@ -1,17 +1,17 @@
 #pragma once
-// The per-layer planning loop a simulation and `ergon map` share: each layer, in the workload's order, is
-// planned on the config's dataflow with its batch and its mapping-file pins.
+// The per-layer planning loop of the run pipeline's plan stage (sim/run_pipeline.hpp), which `ergon map`
+// runs alone: each layer, in the workload's order, is planned on the chip's dataflow with its batch and its
+// mapping-file pins, ranked by the chip's prices.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 
-#include "arch/accelerator_config.hpp"
 #include "dataflows/dataflow.hpp"
 #include "dataflows/mapping_file.hpp"
 #include "network/workload.hpp"
-#include "power/energy_table.hpp"
+#include "sim/chip.hpp"
 
 namespace ergon {
 
@@ -25,7 +25,6 @@ struct LayerPlanningRun {
 };
 
 // A layer no mapping fits fails with its located error (fail_at_layer).
-void plan_layers(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
-                 const LayerPlanningRun& run);
+void plan_layers(const Chip& chip, const Workload& workload, const LayerPlanningRun& run);
 
 }  // namespace ergon

@@ -1,7 +1,7 @@
 #pragma once
-// One simulation of a workload on an accelerator: builds the SystemC modules from the config, runs
-// every layer through the controller, and prices the measured activity with the energy table.
-// A Simulation object can be run more than once; each run uses a fresh SystemC kernel.
+// What a run of a workload on an accelerator takes and gives (options, per-layer and total results), and
+// Simulation: the run pipeline (sim/run_pipeline.hpp) on a config and energy table. A Simulation object can
+// be run more than once; each run uses a fresh SystemC kernel.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +19,7 @@
 #include "network/workload.hpp"
 #include "power/energy_accounting.hpp"
 #include "power/energy_table.hpp"
+#include "sim/chip.hpp"
 
 namespace ergon {
 
@@ -100,21 +101,15 @@ struct SimulationResult {
   std::vector<std::string> energy_notes;  // how the energy table was built (EnergyTable::notes)
 };
 
-// How `table` prices a layer run at `levels` on `config`'s chip (price_activity's operating point).
-OperatingPoint operating_point(const AcceleratorConfig& config, const EnergyTable& table,
-                               const OperatingLevels& levels);
-
-// The energy of each kind of access at the config's nominal operating point: what a mapper ranks by.
-AccessPrices access_prices(const AcceleratorConfig& config, const EnergyTable& table);
-
 class Simulation {
  public:
+  // Fails here, before simulating, at a table that does not fit the config or options that do not fit the
+  // workload.
   Simulation(AcceleratorConfig config, EnergyTable table, const Workload& workload, SimulationOptions options);
   SimulationResult run();  // Interrupted when the observers' interrupt check stops it
 
  private:
-  AcceleratorConfig config_;
-  EnergyTable table_;
+  Chip chip_;
   const Workload& workload_;
   SimulationOptions options_;
 };

@@ -184,7 +184,7 @@ void run_bench(const BenchOptions& o, const AcceleratorConfig& config, const Ene
     const std::string dir = out->staged(b.point);
     std::filesystem::create_directories(dir);
     const double idle_mw = b.pre.latency_us > 0 ? b.pre.energy_uj / b.pre.latency_us * 1e3 * 0.1 : 0;
-    write_traces(b, o.runs, config.soc->idle_us, idle_mw, dir);
+    write_traces(b, o.runs, soc_of(config).idle_us, idle_mw, dir);
   }
   write_file_atomically(out->staged("phases.json"), forms.json);
   write_file_atomically(out->staged("phases_summary.csv"), forms.csv);
@@ -213,7 +213,7 @@ std::map<std::string, ModelPrediction> predict_models(const AcceleratorConfig& c
   std::map<std::string, ModelPrediction> out;
   for (const auto& [model, model_runs] : runs) {
     AcceleratorConfig lomo = config;
-    lomo.soc = calibrate_soc(config, table, measured, runs, model).fitted;
+    soc_of(lomo) = calibrate_soc(config, table, measured, runs, model).fitted;
     for (const auto& [point, npu] : model_runs.runs) {
       out[model].in_sample[point] = phase_breakdown(config, table, model_runs.shape, npu);
       out[model].lomo[point] = phase_breakdown(lomo, table, model_runs.shape, npu);
@@ -366,10 +366,10 @@ void run_against_measurements(const BenchOptions& o, const AcceleratorConfig& co
   nlohmann::ordered_json rows_json = nlohmann::ordered_json::array();
   ErrorSums errors[2][2];  // [prediction?][LOMO?]
   for (const auto& [model, p] : predictions) {
-    for (const SocOperatingPoint& point : config.soc->operating_points) {
+    for (const SocOperatingPoint& point : soc_of(config).operating_points) {
       const auto found = measured.find(model);
       if (found == measured.end() || found->second.count(point.name) == 0) continue;
-      const bool prediction = point.name != config.soc->reference_point;
+      const bool prediction = point.name != soc_of(config).reference_point;
       const PhaseRows rows = phase_rows(p.in_sample.at(point.name), found->second.at(point.name));
       const PhaseRows lomo = phase_rows(p.lomo.at(point.name), found->second.at(point.name));
       for (int i = 0; i < 4; ++i) {
@@ -407,10 +407,10 @@ void run_against_measurements(const BenchOptions& o, const AcceleratorConfig& co
                            prediction ? "predicted points" : "reference point (fitted)", errors[prediction][0].text(),
                            errors[prediction][1].text());
   }
-  const auto& points = config.soc->operating_points;
+  const auto& points = soc_of(config).operating_points;
   std::string ratios;
   if (points.size() >= 2) {
-    const std::string& h = config.soc->reference_point;
+    const std::string& h = soc_of(config).reference_point;
     const std::string& l = points[0].name == h ? points[1].name : points[0].name;
     int right = 0, total = 0;
     ratios = ratio_table(predictions, measured, h, l, &right, &total);
@@ -468,13 +468,15 @@ void register_bench_phases_command(CLI::App& app) {
                   std::vector<std::string>{o->config_path, o->workload_path});
     }
     const AcceleratorConfig config = load_accelerator_config(o->config_path, o->overrides);
-    if (!config.soc) throw std::runtime_error(o->config_path + ": no `soc` section (see configs/stm32n6.yaml)");
+    if (find_soc(config) == nullptr)
+      throw std::runtime_error(o->config_path + ": no `soc` section (see configs/stm32n6.yaml)");
     if (out) out->add_inputs({energy_table_path(config)});
     const EnergyTable table = load_energy_table(energy_table_path(config));
     if (o->calibrate) {
       const SocCalibration c = calibrate_soc(config, table, load_phase_measurements(measurements_path()),
                                              simulate_mlperf_tiny(config, table));
-      std::cout << "# fitted on " << config.soc->reference_point << " (" << c.models.size() << " models):\n" << c.yaml;
+      std::cout << "# fitted on " << soc_of(config).reference_point << " (" << c.models.size() << " models):\n"
+                << c.yaml;
       return;
     }
     if (o->against_measurements) return run_against_measurements(*o, config, table, out ? &*out : nullptr);

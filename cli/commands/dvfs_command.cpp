@@ -45,36 +45,37 @@ void run_dvfs_command(const DvfsOptions& options) {
                    {"report.json", "layers.csv", "rti_layers.csv", "activity.csv", "trace.vcd", "trace.json",
                     "pareto.csv", "pareto.gp", "pareto.png", "pareto.svg"},
                    {options.config_path, options.workload_path});
-  const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
-  out.add_inputs({energy_table_path(config)});
-  const EnergyTable table = load_energy_table(energy_table_path(config));
+  AcceleratorConfig loaded = load_accelerator_config(options.config_path, options.overrides);
+  out.add_inputs({energy_table_path(loaded)});
+  const Chip chip(std::move(loaded));
+  const AcceleratorConfig& config = chip.config();
   const Workload workload = load_workload(options.workload_path);
   refuse_workload_without_work(workload);
   const std::uint64_t trace_bytes =
       trace_allowance_bytes(options.max_output_mb, options.activity, options.activity_max_rows, workload);
   const DvfsScheme scheme = parse_dvfs_scheme(options.scheme);
-  const SimulationResult race_to_idle = simulate_race_to_idle(config, table, workload);
+  const SimulationResult race_to_idle = simulate_race_to_idle(chip, workload);
   if (const std::string why = unreachable_deadline(options.deadline_ms * 1e6, race_to_idle.total.time_ns);
       !why.empty()) {
     std::cerr << "error: " << why << "\n";  // not thrown: see command_exit_status()
     command_exit_status() = 1;
     return;
   }
-  const DvfsOutcome outcome = run_dvfs(config, table, workload, scheme, race_to_idle, options.deadline_ms * 1e6);
+  const DvfsOutcome outcome = run_dvfs(chip, workload, scheme, race_to_idle, options.deadline_ms * 1e6);
   std::vector<ParetoPoint> front;
-  if (options.pareto) front = dvfs_pareto(config, table, workload, race_to_idle);
+  if (options.pareto) front = dvfs_pareto(chip, workload, race_to_idle);
   // The final schedule once more, streaming its activity (frequency and voltage per interval) and traces.
   RunOutputs outputs(out.staging_folder(), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
                      config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows,
                      trace_bytes);
   SimulationOptions replay = scheduled_options(outcome.allocation);
   replay.observers = outputs.observers();
-  Simulation(config, table, workload, replay).run();
+  run_pipeline(chip, workload, replay);
   outputs.finish();
   if (outputs.trace_budget().exceeded())
     return report_output_over_budget(outputs.trace_budget(), options.max_output_mb, options.out_dir);
   const nlohmann::json report = dvfs_json(outcome, config, workload);
-  if (const auto bad = first_non_finite(report)) return report_non_finite(*bad, {config.file, table.file});
+  if (const auto bad = first_non_finite(report)) return report_non_finite(*bad, {config.file, chip.table().file});
   const ReportForms forms{dvfs_table(outcome), report.dump(2) + "\n", layers_csv(outcome.scheduled)};
   write_file_atomically(out.staged("report.json"), forms.json);
   write_file_atomically(out.staged("layers.csv"), forms.csv);

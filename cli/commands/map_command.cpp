@@ -114,8 +114,8 @@ std::string mapping_csv(const std::vector<MappedLayer>& mapped) {
 void run_map(const MapOptions& options) {
   std::optional<OutputFolder> out = open_report_folder(
       options.out_dir, "mapping", {options.config_path, options.workload_path, options.mapping_path});
-  const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
-  const EnergyTable table = load_energy_table(energy_table_path(config));
+  const Chip chip(load_accelerator_config(options.config_path, options.overrides));
+  const AcceleratorConfig& config = chip.config();
   const Workload workload = load_workload(options.workload_path);
   refuse_workload_without_work(workload);
   std::vector<std::string> names;
@@ -137,7 +137,7 @@ void run_map(const MapOptions& options) {
   planning.planned = [&](std::size_t i, std::int64_t, std::unique_ptr<LayerPlan> plan) {
     mapped.push_back({&workload.layers()[i], std::move(plan)});
   };
-  plan_layers(config, table, workload, planning);
+  plan_layers(chip, workload, planning);  // the run pipeline's plan stage alone
   nlohmann::ordered_json json = {{"config", config.name}, {"workload", workload.name()}};
   json["layers"] = nlohmann::ordered_json::array();
   for (const MappedLayer& layer : mapped) json["layers"].push_back(layer_json(layer));

@@ -14,6 +14,7 @@
 #include "network/importers/scalesim_topology.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/run_observers.hpp"
+#include "sim/run_pipeline.hpp"
 #include "sim/run_report.hpp"
 #include "sim/simulation.hpp"
 
@@ -140,12 +141,37 @@ void run_simulation(const RunOptions& options) {
   }
 }
 
+// The run pipeline's write stage for `ergon run`: report.json and layers.csv, staged; the text for stdout, or
+// nothing when a check stopped the writing (reported).
+std::optional<std::string> write_run_reports(const SimulationResult& result, const Chip& chip, const Workload& workload,
+                                             const RunOptions& options, RunOutputs& outputs, const OutputFolder& out) {
+  const AcceleratorConfig& config = chip.config();
+  outputs.finish();
+  if (outputs.trace_budget().exceeded()) {
+    report_output_over_budget(outputs.trace_budget(), options.max_output_mb, options.out_dir);
+    return std::nullopt;
+  }
+  const nlohmann::json report = run_json(result, config, workload, options.fidelity);
+  if (const auto bad = first_non_finite(report)) {
+    report_non_finite(*bad, {config.file, chip.table().file});
+    return std::nullopt;
+  }
+  const ReportForms forms{run_table(result), report.dump(2) + "\n", layers_csv(result)};
+  write_file_atomically(out.staged("layers.csv"), forms.csv);
+  write_file_atomically(out.staged("report.json"), forms.json);
+  if (const auto bad = out.first_non_finite()) {
+    report_non_finite(*bad, {config.file, chip.table().file});
+    return std::nullopt;
+  }
+  return report_in_format(forms, options.format);
+}
+
 std::optional<std::pair<SimulationResult, std::string>> simulate_into(const RunOptions& options,
                                                                       const AcceleratorConfig& config,
                                                                       const Workload& workload,
                                                                       const std::optional<MappingFile>& mapping,
                                                                       const OutputFolder& out) {
-  const EnergyTable table = load_energy_table(energy_table_path(config));
+  const Chip chip(config);
   RunOutputs outputs(
       out.staging_folder(), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
       config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows,
@@ -155,25 +181,12 @@ std::optional<std::pair<SimulationResult, std::string>> simulate_into(const RunO
   simulation_options.mapping = mapping;
   simulation_options.fidelity = parse_fidelity(options.fidelity);
   simulation_options.observers = outputs.observers();
-  const SimulationResult result = Simulation(config, table, workload, simulation_options).run();
-  outputs.finish();
-  if (outputs.trace_budget().exceeded()) {
-    report_output_over_budget(outputs.trace_budget(), options.max_output_mb, options.out_dir);
-    return std::nullopt;
-  }
-  const nlohmann::json report = run_json(result, config, workload, options.fidelity);
-  if (const auto bad = first_non_finite(report)) {
-    report_non_finite(*bad, {config.file, table.file});
-    return std::nullopt;
-  }
-  const ReportForms forms{run_table(result), report.dump(2) + "\n", layers_csv(result)};
-  write_file_atomically(out.staged("layers.csv"), forms.csv);
-  write_file_atomically(out.staged("report.json"), forms.json);
-  if (const auto bad = out.first_non_finite()) {
-    report_non_finite(*bad, {config.file, table.file});
-    return std::nullopt;
-  }
-  return std::make_pair(result, report_in_format(forms, options.format));
+  std::optional<std::string> shown;
+  SimulationResult result = run_pipeline(chip, workload, simulation_options, [&](const SimulationResult& priced) {
+    shown = write_run_reports(priced, chip, workload, options, outputs, out);
+  });
+  if (!shown) return std::nullopt;
+  return std::make_pair(std::move(result), std::move(*shown));
 }
 
 }  // namespace

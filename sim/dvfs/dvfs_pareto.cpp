@@ -6,8 +6,7 @@
 
 namespace ergon {
 
-std::vector<ParetoPoint> dvfs_pareto(const AcceleratorConfig& config, const EnergyTable& table,
-                                     const Workload& workload, const SimulationResult& race_to_idle) {
+std::vector<ParetoPoint> dvfs_pareto(const Chip& chip, const Workload& workload, const SimulationResult& race_to_idle) {
   std::vector<ParetoPoint> points;
   points.push_back({"rti", 0, race_to_idle.total.time_ns, race_to_idle.total.energy.total_pj(), true, false});
   for (const std::string& name : dvfs_scheme_names()) {
@@ -15,7 +14,7 @@ std::vector<ParetoPoint> dvfs_pareto(const AcceleratorConfig& config, const Ener
     if (scheme == DvfsScheme::kRaceToIdle) continue;
     for (double factor : kParetoDeadlineFactors) {
       const double deadline_ns = factor > 1 ? factor * race_to_idle.total.time_ns : 0.0;
-      const DvfsOutcome outcome = run_dvfs(config, table, workload, scheme, race_to_idle, deadline_ns);
+      const DvfsOutcome outcome = run_dvfs(chip, workload, scheme, race_to_idle, deadline_ns);
       points.push_back({name, deadline_ns, outcome.scheduled.total.time_ns, outcome.scheduled.total.energy.total_pj(),
                         outcome.latency_kept, false});
     }

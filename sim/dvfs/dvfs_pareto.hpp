@@ -21,8 +21,7 @@ struct ParetoPoint {
 // Deadlines as multiples of race to idle's latency: 1 (iso-latency), then the slack a frame rate leaves.
 inline const std::vector<double> kParetoDeadlineFactors = {1.0, 1.05, 1.1, 1.25, 1.5, 2.0};
 
-std::vector<ParetoPoint> dvfs_pareto(const AcceleratorConfig& config, const EnergyTable& table,
-                                     const Workload& workload, const SimulationResult& race_to_idle);
+std::vector<ParetoPoint> dvfs_pareto(const Chip& chip, const Workload& workload, const SimulationResult& race_to_idle);
 std::string pareto_csv(const std::vector<ParetoPoint>& points);
 std::string pareto_gnuplot(const std::string& title);  // reads pareto.csv; writes pareto.png and pareto.svg
 

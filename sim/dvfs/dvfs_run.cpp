@@ -45,9 +45,8 @@ std::vector<LayerTiming> layer_timings(const SimulationResult& result) {
   return timings;
 }
 
-SimulationResult simulate_race_to_idle(const AcceleratorConfig& config, const EnergyTable& table,
-                                       const Workload& workload) {
-  return Simulation(config, table, workload, SimulationOptions{}).run();
+SimulationResult simulate_race_to_idle(const Chip& chip, const Workload& workload) {
+  return run_pipeline(chip, workload, SimulationOptions{});
 }
 
 std::string unreachable_deadline(double deadline_ns, double race_to_idle_ns) {
@@ -63,8 +62,9 @@ SimulationOptions scheduled_options(const DvfsAllocation& allocation) {
   return options;
 }
 
-DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
-                     DvfsScheme scheme, const SimulationResult& race_to_idle, double deadline_ns, int feedback_rounds) {
+DvfsOutcome run_dvfs(const Chip& chip, const Workload& workload, DvfsScheme scheme,
+                     const SimulationResult& race_to_idle, double deadline_ns, int feedback_rounds) {
+  const AcceleratorConfig& config = chip.config();
   constexpr double kTolerance = 0.005;
   const double rti_ns = race_to_idle.total.time_ns;
   if (const std::string why = unreachable_deadline(deadline_ns, rti_ns); !why.empty()) {
@@ -79,7 +79,7 @@ DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, 
   outcome.allocation = allocate_arada(baseline, config, scheme, time_scale);
   std::vector<LayerTiming> scheduled;  // outcome.scheduled's timings
   const auto simulate = [&] {
-    outcome.scheduled = Simulation(config, table, workload, scheduled_options(outcome.allocation)).run();
+    outcome.scheduled = run_pipeline(chip, workload, scheduled_options(outcome.allocation));
     scheduled = layer_timings(outcome.scheduled);
   };
   simulate();

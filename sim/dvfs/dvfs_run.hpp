@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "power/dvfs/arada_policy.hpp"
-#include "sim/simulation.hpp"
+#include "sim/run_pipeline.hpp"
 
 namespace ergon {
 
@@ -38,11 +38,10 @@ std::string unreachable_deadline(double deadline_ns, double race_to_idle_ns);
 
 // `deadline_ns` > 0 spends the slack up to that latency (`ergon dvfs --deadline-ms`); it must not be
 // shorter than race to idle's latency (std::invalid_argument).
-DvfsOutcome run_dvfs(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
-                     DvfsScheme scheme, const SimulationResult& race_to_idle, double deadline_ns = 0,
+DvfsOutcome run_dvfs(const Chip& chip, const Workload& workload, DvfsScheme scheme,
+                     const SimulationResult& race_to_idle, double deadline_ns = 0,
                      int feedback_rounds = kDvfsFeedbackRounds);
-SimulationResult simulate_race_to_idle(const AcceleratorConfig& config, const EnergyTable& table,
-                                       const Workload& workload);
+SimulationResult simulate_race_to_idle(const Chip& chip, const Workload& workload);
 
 // The options that simulate the outcome's final schedule (to replay it with observers).
 SimulationOptions scheduled_options(const DvfsAllocation& allocation);

@@ -84,9 +84,9 @@ std::vector<std::string> run_overrides(const StudyRun& run, const DvfsStudyOptio
 std::string study_rows(const StudyRun& run, const DvfsStudyOptions& options) {
   const AcceleratorConfig config =
       load_accelerator_config(shipped_data_dir() + "/configs/" + run.config + ".yaml", run_overrides(run, options));
-  const EnergyTable table = load_energy_table(energy_table_path(config));
+  const Chip chip(config);
   const Workload workload = study_workload(run.workload, options.traffic_model);
-  const SimulationResult baseline = simulate_race_to_idle(config, table, workload);
+  const SimulationResult baseline = simulate_race_to_idle(chip, workload);
   std::string rows;
   for (const std::string& name : dvfs_scheme_names()) {
     const DvfsScheme scheme = parse_dvfs_scheme(name);
@@ -94,7 +94,7 @@ std::string study_rows(const StudyRun& run, const DvfsStudyOptions& options) {
     if (scheme == DvfsScheme::kRaceToIdle) {  // the baseline itself: nothing changes
       outcome.race_to_idle = outcome.scheduled = baseline;
     } else {
-      outcome = run_dvfs(config, table, workload, scheme, baseline);
+      outcome = run_dvfs(chip, workload, scheme, baseline);
     }
     rows += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", run.config, run.dram, run.workload, name,
                         outcome.energy_saving_pct, outcome.compute_energy_saving_pct, outcome.dram_energy_saving_pct,

@@ -10,10 +10,12 @@
 namespace ergon {
 namespace {
 
-const SocConfig& soc_of(const AcceleratorConfig& config) {
-  if (!config.soc)
+const SocConfig& required_soc(const AcceleratorConfig& config) {
+  const SocConfig* soc = find_soc(config);
+  if (soc == nullptr) {
     throw std::invalid_argument(config.file + ": no `soc` section: give an MCU config such as configs/stm32n6.yaml");
-  return *config.soc;
+  }
+  return *soc;
 }
 
 // Dynamic power of one clock domain, C V^2 f, from its value at the reference point.
@@ -61,7 +63,7 @@ PhaseMeasure PhaseBreakdown::total() const {
 }
 
 AcceleratorConfig config_at_point(const AcceleratorConfig& config, const SocOperatingPoint& point) {
-  const SocConfig& soc = soc_of(config);
+  const SocConfig& soc = required_soc(config);
   AcceleratorConfig at = config;
   at.clock.frequency_mhz = point.npu_mhz;
   at.clock.voltage_v = soc.rail_of("npu").voltage_at(point);
@@ -84,7 +86,7 @@ WorkloadShape workload_shape(const AcceleratorConfig& config, const Workload& wo
 
 NpuRun simulate_npu(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
                     const std::string& point_name) {
-  const SocOperatingPoint& point = soc_of(config).point(point_name);
+  const SocOperatingPoint& point = required_soc(config).point(point_name);
   const SimulationResult sim = Simulation(config_at_point(config, point), table, workload, SimulationOptions{}).run();
   NpuRun run;
   run.point = point_name;
@@ -92,7 +94,7 @@ NpuRun simulate_npu(const AcceleratorConfig& config, const EnergyTable& table, c
   run.time_us = sim.total.time_ns / 1e3;
   // The simulation prices RAM bytes at the memory's nominal voltage (it has no schedule here); the RAM's
   // energy per byte is calibrated at the reference point and scales with its rail's voltage squared.
-  const SocConfig& soc = soc_of(config);
+  const SocConfig& soc = required_soc(config);
   const SocRail& ram_rail = soc.rail_of("internal_ram");
   const double v = ram_rail.voltage_at(point) / ram_rail.voltage_at(soc.point(soc.reference_point));
   const double ram_pj = sim.total.energy.component_pj(kMemoryComponent);
@@ -127,7 +129,7 @@ CpuPhasePower cpu_phase_power(const SocConfig& soc, const EnergyTable& table, co
 
 PhaseBreakdown phase_breakdown(const AcceleratorConfig& config, const EnergyTable& table, const WorkloadShape& shape,
                                const NpuRun& npu) {
-  const SocConfig& soc = soc_of(config);
+  const SocConfig& soc = required_soc(config);
   const SocOperatingPoint& point = soc.point(npu.point);
   const SocOperatingPoint& reference = soc.point(soc.reference_point);
   PhaseBreakdown b;

@@ -13,6 +13,7 @@
 #include "arch/accelerator_config.hpp"
 #include "network/workload.hpp"
 #include "power/energy_table.hpp"
+#include "studies/stm32n6/soc_config.hpp"
 
 namespace ergon {
 

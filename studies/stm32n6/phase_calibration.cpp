@@ -50,7 +50,7 @@ PhaseMeasurements load_phase_measurements(const std::string& path) {
 ModelRuns simulate_model(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload) {
   ModelRuns model;
   model.shape = workload_shape(config, workload);
-  for (const SocOperatingPoint& p : config.soc->operating_points) {
+  for (const SocOperatingPoint& p : soc_of(config).operating_points) {
     model.runs[p.name] = simulate_npu(config, table, workload, p.name);
   }
   return model;
@@ -93,8 +93,8 @@ void fit_npu_energy(SocConfig& fitted, const EnergyTable& table, const std::stri
 SocCalibration calibrate_soc(const AcceleratorConfig& config, const EnergyTable& table,
                              const PhaseMeasurements& measured, const std::map<std::string, ModelRuns>& runs,
                              const std::string& held_out) {
-  if (!config.soc) throw std::invalid_argument(config.file + ": no `soc` section to calibrate");
-  const SocConfig& soc = *config.soc;
+  if (find_soc(config) == nullptr) throw std::invalid_argument(config.file + ": no `soc` section to calibrate");
+  const SocConfig& soc = soc_of(config);
   const std::string& point_name = soc.reference_point;
   const SocOperatingPoint& point = soc.point(point_name);
   const double static_mw = soc_static_power_mw(soc, point_name);

@@ -32,7 +32,7 @@ struct SocCalibration {
   std::vector<std::string> models;  // the models fitted on
 };
 
-// Fits on `config.soc->reference_point` over every model in `runs` with measurements there, except
+// Fits on `soc_of(config).reference_point` over every model in `runs` with measurements there, except
 // `held_out` (leave-one-model-out: the held-out model's measurements never enter the fit).
 SocCalibration calibrate_soc(const AcceleratorConfig& config, const EnergyTable& table,
                              const PhaseMeasurements& measured, const std::map<std::string, ModelRuns>& runs,

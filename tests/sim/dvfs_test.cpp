@@ -134,15 +134,15 @@ TEST(DvfsSimulation, RejectsLevelsOutsideTheDomains) {
 TEST(DvfsRun, IdealArradaScheduleSavesComputeEnergyOnAMemoryBoundEdgeTpu) {
   const AcceleratorConfig config = config_named("edge_tpu");
   const Workload workload = load_workload(test::source_dir() + "/workloads/mobilenet_v1.yaml");
-  const SimulationResult baseline = simulate_race_to_idle(config, table(), workload);
-  const DvfsOutcome ideal = run_dvfs(config, table(), workload, DvfsScheme::kIdeal, baseline);
+  const SimulationResult baseline = simulate_race_to_idle(Chip(config, table()), workload);
+  const DvfsOutcome ideal = run_dvfs(Chip(config, table()), workload, DvfsScheme::kIdeal, baseline);
   EXPECT_GT(ideal.compute_energy_saving_pct, 1.0);
   EXPECT_GT(ideal.energy_saving_pct, 1.0);
   EXPECT_EQ(ideal.scheduled.total.dvfs_switch_ns, 0.0);  // ideal: switching is free
   bool lowered = false;
   for (const LayerResult& layer : ideal.scheduled.layers) lowered |= layer.levels.frequency_mhz < 500;
   EXPECT_TRUE(lowered);
-  const DvfsOutcome rti = run_dvfs(config, table(), workload, DvfsScheme::kRaceToIdle, baseline);
+  const DvfsOutcome rti = run_dvfs(Chip(config, table()), workload, DvfsScheme::kRaceToIdle, baseline);
   EXPECT_DOUBLE_EQ(rti.energy_saving_pct, 0.0);
   EXPECT_DOUBLE_EQ(rti.latency_change_pct, 0.0);
 }
@@ -153,9 +153,9 @@ TEST(DvfsRun, EverySchemeKeepsRaceToIdleLatency) {
   const AcceleratorConfig config = config_named("hpc_tpu");
   for (const char* name : {"resnet18", "yolov4_tiny"}) {
     const Workload workload = load_workload(test::source_dir() + "/workloads/" + name + ".yaml");
-    const SimulationResult baseline = simulate_race_to_idle(config, table(), workload);
+    const SimulationResult baseline = simulate_race_to_idle(Chip(config, table()), workload);
     for (const std::string& scheme : dvfs_scheme_names()) {
-      const DvfsOutcome outcome = run_dvfs(config, table(), workload, parse_dvfs_scheme(scheme), baseline);
+      const DvfsOutcome outcome = run_dvfs(Chip(config, table()), workload, parse_dvfs_scheme(scheme), baseline);
       EXPECT_TRUE(outcome.latency_kept) << name << " " << scheme;
       EXPECT_LE(outcome.latency_change_pct, 0.5) << name << " " << scheme;
       EXPECT_GE(outcome.energy_saving_pct, 0.0) << name << " " << scheme;
@@ -168,16 +168,16 @@ TEST(DvfsRun, EverySchemeKeepsRaceToIdleLatency) {
 TEST(DvfsRun, ADeadlineIsMetAndItsSlackSpent) {
   const AcceleratorConfig config = config_named("hpc_tpu");
   const Workload workload = load_workload(test::source_dir() + "/workloads/resnet18.yaml");
-  const SimulationResult baseline = simulate_race_to_idle(config, table(), workload);
+  const SimulationResult baseline = simulate_race_to_idle(Chip(config, table()), workload);
   const double deadline_ns = 1.25 * baseline.total.time_ns;
   for (DvfsScheme scheme : {DvfsScheme::kIdeal, DvfsScheme::kWithOverheadQuantised}) {
-    const DvfsOutcome iso = run_dvfs(config, table(), workload, scheme, baseline);
-    const DvfsOutcome relaxed = run_dvfs(config, table(), workload, scheme, baseline, deadline_ns);
+    const DvfsOutcome iso = run_dvfs(Chip(config, table()), workload, scheme, baseline);
+    const DvfsOutcome relaxed = run_dvfs(Chip(config, table()), workload, scheme, baseline, deadline_ns);
     EXPECT_TRUE(relaxed.latency_kept);
     EXPECT_LE(relaxed.scheduled.total.time_ns, deadline_ns);
     EXPECT_GT(relaxed.energy_saving_pct, iso.energy_saving_pct + 5) << dvfs_scheme_name(scheme);
   }
-  EXPECT_THROW(run_dvfs(config, table(), workload, DvfsScheme::kIdeal, baseline, 0.9 * baseline.total.time_ns),
+  EXPECT_THROW(run_dvfs(Chip(config, table()), workload, DvfsScheme::kIdeal, baseline, 0.9 * baseline.total.time_ns),
                std::invalid_argument);
 }
 
@@ -185,8 +185,8 @@ TEST(DvfsRun, ADeadlineIsMetAndItsSlackSpent) {
 TEST(DvfsPareto, TheFrontIsNotDominated) {
   const AcceleratorConfig config = config_named("hpc_tpu");
   const Workload workload = load_workload(test::source_dir() + "/workloads/resnet18.yaml");
-  const SimulationResult baseline = simulate_race_to_idle(config, table(), workload);
-  const std::vector<ParetoPoint> points = dvfs_pareto(config, table(), workload, baseline);
+  const SimulationResult baseline = simulate_race_to_idle(Chip(config, table()), workload);
+  const std::vector<ParetoPoint> points = dvfs_pareto(Chip(config, table()), workload, baseline);
   ASSERT_EQ(points.size(), 1 + 3 * kParetoDeadlineFactors.size());
   EXPECT_TRUE(points.front().on_front);  // race to idle
   std::size_t on_front = 0;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "arch/accelerator_config.hpp"
+#include "arch/config_keys.hpp"
 #include "power/energy_table.hpp"
 #include "sim/data_paths.hpp"
 #include "studies/stm32n6/phase_bench.hpp"
@@ -21,6 +22,25 @@ EnergyTable table_of(const AcceleratorConfig& config) {
   return load_energy_table(energy_table_path(config));
 }
 const double kVoltageSquared = (0.8 / 0.9) * (0.8 / 0.9);  // Table III: 0.9 V -> 0.8 V
+
+// The soc section is the study's own (studies/stm32n6/soc_config.hpp): the loader keeps it among the
+// config's study sections, `config show` prints it, and a config without one has none.
+TEST(Stm32PhaseBench, SocSectionIsKeptForTheStudy) {
+  const AcceleratorConfig config = load_accelerator_config(stm32n6());
+  ASSERT_NE(find_soc(config), nullptr);
+  EXPECT_EQ(find_soc(config)->reference_point, "h-perf");
+  ASSERT_EQ(find_soc(config)->operating_points.size(), 2u);
+  EXPECT_EQ(find_soc(config)->point("l-perf").npu_mhz, 800);
+  EXPECT_EQ(accelerator_config_values(config)["soc"]["reference_point"], "h-perf");
+
+  const AcceleratorConfig eyeriss = load_accelerator_config(test::source_dir() + "/configs/eyeriss.yaml");
+  EXPECT_EQ(find_soc(eyeriss), nullptr);
+  EXPECT_TRUE(eyeriss.study_sections.empty());
+  EXPECT_FALSE(accelerator_config_values(eyeriss).contains("soc"));
+  EXPECT_THROW(
+      simulate_npu(eyeriss, table_of(eyeriss), load_workload(test::source_dir() + "/workloads/ds_cnn.yaml"), "h-perf"),
+      std::invalid_argument);
+}
 
 // The internal RAM sits on VDDCORE: its simulated energy at L-Perf falls with the rail voltage squared
 // (it stayed fixed when the RAM was priced at a constant memory voltage).
@@ -55,9 +75,9 @@ TEST(Stm32PhaseBench, RamEnergyScalesWithItsRailVoltage) {
 TEST(Stm32PhaseBench, CpuPhasePowerFollowsItsTerms) {
   const AcceleratorConfig config = load_accelerator_config(stm32n6());
   const EnergyTable table = table_of(config);
-  const CpuPhasePower h = cpu_phase_power(*config.soc, table, "h-perf");
-  const CpuPhasePower l = cpu_phase_power(*config.soc, table, "l-perf");
-  EXPECT_NEAR(h.total_mw(), config.soc->cpu_power_mw, 1e-9);  // the fitted total at the reference point
+  const CpuPhasePower h = cpu_phase_power(soc_of(config), table, "h-perf");
+  const CpuPhasePower l = cpu_phase_power(soc_of(config), table, "l-perf");
+  EXPECT_NEAR(h.total_mw(), soc_of(config).cpu_power_mw, 1e-9);  // the fitted total at the reference point
   ASSERT_GT(h.npu_clock_mw, 0);
   ASSERT_GT(h.cpu_dynamic_mw, 0);
   EXPECT_NEAR(l.cpu_dynamic_mw / h.cpu_dynamic_mw, kVoltageSquared, 1e-12);
@@ -66,14 +86,14 @@ TEST(Stm32PhaseBench, CpuPhasePowerFollowsItsTerms) {
 
   // Without the idle NPU clock and leakage the model falls back to V^2 exactly.
   const AcceleratorConfig plain = load_accelerator_config(stm32n6(), {"soc.cpu.npu_clock_running=false"});
-  EXPECT_NEAR(cpu_phase_power(*plain.soc, table, "l-perf").total_mw() / plain.soc->cpu_power_mw, kVoltageSquared,
+  EXPECT_NEAR(cpu_phase_power(soc_of(plain), table, "l-perf").total_mw() / soc_of(plain).cpu_power_mw, kVoltageSquared,
               1e-12);
 
   // Leakage: V x I_leak(V), I_leak falling by e per dibl_slope_mv (100 mV here).
   const AcceleratorConfig leaky = load_accelerator_config(stm32n6(), {"soc.static={power_mw: 10, dibl_slope_mv: 100}"});
-  EXPECT_NEAR(soc_static_power_mw(*leaky.soc, "h-perf"), 10, 1e-12);
-  EXPECT_NEAR(soc_static_power_mw(*leaky.soc, "l-perf"), 10 * 0.8 / 0.9 * std::exp(-1.0), 1e-12);
-  EXPECT_NEAR(cpu_phase_power(*leaky.soc, table, "h-perf").total_mw(), leaky.soc->cpu_power_mw, 1e-9);
+  EXPECT_NEAR(soc_static_power_mw(soc_of(leaky), "h-perf"), 10, 1e-12);
+  EXPECT_NEAR(soc_static_power_mw(soc_of(leaky), "l-perf"), 10 * 0.8 / 0.9 * std::exp(-1.0), 1e-12);
+  EXPECT_NEAR(cpu_phase_power(soc_of(leaky), table, "h-perf").total_mw(), soc_of(leaky).cpu_power_mw, 1e-9);
 }
 
 // The CPU runs the NPU's runtime through the inference: its own dynamic power at the point (V^2 f_CPU,
@@ -87,7 +107,7 @@ TEST(Stm32PhaseBench, CpuPowerIsDrawnThroughTheInference) {
     const NpuRun run = simulate_npu(config, table, workload, point);
     const PhaseBreakdown with = phase_breakdown(config, table, workload_shape(config, workload), run);
     const PhaseBreakdown without = phase_breakdown(idle_cpu, table, workload_shape(idle_cpu, workload), run);
-    const double cpu_mw = cpu_phase_power(*config.soc, table, point).cpu_dynamic_mw;
+    const double cpu_mw = cpu_phase_power(soc_of(config), table, point).cpu_dynamic_mw;
     ASSERT_GT(cpu_mw, 0);
     EXPECT_EQ(with.inference.latency_us, without.inference.latency_us);
     EXPECT_NEAR(with.inference.energy_uj - without.inference.energy_uj, cpu_mw * with.inference.latency_us * 1e-3,
@@ -147,7 +167,7 @@ TEST(Stm32PhaseBench, RailErrorsNameTheBlock) {
   EXPECT_NE(message({"soc.rails.vddcore.voltage=high"}).find("soc.rails.vddcore.voltage"), std::string::npos);
   // The fitted core power must hold its static part.
   const AcceleratorConfig config = load_accelerator_config(stm32n6(), {"soc.static.power_mw=500"});
-  EXPECT_THROW(cpu_phase_power(*config.soc, table_of(config), "l-perf"), std::invalid_argument);
+  EXPECT_THROW(cpu_phase_power(soc_of(config), table_of(config), "l-perf"), std::invalid_argument);
 }
 
 }  // namespace

@@ -1,14 +1,16 @@
 // soc: a microcontroller around the accelerator, for `ergon bench-phases` (configs/stm32n6.yaml,
-// docs/stm32n6.md): its operating points, supply rails and the cost model of the CPU phases.
+// docs/stm32n6.md): its operating points, supply rails and the cost model of the CPU phases. The study's
+// own section of the accelerator config (soc_config.hpp), registered with the config's schema like a part's.
 #include <map>
 
 #include "arch/config_keys.hpp"
+#include "studies/stm32n6/soc_config.hpp"
 
 namespace ergon {
 namespace {
 
 bool has_soc(const AcceleratorConfig& config) {
-  return config.soc.has_value();
+  return find_soc(config) != nullptr;
 }
 
 bool is_in(const std::string& name, const char* const (&names)[2]) {
@@ -233,7 +235,7 @@ AcceleratorConfigSection npu_keys() {
 }  // namespace
 }  // namespace ergon
 
-ERGON_REGISTER(ergon::AcceleratorConfigSection, "soc", ergon::soc_keys(), ergon::config_order::kSoc)
-ERGON_REGISTER(ergon::AcceleratorConfigSection, "soc.cpu", ergon::cpu_keys(), ergon::config_order::kSoc)
-ERGON_REGISTER(ergon::AcceleratorConfigSection, "soc.static", ergon::static_keys(), ergon::config_order::kSoc)
-ERGON_REGISTER(ergon::AcceleratorConfigSection, "soc.npu", ergon::npu_keys(), ergon::config_order::kSoc)
+ERGON_REGISTER(ergon::AcceleratorConfigSection, "soc", ergon::soc_keys(), ergon::config_order::kStudy)
+ERGON_REGISTER(ergon::AcceleratorConfigSection, "soc.cpu", ergon::cpu_keys(), ergon::config_order::kStudy)
+ERGON_REGISTER(ergon::AcceleratorConfigSection, "soc.static", ergon::static_keys(), ergon::config_order::kStudy)
+ERGON_REGISTER(ergon::AcceleratorConfigSection, "soc.npu", ergon::npu_keys(), ergon::config_order::kStudy)
