@@ -4,7 +4,7 @@
 #include <string>
 
 #include "arch/accelerator_config.hpp"
-#include "dataflows/pass_traffic.hpp"
+#include "dataflows/step_traffic.hpp"
 
 namespace ergon {
 

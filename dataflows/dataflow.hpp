@@ -1,6 +1,6 @@
 #pragma once
 // A dataflow plug-in: everything that depends on how layers map onto one kind of PE array. It plans each
-// layer (its mapspace and mapping search, cached by layer shape) and walks the chosen mapping's steps (passes,
+// layer (its mapspace and mapping search, cached by layer shape) and walks the chosen mapping's steps (steps,
 // folds or chunks) with the traffic of each; its step timing (dataflows/<name>/) times a step for its mapper
 // and its transaction-level array. The arrays themselves are SystemC modules in arch/pe_array/impl/,
 // registered under the same name (arch/pe_array/pe_arrays.hpp). Each plug-in registers itself from its own
@@ -19,12 +19,12 @@
 #include "dataflows/dram_encoding.hpp"
 #include "dataflows/layer_tensors.hpp"
 #include "dataflows/mapping_summary.hpp"
-#include "dataflows/pass_traffic.hpp"
+#include "dataflows/step_traffic.hpp"
 #include "network/layer.hpp"
 
 namespace ergon {
 
-// What a cycle-accurate step needs beyond its traffic (the pass or fold, values staged in the GLB); each
+// What a cycle-accurate step needs beyond its traffic (the step or fold, values staged in the GLB); each
 // dataflow derives its own. Only built at cycle fidelity.
 struct StepDetail {
   virtual ~StepDetail() = default;
@@ -32,7 +32,7 @@ struct StepDetail {
 
 // One step of a layer in execution order.
 struct LayerStep {
-  PassTraffic traffic;
+  StepTraffic traffic;
   // Non-zero words among the ifmap words stored in DRAM that this step fetches: expected from the layer's
   // density at transaction level, counted on the values at cycle fidelity.
   std::uint64_t stored_ifmap_nonzeros = 0;

@@ -109,7 +109,7 @@ void Controller::wait_for_step(std::size_t job, bool first, LoadedStep& loaded, 
 }
 
 void Controller::run_step(const LoadedStep& loaded, LayerMeasurement& layer) {
-  const PassTraffic& t = loaded.step.traffic;
+  const StepTraffic& t = loaded.step.traffic;
   const LayerJob& job = jobs_[loaded.job];
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   // The array's dataflow decides how its work overlaps the NoC and GLB traffic of the step.
@@ -145,7 +145,7 @@ void Controller::run_step_cycle_accurate(const LoadedStep& loaded, LayerMeasurem
   array.start(*job.plan, loaded.step, *values_->tensors(loaded.job), per_cycle, job.layer_index,
               write_bytes + reads_to_show_);
   wait(array.done_event());
-  const MeasuredPass& measured = array.measured();
+  const MeasuredStep& measured = array.measured();
   ++layer.passes;
   layer.peak_active_pes = std::max(layer.peak_active_pes, measured.active_pes);
   if (measured.ofmap_words > 0) loader_.write(encoding.ofmap_bytes(measured.ofmap_words), loaded.job);

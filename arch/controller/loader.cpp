@@ -77,7 +77,7 @@ void Loader::load_layer(std::size_t job_index) {
 }
 
 Loader::StepReads Loader::step_reads(const LayerJob& job, const LayerStep& step) const {
-  const PassTraffic& t = step.traffic;
+  const StepTraffic& t = step.traffic;
   const DramEncoding& encoding = job.plan->encoding();
   const std::uint64_t stored = t.ifmap_dram_stored_words;
   return {encoding.raw_bytes(t.filter_dram_words),

@@ -7,14 +7,14 @@
 
 #include "arch/controller/activity.hpp"
 #include "dataflows/layer_tensors.hpp"
-#include "dataflows/pass_traffic.hpp"
+#include "dataflows/step_traffic.hpp"
 
 namespace ergon {
 
 class LayerPlan;
 struct LayerStep;
 
-struct MeasuredPass {
+struct MeasuredStep {
   std::uint64_t macs = 0;
   std::uint64_t nonzero_macs = 0;
   RfAccesses rf;
@@ -49,7 +49,7 @@ class ICycleArray : public sc_core::sc_module {
   virtual void start(const LayerPlan& plan, const LayerStep& step, LayerTensors& tensors, const ActivitySink& activity,
                      std::size_t layer_index, std::uint64_t dram_bytes) = 0;
   virtual const sc_core::sc_event& done_event() const = 0;
-  virtual const MeasuredPass& measured() const = 0;
+  virtual const MeasuredStep& measured() const = 0;
 };
 
 }  // namespace ergon

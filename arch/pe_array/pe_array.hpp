@@ -7,7 +7,7 @@
 #include "arch/glb/global_buffer.hpp"
 #include "arch/noc/noc.hpp"
 #include "common/counter_registry.hpp"
-#include "dataflows/pass_traffic.hpp"
+#include "dataflows/step_traffic.hpp"
 
 namespace ergon {
 
@@ -28,19 +28,19 @@ class IPeArray : public sc_core::sc_module {
   using sc_core::sc_module::sc_module;
   virtual std::int64_t pe_count() const = 0;
   // Cycles a step takes, given the NoC and GLB that feed the array.
-  virtual std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const = 0;
+  virtual std::uint64_t step_cycles(const StepTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const = 0;
   // Runs a step at transaction level: returns its cycles; the GLB, the NoC and the array count its traffic
   // and the busy time it gave each of them.
-  std::uint64_t execute(const PassTraffic& t, INoc& noc, IGlobalBuffer& glb) {
+  std::uint64_t execute(const StepTraffic& t, INoc& noc, IGlobalBuffer& glb) {
     glb.record(t.glb_reads, t.glb_writes, glb_read_shares(t), glb_write_shares(t));
     noc.record(t.filter_bus_words, t.ifmap_bus_words, t.psum_bus_words, t.pe_hop_words, t.pe_hop_shares);
     record(t.macs, t.nonzero_macs, t.rf);
     occupy(t, noc, glb);
-    return pass_cycles(t, noc, glb);
+    return step_cycles(t, noc, glb);
   }
-  // Charges the array, the NoC buses and the GLB ports the busy cycles pass_cycles() gives each of them in a
+  // Charges the array, the NoC buses and the GLB ports the busy cycles step_cycles() gives each of them in a
   // step: each at most the step's cycles.
-  virtual void occupy(const PassTraffic& traffic, INoc& noc, IGlobalBuffer& glb) = 0;
+  virtual void occupy(const StepTraffic& traffic, INoc& noc, IGlobalBuffer& glb) = 0;
   void add_busy_cycles(std::uint64_t cycles) { busy_cycles_ += cycles; }
   const std::uint64_t& busy_cycles() const { return busy_cycles_; }
   // Counting is the same for every array: one MAC occupies one PE for one cycle.

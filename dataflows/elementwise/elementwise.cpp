@@ -25,11 +25,11 @@ ElementwiseSchedule::ElementwiseSchedule(const ElementwiseWork& work, std::uint6
   chunks_ = std::max<std::uint64_t>((words + chunk_budget - 1) / chunk_budget, 1);
 }
 
-PassTraffic ElementwiseSchedule::chunk(std::uint64_t index) const {
+StepTraffic ElementwiseSchedule::chunk(std::uint64_t index) const {
   const auto share = [this, index](std::uint64_t total) {  // even split, remainder to the first chunks
     return total / chunks_ + (index < total % chunks_ ? 1 : 0);
   };
-  PassTraffic t;
+  StepTraffic t;
   const std::uint64_t inputs = share(work_.input_words), outputs = share(work_.output_words);
   const std::uint64_t operations = share(work_.operations);
   t.ifmap_dram_words = t.ifmap_dram_stored_words = inputs;

@@ -2,12 +2,12 @@
 // Element-wise layers (add, mul, upsample) on the PE array: their tensors stream from DRAM through the
 // GLB and the ifmap bus into the PEs, one operation per PE per cycle, and results return over the psum
 // bus to the GLB and DRAM. The layer is cut into chunks that fit half the GLB (double buffering); each
-// chunk is one pass. Layout-only layers (concat, slice) and activations (applied as results are written)
+// chunk is one step. Layout-only layers (concat, slice) and activations (applied as results are written)
 // move no data.
 #include <cstdint>
 #include <vector>
 
-#include "dataflows/pass_traffic.hpp"
+#include "dataflows/step_traffic.hpp"
 #include "network/layer.hpp"
 
 namespace ergon {
@@ -21,13 +21,13 @@ struct ElementwiseWork {
 // What the layer reads, writes and computes; false for layers that move no data.
 bool elementwise_work(const Layer& layer, std::int64_t images, ElementwiseWork& work);
 
-// The layer in chunks of at most half the GLB; chunk `index` of `chunk_count` as a pass (generated on
+// The layer in chunks of at most half the GLB; chunk `index` of `chunk_count` as a step (generated on
 // demand: a large layer has many).
 class ElementwiseSchedule {
  public:
   ElementwiseSchedule(const ElementwiseWork& work, std::uint64_t glb_words, std::uint64_t pe_count);
   std::uint64_t chunk_count() const { return chunks_; }
-  PassTraffic chunk(std::uint64_t index) const;
+  StepTraffic chunk(std::uint64_t index) const;
 
  private:
   ElementwiseWork work_;

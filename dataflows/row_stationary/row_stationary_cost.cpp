@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "dataflows/integer_math.hpp"
-#include "dataflows/row_stationary/pass_traffic.hpp"
+#include "dataflows/row_stationary/step_traffic.hpp"
 
 namespace ergon {
 namespace {
@@ -45,7 +45,7 @@ void ifmap_sweep(const LoopNest& nest, const RowStationaryTiling& t, const DramE
   const std::int64_t stored_cols = overlap_length(0, nest.ifmap_w(), nest.pad_left, nest.pad_left + nest.input_w);
   for (const SizeClass& g : size_classes(nest.groups, t.group_sets)) {
     for (const SizeClass& n : size_classes(nest.images, t.images)) {
-      for (const SizeClass& c : size_classes(nest.channels, t.channels_per_pass())) {
+      for (const SizeClass& c : size_classes(nest.channels, t.channels_per_step())) {
         const std::int64_t planes = g.size * n.size * c.size;
         const u64 tiles = as_count(g.count * n.count * c.count);
         std::int64_t previous_end = 0;
@@ -117,10 +117,10 @@ TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t
   const std::int64_t q = t.channels_per_pe, p = t.filters_per_pe;
   const auto channel_sets_used = [&](std::int64_t c) { return std::min(t.channel_sets, ceil_div(c, q)); };
   const auto filter_sets_used = [&](std::int64_t m) { return std::min(t.filter_sets, ceil_div(m, p)); };
-  const auto channels = size_classes(C, t.channels_per_pass());
-  const auto filters = size_classes(M, t.filters_per_pass());
+  const auto channels = size_classes(C, t.channels_per_step());
+  const auto filters = size_classes(M, t.filters_per_step());
 
-  base.passes = b.passes();
+  base.steps = b.steps();
   base.macs = nest.operations();
   base.valid_macs = weights
                         ? as_count(G * N * M * C) *
@@ -129,7 +129,7 @@ TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t
                         : base.macs;
   base.nonzero_macs = DramEncoding::expected(base.valid_macs, encoding.ifmap_density);
 
-  // Input rows and columns sent per pass, summed over the row blocks x filter-row folds and column folds.
+  // Input rows and columns sent per step, summed over the row blocks x filter-row folds and column folds.
   const u64 rows_sent = as_count(b.filter_rows * nest.stride_h * (E - b.ofmap_rows) +
                                  b.ofmap_rows * nest.dilation_h * (R - b.filter_rows) + b.ofmap_rows * b.filter_rows);
   const u64 cols_sent = as_count(b.filter_cols * ((F - 1) * nest.stride_w + 1) + nest.dilation_w * (S - b.filter_cols));
@@ -143,8 +143,8 @@ TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t
   base.pe_hop_words = a.psum_words * as_count(b.filter_cols) *
                       (as_count(R) * channel_sets_total - as_count(b.channels * b.filter_rows));
   base.peak_active_pes = as_count(std::min(t.group_sets, G) * std::min(t.filter_rows, R) *
-                                  channel_sets_used(std::min(t.channels_per_pass(), C)) *
-                                  filter_sets_used(std::min(t.filters_per_pass(), M)) * std::min(t.ofmap_rows, E));
+                                  channel_sets_used(std::min(t.channels_per_step(), C)) *
+                                  filter_sets_used(std::min(t.filters_per_step(), M)) * std::min(t.ofmap_rows, E));
   const u64 ifmap_rf_writes = as_count(G * N * C * R * E) * cols_sent * sum_over(filters, filter_sets_used);
   base.rf.ifmap_reads = base.macs;  // every MAC reads its ifmap operand; a computed one its filter and psum too
   base.rf.filter_reads = base.rf.psum_reads = base.rf.psum_writes = base.nonzero_macs;
@@ -158,31 +158,31 @@ TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t
 
   a.filter_words = weights ? as_count(G * M * C * R * S) : 0;
   a.first_row_block_rows = as_count(std::min(t.ofmap_rows, E));
-  // The average pass, for the cycle estimate: the order-independent traffic over the passes, streamed like
+  // The average step, for the cycle estimate: the order-independent traffic over the steps, streamed like
   // a full-size tile.
-  const double passes = static_cast<double>(base.passes);
-  PassLoad& load = a.average_pass;
-  load.ifmap_words = static_cast<double>(base.ifmap_bus_words) / passes;
-  load.compute_cycles = static_cast<double>(base.compute_cycles) / passes;
+  const double steps = static_cast<double>(base.steps);
+  StepLoad& load = a.average_step;
+  load.ifmap_words = static_cast<double>(base.ifmap_bus_words) / steps;
+  load.compute_cycles = static_cast<double>(base.compute_cycles) / steps;
   load.ripple_cycles =
-      static_cast<double>(std::min(t.filter_rows, R) * channel_sets_used(std::min(t.channels_per_pass(), C)) - 1);
-  load.psum_reads = static_cast<double>(psum_reads) / passes;
-  load.psum_writes = static_cast<double>(psum_writes) / passes;
-  load.ofmap_reads = static_cast<double>(a.psum_words) / passes;
+      static_cast<double>(std::min(t.filter_rows, R) * channel_sets_used(std::min(t.channels_per_step(), C)) - 1);
+  load.psum_reads = static_cast<double>(psum_reads) / steps;
+  load.psum_writes = static_cast<double>(psum_writes) / steps;
+  load.ofmap_reads = static_cast<double>(a.psum_words) / steps;
   const std::int64_t tile_rows = std::min(t.ofmap_rows, E), tile_taps = std::min(t.filter_cols, S);
   IfmapStream& stream = load.stream;
   stream.window_columns = as_count((tile_taps - 1) * nest.dilation_w + 1);
   stream.words_per_column =
-      as_count(std::min(t.group_sets, G) * std::min(t.channels_per_pass(), C) *
+      as_count(std::min(t.group_sets, G) * std::min(t.channels_per_step(), C) *
                ((tile_rows - 1) * nest.stride_h + (std::min(t.filter_rows, R) - 1) * nest.dilation_h + 1));
   stream.columns_per_step = as_count(nest.stride_w);
   stream.steps_per_image = as_count(F);
   stream.columns_per_image = as_count(F - 1) * stream.columns_per_step + stream.window_columns;
   stream.images = as_count(std::min(t.images, N));
   stream.channels_per_pe = as_count(std::min(q, C));
-  a.filter_words_per_pass =
-      weights ? static_cast<double>(std::min(t.group_sets, G) * std::min(t.filters_per_pass(), M) *
-                                    std::min(t.channels_per_pass(), C) * std::min(t.filter_rows, R) * tile_taps)
+  a.filter_words_per_step =
+      weights ? static_cast<double>(std::min(t.group_sets, G) * std::min(t.filters_per_step(), M) *
+                                    std::min(t.channels_per_step(), C) * std::min(t.filter_rows, R) * tile_taps)
               : 0.0;
   if (!with_dram) return a;
   for (const SizeClass& g : size_classes(G, t.group_sets)) {
@@ -202,9 +202,9 @@ TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t
 }
 
 double array_cycles_without_reuse(const TilingAnalysis& analysis, const ArrayTiming& timing) {
-  PassLoad load = analysis.average_pass;
-  load.filter_words = analysis.filter_words_per_pass;
-  return static_cast<double>(analysis.base.passes) * pass_timing(load, timing).total();
+  StepLoad load = analysis.average_step;
+  load.filter_words = analysis.filter_words_per_step;
+  return static_cast<double>(analysis.base.steps) * step_timing(load, timing).total();
 }
 
 MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, const RowStationaryMapping& mapping,
@@ -247,16 +247,16 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
       encoding.raw_bytes(cost.filter_dram_words) + ifmap_bytes + encoding.raw_bytes(cost.psum_spill_words);
   cost.dram_write_bytes = a.ofmap_dram_bytes + encoding.raw_bytes(cost.psum_spill_words);
 
-  // Cycles: the average pass's preload and stream at this mapping's filter and DRAM traffic; DRAM transfers
+  // Cycles: the average step's preload and stream at this mapping's filter and DRAM traffic; DRAM transfers
   // overlap the array when double-buffered.
-  const double passes = static_cast<double>(cost.passes);
-  PassLoad load = a.average_pass;
-  load.filter_words = static_cast<double>(cost.filter_bus_words) / passes;
-  load.deposits = static_cast<double>(cost.filter_dram_words + cost.ifmap_dram_words + cost.psum_spill_words) / passes;
-  const double pass_cycles = pass_timing(load, timing).total();
+  const double steps = static_cast<double>(cost.steps);
+  StepLoad load = a.average_step;
+  load.filter_words = static_cast<double>(cost.filter_bus_words) / steps;
+  load.deposits = static_cast<double>(cost.filter_dram_words + cost.ifmap_dram_words + cost.psum_spill_words) / steps;
+  const double step_cycles = step_timing(load, timing).total();
   const double dram_cycles =
       static_cast<double>(cost.dram_read_bytes + cost.dram_write_bytes) / timing.dram_bytes_per_cycle;
-  const double filter_tile_cycles = a.filter_words_per_pass * encoding.word_bits / 8 / timing.dram_bytes_per_cycle;
+  const double filter_tile_cycles = a.filter_words_per_step * encoding.word_bits / 8 / timing.dram_bytes_per_cycle;
   const double first_fetch =
       filter_tile_cycles +
       static_cast<double>(ifmap_bytes) / static_cast<double>(ifmap_factor) /
@@ -264,17 +264,17 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
           timing.dram_bytes_per_cycle +
       timing.dram_latency_cycles;
   if (mapping.double_buffered) {
-    // A pass's fetch overlaps the previous pass's compute, so fetches are lumpy: the passes that bring a new
+    // A step's fetch overlaps the previous step's compute, so fetches are lumpy: the steps that bring a new
     // filter tile from DRAM carry its bytes on top of their share of the rest.
-    const double filter_passes =
-        a.filter_words_per_pass > 0
-            ? std::min(passes, static_cast<double>(cost.filter_dram_words) / a.filter_words_per_pass)
+    const double filter_steps =
+        a.filter_words_per_step > 0
+            ? std::min(steps, static_cast<double>(cost.filter_dram_words) / a.filter_words_per_step)
             : 0.0;
-    const double other_cycles = std::max(0.0, dram_cycles - filter_passes * filter_tile_cycles) / passes;
-    cost.cycles = filter_passes * std::max(pass_cycles, filter_tile_cycles + other_cycles) +
-                  (passes - filter_passes) * std::max(pass_cycles, other_cycles) + first_fetch;
+    const double other_cycles = std::max(0.0, dram_cycles - filter_steps * filter_tile_cycles) / steps;
+    cost.cycles = filter_steps * std::max(step_cycles, filter_tile_cycles + other_cycles) +
+                  (steps - filter_steps) * std::max(step_cycles, other_cycles) + first_fetch;
   } else {
-    cost.cycles = passes * pass_cycles + dram_cycles + first_fetch;
+    cost.cycles = steps * step_cycles + dram_cycles + first_fetch;
   }
 
   cost.energy_pj =

@@ -13,8 +13,8 @@
 
 #include "dataflows/access_prices.hpp"
 #include "dataflows/dram_encoding.hpp"
-#include "dataflows/row_stationary/pass_timing.hpp"
 #include "dataflows/row_stationary/row_stationary_mapping.hpp"
+#include "dataflows/row_stationary/step_timing.hpp"
 
 namespace ergon {
 
@@ -33,7 +33,7 @@ std::vector<TemporalLoop> iterating_loops(const LoopOrder& order, const BlockCou
 std::uint64_t tiles_inside(const std::vector<TemporalLoop>& loops, TemporalDim dim, GlbTensor tensor);
 
 struct MappingCost {
-  std::uint64_t passes = 0;
+  std::uint64_t steps = 0;
   std::uint64_t macs = 0;
   std::uint64_t valid_macs = 0;
   std::uint64_t nonzero_macs = 0;  // at the expected ifmap density
@@ -51,7 +51,7 @@ struct MappingCost {
   std::uint64_t ofmap_dram_words = 0;
   std::uint64_t dram_read_bytes = 0;
   std::uint64_t dram_write_bytes = 0;
-  std::uint64_t compute_cycles = 0;  // the busiest PE's MAC cycles, summed over passes
+  std::uint64_t compute_cycles = 0;  // the busiest PE's MAC cycles, summed over steps
   std::uint64_t peak_active_pes = 0;
   double cycles = 0;  // estimate
   double energy_pj = 0;
@@ -70,18 +70,18 @@ struct TilingAnalysis {
   // previous row block's tile shares: padded words, and bytes as coded per transfer.
   std::uint64_t ifmap_sweep_words = 0, ifmap_sweep_bytes = 0;
   std::uint64_t ifmap_sweep_halo_words = 0, ifmap_sweep_halo_bytes = 0;
-  // For the cycle estimate: the average pass (without its filter and DRAM traffic, which depend on the
-  // order), and the filter words of a full-size pass (the first fetch).
-  PassLoad average_pass;
-  double filter_words_per_pass = 0;
+  // For the cycle estimate: the average step (without its filter and DRAM traffic, which depend on the
+  // order), and the filter words of a full-size step (the first fetch).
+  StepLoad average_step;
+  double filter_words_per_step = 0;
 };
 
 // `with_dram`: also the ifmap sweeps and ofmap bytes (what evaluate_mapping needs); without, only the
-// order-independent counts in `base` and the average pass (what the mapper's first stage ranks tilings by).
+// order-independent counts in `base` and the average step (what the mapper's first stage ranks tilings by).
 TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& tiling, const DramEncoding& encoding,
                               bool with_dram = true);
 
-// Order-independent estimate of the array's cycles: every pass preloads a full filter tile, DRAM aside.
+// Order-independent estimate of the array's cycles: every step preloads a full filter tile, DRAM aside.
 double array_cycles_without_reuse(const TilingAnalysis& analysis, const ArrayTiming& timing);
 
 MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& analysis, const RowStationaryMapping& mapping,

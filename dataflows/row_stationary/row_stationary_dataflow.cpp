@@ -161,9 +161,9 @@ std::vector<std::string> RowStationaryPlan::loop_nest() const {
   const auto block_of = [&](TemporalDim dim) -> std::string {
     switch (dim) {
       case TemporalDim::kImages: return fmt::format("{} of {} images", t.images, n.images);
-      case TemporalDim::kFilters: return fmt::format("{} of {} filters", t.filters_per_pass(), n.filters);
+      case TemporalDim::kFilters: return fmt::format("{} of {} filters", t.filters_per_step(), n.filters);
       case TemporalDim::kOfmapRows: return fmt::format("{} of {} ofmap rows", t.ofmap_rows, n.ofmap_h);
-      case TemporalDim::kChannels: return fmt::format("{} of {} channels", t.channels_per_pass(), n.channels);
+      case TemporalDim::kChannels: return fmt::format("{} of {} channels", t.channels_per_step(), n.channels);
     }
     return "";
   };
@@ -193,23 +193,23 @@ void RowStationaryPlan::for_each_step(GlbContents& glb, const LayerTensors* tens
   const DramEncoding& coding = encoding();
   const LoopNest& layer_nest = schedule_.nest();
   RowStationaryStaging staging(schedule_, glb, coding.ifmap_density);
-  schedule_.for_each_pass([&](const RowStationaryPass& pass) {
+  schedule_.for_each_step([&](const RowStationaryStep& step) {
     LayerStep layer_step;
-    layer_step.traffic = staging.stage(pass);
+    layer_step.traffic = staging.stage(step);
     const std::uint64_t stored = layer_step.traffic.ifmap_dram_stored_words;
     if (tensors == nullptr) {  // the expected share of zeros
       layer_step.stored_ifmap_nonzeros = DramEncoding::expected(stored, coding.ifmap_density);
-    } else {  // the values the pass fetches, and its zeros counted on them
+    } else {  // the values the step fetches, and its zeros counted on them
       auto detail = std::make_shared<RowStationaryStepDetail>();
-      detail->pass = pass;
+      detail->step = step;
       if (layer_step.traffic.filter_bus_words > 0) {
         detail->staged.filter_tile =
-            std::make_shared<const std::vector<std::int16_t>>(filter_tile(layer_nest, *tensors, pass));
+            std::make_shared<const std::vector<std::int16_t>>(filter_tile(layer_nest, *tensors, step));
       }
       detail->staged.ifmap_tile =
-          std::make_shared<const std::vector<std::int16_t>>(ifmap_tile(layer_nest, *tensors, pass));
+          std::make_shared<const std::vector<std::int16_t>>(ifmap_tile(layer_nest, *tensors, step));
       detail->staged.deposited_words = layer_step.traffic.deposited_words();
-      layer_step.stored_ifmap_nonzeros = stored_nonzeros(layer_nest, *tensors, pass, staging.fetched_ifmap_rows());
+      layer_step.stored_ifmap_nonzeros = stored_nonzeros(layer_nest, *tensors, step, staging.fetched_ifmap_rows());
       layer_step.detail = std::move(detail);
     }
     visit(std::move(layer_step));

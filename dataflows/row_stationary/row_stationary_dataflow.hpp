@@ -1,7 +1,7 @@
 #pragma once
 // `pe_array.impl: row_stationary` (Eyeriss): the mapper searches the row-stationary mapspace per layer
-// (dataflows/row_stationary/), the staging walks the chosen mapping's passes against what the GLB holds,
-// RowStationaryArray times a pass and RowStationaryCycleArray runs it on real values.
+// (dataflows/row_stationary/), the staging walks the chosen mapping's steps against what the GLB holds,
+// RowStationaryArray times a step and RowStationaryCycleArray runs it on real values.
 #include <memory>
 #include <vector>
 
@@ -11,16 +11,16 @@
 
 namespace ergon {
 
-// What the loader staged in the GLB for one pass (cycle fidelity).
-struct StagedPass {
+// What the loader staged in the GLB for one step (cycle fidelity).
+struct StagedStep {
   std::shared_ptr<const std::vector<std::int16_t>> filter_tile;  // [m][c][r][s]; null: the PEs still hold it
   std::shared_ptr<const std::vector<std::int16_t>> ifmap_tile;   // [n][c][input_rows][input_cols], padded
   std::uint64_t deposited_words = 0;                             // written into the GLB from DRAM
 };
 
 struct RowStationaryStepDetail : StepDetail {
-  RowStationaryPass pass;
-  StagedPass staged;
+  RowStationaryStep step;
+  StagedStep staged;
 };
 
 class RowStationaryPlan : public LayerPlan {

@@ -244,7 +244,7 @@ std::string no_mapping_message(const LoopNest& nest, const ArrayResources& hw) {
   return "no row-stationary mapping fits the PE array and its register files (pe_array.rf)";
 }
 
-// Stage 3: the best few candidates by the closed form, their cycles replayed pass by pass; the best of them
+// Stage 3: the best few candidates by the closed form, their cycles replayed step by step; the best of them
 // under the objective (ties keep the closed form's order).
 MappingChoice best_replayed(const LoopNest& nest, const MapperContext& context, std::vector<MappingChoice> candidates) {
   constexpr std::size_t kReplayed = 8;

@@ -6,7 +6,7 @@
 // channel blocks, the tiles of each tensor the GLB keeps (several filter blocks' psums: Eyeriss's m),
 // whether psums may spill to DRAM, and single or double buffering. It prunes the array-level candidates
 // (keeping those with the fewest compute cycles, and the best of every set width), searches the rest
-// against the objective with the closed-form cost model, replays the best 8 pass by pass
+// against the objective with the closed-form cost model, replays the best 8 step by step
 // (row_stationary_replay.hpp) and returns the best of those; objectives are lexicographic (ranks_before).
 #include <cstdint>
 #include <optional>

@@ -69,7 +69,7 @@ std::int64_t BlockCounts::of(TemporalDim dim) const {
   return 1;
 }
 
-std::uint64_t BlockCounts::passes() const {
+std::uint64_t BlockCounts::steps() const {
   std::uint64_t total = 1;
   for (const std::int64_t blocks : {groups, images, filters, channels, ofmap_rows, filter_rows, filter_cols}) {
     total *= static_cast<std::uint64_t>(blocks);
@@ -79,7 +79,7 @@ std::uint64_t BlockCounts::passes() const {
 
 BlockCounts block_counts(const LoopNest& nest, const RowStationaryTiling& t) {
   return {ceil_div(nest.groups, t.group_sets),          ceil_div(nest.images, t.images),
-          ceil_div(nest.filters, t.filters_per_pass()), ceil_div(nest.channels, t.channels_per_pass()),
+          ceil_div(nest.filters, t.filters_per_step()), ceil_div(nest.channels, t.channels_per_step()),
           ceil_div(nest.ofmap_h, t.ofmap_rows),         ceil_div(nest.filter_h, t.filter_rows),
           ceil_div(nest.filter_w, t.filter_cols)};
 }
@@ -88,18 +88,18 @@ std::int64_t ifmap_tile_words(const LoopNest& nest, const RowStationaryTiling& t
   const std::int64_t rows =
       input_extent(std::min(t.ofmap_rows, nest.ofmap_h), nest.stride_h, nest.filter_h, nest.dilation_h);
   return std::min(t.group_sets, nest.groups) * std::min(t.images, nest.images) *
-         std::min(t.channels_per_pass(), nest.channels) * rows * nest.ifmap_w();
+         std::min(t.channels_per_step(), nest.channels) * rows * nest.ifmap_w();
 }
 
 std::int64_t psum_tile_words(const LoopNest& nest, const RowStationaryTiling& t) {
   return std::min(t.group_sets, nest.groups) * std::min(t.images, nest.images) *
-         std::min(t.filters_per_pass(), nest.filters) * std::min(t.ofmap_rows, nest.ofmap_h) * nest.ofmap_w;
+         std::min(t.filters_per_step(), nest.filters) * std::min(t.ofmap_rows, nest.ofmap_h) * nest.ofmap_w;
 }
 
 std::int64_t filter_tile_words(const LoopNest& nest, const RowStationaryTiling& t) {
   if (nest.kind != LoopNestKind::kConv) return 0;
-  return std::min(t.group_sets, nest.groups) * std::min(t.filters_per_pass(), nest.filters) *
-         std::min(t.channels_per_pass(), nest.channels) * nest.filter_h * nest.filter_w;
+  return std::min(t.group_sets, nest.groups) * std::min(t.filters_per_step(), nest.filters) *
+         std::min(t.channels_per_step(), nest.channels) * nest.filter_h * nest.filter_w;
 }
 
 RowSpan ifmap_tile_rows(const LoopNest& nest, const RowStationaryTiling& t, std::int64_t block) {

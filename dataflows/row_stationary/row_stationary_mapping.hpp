@@ -1,10 +1,10 @@
 #pragma once
 // A row-stationary mapping (Chen et al., Eyeriss, ISCA 2016 / JSSC 2017; NeuPart/CNNergy Sec. IV, Table II):
-// what the PE array computes in one pass (the tiling), in which order the passes walk the layer (the loop
+// what the PE array computes in one step (the tiling), in which order the steps walk the layer (the loop
 // order over images, filter blocks, ofmap-row blocks and channel blocks), how many tiles of each tensor the
-// global buffer keeps (its slots), and whether the next pass's data is staged while a pass computes.
+// global buffer keeps (its slots), and whether the next step's data is staged while a step computes.
 //
-// The pass is the array-level tile. A PE keeps one filter row stationary and slides it over one ifmap row;
+// The step is the array-level tile. A PE keeps one filter row stationary and slides it over one ifmap row;
 // a set of filter_rows x e PEs computes e ofmap rows (a set wider than the array is folded onto further
 // rows). q channels and p filters share each PE's register files; r sets stacked vertically take more
 // channels (their psums summed down the columns), t sets more filters; groups sit side by side.
@@ -26,10 +26,10 @@ struct ArrayResources {
   std::int64_t psum_rf_words = 24;
   std::int64_t glb_words = 51200;          // ifmaps and psums (and filters without a filter store)
   std::int64_t filter_store_words = 0;     // a separate filter store; 0: filters share the GLB
-  bool filter_rf_double_buffered = false;  // the filter RF holds the next pass's filters too
+  bool filter_rf_double_buffered = false;  // the filter RF holds the next step's filters too
 };
 
-// Tile sizes of one pass: upper bounds; the passes at the edges of a dimension are smaller.
+// Tile sizes of one step: upper bounds; the steps at the edges of a dimension are smaller.
 struct RowStationaryTiling {
   std::int64_t filter_rows = 1;         // filter rows per fold (PE rows of one set)
   std::int64_t filter_cols = 1;         // filter columns per fold, held in the RFs
@@ -41,20 +41,20 @@ struct RowStationaryTiling {
   std::int64_t filter_set_columns = 1;  //    side by side in spare columns (when e < PE columns)
   std::int64_t group_sets = 1;          // groups mapped side by side (depthwise, pooling: one channel each)
   std::int64_t group_set_columns = 1;   //    of which next to each other horizontally
-  std::int64_t images = 1;              // n: images per pass
+  std::int64_t images = 1;              // n: images per step
 
-  std::int64_t channels_per_pass() const { return channels_per_pe * channel_sets; }
-  std::int64_t filters_per_pass() const { return filters_per_pe * filter_sets; }
+  std::int64_t channels_per_step() const { return channels_per_pe * channel_sets; }
+  std::int64_t filters_per_step() const { return filters_per_pe * filter_sets; }
   std::int64_t set_cols(std::int64_t pe_cols) const { return std::min(ofmap_rows, pe_cols); }
   std::int64_t set_folds(std::int64_t pe_cols) const { return (ofmap_rows + pe_cols - 1) / pe_cols; }
-  // PE rows and columns one group's sets occupy, and the whole pass's.
+  // PE rows and columns one group's sets occupy, and the whole step's.
   std::int64_t group_rows(std::int64_t pe_cols) const;
   std::int64_t group_cols(std::int64_t pe_cols) const;
   std::int64_t pe_rows_used(std::int64_t pe_cols) const;
   std::int64_t pe_cols_used(std::int64_t pe_cols) const;
 };
 
-// The temporal loops over pass tiles, outside the array. Groups are always outermost and filter-row and
+// The temporal loops over step tiles, outside the array. Groups are always outermost and filter-row and
 // filter-column folds innermost (they accumulate into the same psums).
 enum class TemporalDim { kImages, kFilters, kOfmapRows, kChannels };
 using LoopOrder = std::array<TemporalDim, 4>;  // outer to inner
@@ -76,14 +76,14 @@ struct RowStationaryMapping {
   RowStationaryTiling tiling;
   LoopOrder order = {TemporalDim::kImages, TemporalDim::kFilters, TemporalDim::kOfmapRows, TemporalDim::kChannels};
   GlbSlots slots;
-  bool double_buffered = true;  // the next pass's data is fetched while a pass computes
+  bool double_buffered = true;  // the next step's data is fetched while a step computes
 };
 
 // Number of tiles (blocks) along each dimension.
 struct BlockCounts {
   std::int64_t groups = 1, images = 1, filters = 1, channels = 1, ofmap_rows = 1, filter_rows = 1, filter_cols = 1;
   std::int64_t of(TemporalDim dim) const;
-  std::uint64_t passes() const;
+  std::uint64_t steps() const;
 };
 BlockCounts block_counts(const LoopNest& nest, const RowStationaryTiling& tiling);
 

@@ -11,7 +11,7 @@ IndexRange block_range(std::int64_t block, std::int64_t tile, std::int64_t exten
 
 }  // namespace
 
-std::uint64_t RowStationaryPass::operations(std::int64_t ofmap_w) const {
+std::uint64_t RowStationaryStep::operations(std::int64_t ofmap_w) const {
   std::uint64_t total = static_cast<std::uint64_t>(ofmap_w);
   for (const IndexRange& range : {groups, images, filters, channels, ofmap_rows, filter_rows, filter_cols}) {
     total *= static_cast<std::uint64_t>(range.size());
@@ -22,21 +22,21 @@ std::uint64_t RowStationaryPass::operations(std::int64_t ofmap_w) const {
 RowStationarySchedule::RowStationarySchedule(LoopNest nest, RowStationaryMapping mapping)
     : nest_(nest), mapping_(mapping), blocks_(block_counts(nest, mapping.tiling)) {}
 
-RowStationaryPass RowStationarySchedule::pass_at(const PassBlocks& b) const {
+RowStationaryStep RowStationarySchedule::step_at(const StepBlocks& b) const {
   const RowStationaryTiling& t = mapping_.tiling;
-  RowStationaryPass pass;
-  pass.groups = block_range(b.group, t.group_sets, nest_.groups);
-  pass.images = block_range(b.image, t.images, nest_.images);
-  pass.filters = block_range(b.filter, t.filters_per_pass(), nest_.filters);
-  pass.channels = block_range(b.channel, t.channels_per_pass(), nest_.channels);
-  pass.ofmap_rows = block_range(b.ofmap_row, t.ofmap_rows, nest_.ofmap_h);
-  pass.filter_rows = block_range(b.filter_row, t.filter_rows, nest_.filter_h);
-  pass.filter_cols = block_range(b.filter_col, t.filter_cols, nest_.filter_w);
-  pass.blocks = b;
-  pass.first_accumulation = b.channel == 0 && b.filter_row == 0 && b.filter_col == 0;
-  pass.last_accumulation = b.channel == blocks_.channels - 1 && b.filter_row == blocks_.filter_rows - 1 &&
+  RowStationaryStep step;
+  step.groups = block_range(b.group, t.group_sets, nest_.groups);
+  step.images = block_range(b.image, t.images, nest_.images);
+  step.filters = block_range(b.filter, t.filters_per_step(), nest_.filters);
+  step.channels = block_range(b.channel, t.channels_per_step(), nest_.channels);
+  step.ofmap_rows = block_range(b.ofmap_row, t.ofmap_rows, nest_.ofmap_h);
+  step.filter_rows = block_range(b.filter_row, t.filter_rows, nest_.filter_h);
+  step.filter_cols = block_range(b.filter_col, t.filter_cols, nest_.filter_w);
+  step.blocks = b;
+  step.first_accumulation = b.channel == 0 && b.filter_row == 0 && b.filter_col == 0;
+  step.last_accumulation = b.channel == blocks_.channels - 1 && b.filter_row == blocks_.filter_rows - 1 &&
                            b.filter_col == blocks_.filter_cols - 1;
-  return pass;
+  return step;
 }
 
 }  // namespace ergon

@@ -1,23 +1,23 @@
 #pragma once
-// The passes of a row-stationary mapping in execution order: groups outermost, then the mapping's loop
+// The steps of a row-stationary mapping in execution order: groups outermost, then the mapping's loop
 // order over image, filter, ofmap-row and channel blocks, then the filter-row and filter-column folds.
-// Passes are generated on demand, never stored.
+// Steps are generated on demand, never stored.
 #include <cstdint>
 
 #include "dataflows/row_stationary/row_stationary_mapping.hpp"
 
 namespace ergon {
 
-// Block indices of a pass along each dimension (tile numbers, not element positions).
-struct PassBlocks {
+// Block indices of a step along each dimension (tile numbers, not element positions).
+struct StepBlocks {
   std::int64_t group = 0, image = 0, filter = 0, channel = 0, ofmap_row = 0, filter_row = 0, filter_col = 0;
 };
 
-struct RowStationaryPass {
+struct RowStationaryStep {
   IndexRange groups, images, filters, channels, ofmap_rows, filter_rows, filter_cols;
-  PassBlocks blocks;
+  StepBlocks blocks;
   bool first_accumulation = false;  // psums of this ofmap tile start from zero
-  bool last_accumulation = false;   // psums complete after this pass: the ofmap tile is written back
+  bool last_accumulation = false;   // psums complete after this step: the ofmap tile is written back
   std::uint64_t operations(std::int64_t ofmap_w) const;
 };
 
@@ -28,11 +28,11 @@ class RowStationarySchedule {
   const RowStationaryMapping& mapping() const { return mapping_; }
   const RowStationaryTiling& tiling() const { return mapping_.tiling; }
   const BlockCounts& blocks() const { return blocks_; }
-  std::uint64_t pass_count() const { return blocks_.passes(); }
-  RowStationaryPass pass_at(const PassBlocks& blocks) const;
+  std::uint64_t step_count() const { return blocks_.steps(); }
+  RowStationaryStep step_at(const StepBlocks& blocks) const;
 
   template <typename Visitor>
-  void for_each_pass(Visitor&& visit) const;
+  void for_each_step(Visitor&& visit) const;
 
  private:
   LoopNest nest_;
@@ -41,11 +41,11 @@ class RowStationarySchedule {
 };
 
 template <typename Visitor>
-void RowStationarySchedule::for_each_pass(Visitor&& visit) const {
+void RowStationarySchedule::for_each_step(Visitor&& visit) const {
   const LoopOrder& order = mapping_.order;
   std::int64_t bounds[4];
   for (int level = 0; level < 4; ++level) bounds[level] = blocks_.of(order[static_cast<std::size_t>(level)]);
-  PassBlocks at;
+  StepBlocks at;
   for (at.group = 0; at.group < blocks_.groups; ++at.group) {
     std::int64_t index[4] = {0, 0, 0, 0};
     for (bool more = true; more;) {
@@ -59,7 +59,7 @@ void RowStationarySchedule::for_each_pass(Visitor&& visit) const {
         }
       }
       for (at.filter_row = 0; at.filter_row < blocks_.filter_rows; ++at.filter_row) {
-        for (at.filter_col = 0; at.filter_col < blocks_.filter_cols; ++at.filter_col) visit(pass_at(at));
+        for (at.filter_col = 0; at.filter_col < blocks_.filter_cols; ++at.filter_col) visit(step_at(at));
       }
       int level = 3;  // the next combination, innermost loop first
       while (level >= 0 && ++index[level] == bounds[level]) index[level--] = 0;

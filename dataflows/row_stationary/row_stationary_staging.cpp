@@ -19,16 +19,16 @@ RowStationaryStaging::RowStationaryStaging(const RowStationarySchedule& schedule
   glb_.filters.reset(slots.filter);
 }
 
-PassTraffic RowStationaryStaging::stage(const RowStationaryPass& pass) {
+StepTraffic RowStationaryStaging::stage(const RowStationaryStep& step) {
   const BlockCounts& b = schedule_.blocks();
-  const PassBlocks& at = pass.blocks;
+  const StepBlocks& at = step.blocks;
   const FilterKey filters{as_count((at.group * b.filters + at.filter) * b.channels + at.channel), at.filter_row,
                           at.filter_col};
   const bool filters_in_pes = filters_in_pes_ && filters_in_pes_->tile == filters.tile &&
                               filters_in_pes_->filter_row == filters.filter_row &&
                               filters_in_pes_->filter_col == filters.filter_col;
   filters_in_pes_ = filters;
-  PassTraffic traffic = pass_traffic(schedule_.nest(), schedule_.tiling(), pass, filters_in_pes);
+  StepTraffic traffic = step_traffic(schedule_.nest(), schedule_.tiling(), step, filters_in_pes);
   valid_macs_so_far_ += traffic.valid_macs;
   const auto expected = static_cast<u64>(std::llround(static_cast<double>(valid_macs_so_far_) * density_));
   set_nonzero_macs(traffic, expected - nonzero_macs_so_far_);
@@ -36,14 +36,14 @@ PassTraffic RowStationaryStaging::stage(const RowStationaryPass& pass) {
 
   GlbFetch fetch;
   if (schedule_.nest().kind == LoopNestKind::kConv && !filters_in_pes)
-    stage_filters(pass, filters.tile, traffic, fetch);
-  stage_ifmap(pass, fetch);
-  stage_psums(pass, fetch);
+    stage_filters(step, filters.tile, traffic, fetch);
+  stage_ifmap(step, fetch);
+  stage_psums(step, fetch);
   add_glb_fetch(traffic, fetch);
   return traffic;
 }
 
-void RowStationaryStaging::stage_filters(const RowStationaryPass& pass, std::uint64_t tile, const PassTraffic& traffic,
+void RowStationaryStaging::stage_filters(const RowStationaryStep& step, std::uint64_t tile, const StepTraffic& traffic,
                                          GlbFetch& fetch) {
   if (glb_.filters.slots() == 0) {  // streamed: the folds the PEs need, straight from DRAM
     fetch.filter_dram_words = traffic.filter_bus_words;
@@ -53,12 +53,12 @@ void RowStationaryStaging::stage_filters(const RowStationaryPass& pass, std::uin
   glb_.filters.admit(tile);
   const LoopNest& nest = schedule_.nest();
   fetch.filter_dram_words =
-      as_count(pass.groups.size() * pass.filters.size() * pass.channels.size() * nest.filter_h * nest.filter_w);
+      as_count(step.groups.size() * step.filters.size() * step.channels.size() * nest.filter_h * nest.filter_w);
 }
 
-void RowStationaryStaging::stage_ifmap(const RowStationaryPass& pass, GlbFetch& fetch) {
+void RowStationaryStaging::stage_ifmap(const RowStationaryStep& step, GlbFetch& fetch) {
   const BlockCounts& b = schedule_.blocks();
-  const PassBlocks& at = pass.blocks;
+  const StepBlocks& at = step.blocks;
   const auto key_of = [&](std::int64_t row_block) {
     return as_count(((at.group * b.images + at.image) * b.channels + at.channel) * b.ofmap_rows + row_block);
   };
@@ -72,7 +72,7 @@ void RowStationaryStaging::stage_ifmap(const RowStationaryPass& pass, GlbFetch& 
   }
   glb_.ifmaps.admit(key);
   fetched_ifmap_rows_ = {rows.begin, std::max(rows.begin, rows.end)};
-  const std::int64_t planes = pass.groups.size() * pass.images.size() * pass.channels.size();
+  const std::int64_t planes = step.groups.size() * step.images.size() * step.channels.size();
   const std::int64_t stored_cols = overlap_length(0, nest.ifmap_w(), nest.pad_left, nest.pad_left + nest.input_w);
   const std::int64_t stored_rows = overlap_length(rows.begin, rows.end, nest.pad_top, nest.pad_top + nest.input_h);
   fetch.ifmap_dram_words = as_count(planes * std::max<std::int64_t>(0, rows.end - rows.begin) * nest.ifmap_w());
@@ -94,48 +94,48 @@ std::uint64_t RowStationaryStaging::psum_words(std::uint64_t key) const {
   const std::int64_t image_block = rest % b.images;
   const std::int64_t group_block = rest / b.images;
   return as_count(size(group_block, t.group_sets, nest.groups) * size(image_block, t.images, nest.images) *
-                  size(filter_block, t.filters_per_pass(), nest.filters) * size(row_block, t.ofmap_rows, nest.ofmap_h) *
+                  size(filter_block, t.filters_per_step(), nest.filters) * size(row_block, t.ofmap_rows, nest.ofmap_h) *
                   nest.ofmap_w);
 }
 
-void RowStationaryStaging::stage_psums(const RowStationaryPass& pass, GlbFetch& fetch) {
+void RowStationaryStaging::stage_psums(const RowStationaryStep& step, GlbFetch& fetch) {
   const BlockCounts& b = schedule_.blocks();
-  const PassBlocks& at = pass.blocks;
+  const StepBlocks& at = step.blocks;
   const u64 key = as_count(((at.group * b.images + at.image) * b.filters + at.filter) * b.ofmap_rows + at.ofmap_row);
   const u64 words = psum_words(key);
   if (!glb_.psums.touch(key)) {
-    if (!pass.first_accumulation) fetch.psum_spill_read_words = words;  // spilled earlier: read it back
+    if (!step.first_accumulation) fetch.psum_spill_read_words = words;  // spilled earlier: read it back
     const auto evicted = glb_.psums.admit(key);
     if (evicted && !evicted->complete) fetch.psum_spill_write_words = psum_words(evicted->key);
   }
-  if (pass.last_accumulation) {
+  if (step.last_accumulation) {
     glb_.psums.mark_complete(key);
     fetch.ofmap_dram_words = words;
   }
 }
 
 std::vector<std::int16_t> filter_tile(const LoopNest& nest, const LayerTensors& tensors,
-                                      const RowStationaryPass& pass) {
+                                      const RowStationaryStep& step) {
   std::vector<std::int16_t> tile;
-  tile.reserve(static_cast<std::size_t>(pass.groups.size() * pass.filters.size() * pass.channels.size() *
-                                        pass.filter_rows.size() * pass.filter_cols.size()));
-  for (std::int64_t g = pass.groups.begin; g < pass.groups.end; ++g)
-    for (std::int64_t m = pass.filters.begin; m < pass.filters.end; ++m)
-      for (std::int64_t c = pass.channels.begin; c < pass.channels.end; ++c)
-        for (std::int64_t r = pass.filter_rows.begin; r < pass.filter_rows.end; ++r)
-          for (std::int64_t s = pass.filter_cols.begin; s < pass.filter_cols.end; ++s)
+  tile.reserve(static_cast<std::size_t>(step.groups.size() * step.filters.size() * step.channels.size() *
+                                        step.filter_rows.size() * step.filter_cols.size()));
+  for (std::int64_t g = step.groups.begin; g < step.groups.end; ++g)
+    for (std::int64_t m = step.filters.begin; m < step.filters.end; ++m)
+      for (std::int64_t c = step.channels.begin; c < step.channels.end; ++c)
+        for (std::int64_t r = step.filter_rows.begin; r < step.filter_rows.end; ++r)
+          for (std::int64_t s = step.filter_cols.begin; s < step.filter_cols.end; ++s)
             tile.push_back(tensors.weights[weight_index(nest, g, m, c, r, s)]);
   return tile;
 }
 
-std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass) {
-  const PassInput input = pass_input(nest, pass);
+std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryStep& step) {
+  const StepInput input = step_input(nest, step);
   std::vector<std::int16_t> tile;
-  tile.reserve(static_cast<std::size_t>(pass.groups.size() * pass.images.size() * pass.channels.size() *
+  tile.reserve(static_cast<std::size_t>(step.groups.size() * step.images.size() * step.channels.size() *
                                         input.rows.size() * input.cols.size()));
-  for (std::int64_t g = pass.groups.begin; g < pass.groups.end; ++g)
-    for (std::int64_t n = pass.images.begin; n < pass.images.end; ++n)
-      for (std::int64_t c = pass.channels.begin; c < pass.channels.end; ++c)
+  for (std::int64_t g = step.groups.begin; g < step.groups.end; ++g)
+    for (std::int64_t n = step.images.begin; n < step.images.end; ++n)
+      for (std::int64_t c = step.channels.begin; c < step.channels.end; ++c)
         for (std::int64_t row = input.rows.begin; row < input.rows.end; ++row)
           for (std::int64_t col = input.cols.begin; col < input.cols.end; ++col) {
             const std::int64_t y = row - nest.pad_top, x = col - nest.pad_left;
@@ -145,15 +145,15 @@ std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& t
   return tile;
 }
 
-std::uint64_t stored_nonzeros(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass,
+std::uint64_t stored_nonzeros(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryStep& step,
                               IndexRange padded_rows) {
   std::uint64_t nonzeros = 0;
   const std::int64_t first = std::max<std::int64_t>(padded_rows.begin - nest.pad_top, 0);
   const std::int64_t last = std::min(padded_rows.end - nest.pad_top, nest.input_h);
   const std::int64_t width = std::min(nest.input_w, nest.ifmap_w() - nest.pad_left);
-  for (std::int64_t g = pass.groups.begin; g < pass.groups.end; ++g)
-    for (std::int64_t n = pass.images.begin; n < pass.images.end; ++n)
-      for (std::int64_t c = pass.channels.begin; c < pass.channels.end; ++c)
+  for (std::int64_t g = step.groups.begin; g < step.groups.end; ++g)
+    for (std::int64_t n = step.images.begin; n < step.images.end; ++n)
+      for (std::int64_t c = step.channels.begin; c < step.channels.end; ++c)
         for (std::int64_t y = first; y < last; ++y)
           for (std::int64_t x = 0; x < width; ++x) nonzeros += tensors.ifmap[ifmap_index(nest, n, g, c, y, x)] != 0;
   return nonzeros;

@@ -1,6 +1,6 @@
 #pragma once
-// Walks a row-stationary schedule's passes in execution order and decides what each one needs from DRAM,
-// from what the GLB holds (its GlbContents, updated as passes are staged) and which filters the PEs hold:
+// Walks a row-stationary schedule's steps in execution order and decides what each one needs from DRAM,
+// from what the GLB holds (its GlbContents, updated as steps are staged) and which filters the PEs hold:
 // - an ifmap tile is fetched unless held; when the tile of the previous ofmap-row block (same images and
 //   channels) is still held, only the rows the two do not share are fetched;
 // - a psum tile evicted before its accumulation completed is written to DRAM and read back when needed;
@@ -13,7 +13,7 @@
 
 #include "arch/glb/tile_store.hpp"
 #include "dataflows/layer_tensors.hpp"
-#include "dataflows/row_stationary/pass_traffic.hpp"
+#include "dataflows/row_stationary/step_traffic.hpp"
 
 namespace ergon {
 
@@ -23,9 +23,9 @@ class RowStationaryStaging {
   // (non-zero MACs are rounded cumulatively, so the layer's total is the rounded expected total).
   RowStationaryStaging(const RowStationarySchedule& schedule, GlbContents& glb, double ifmap_density);
 
-  // The next pass in execution order, with its DRAM fetches.
-  PassTraffic stage(const RowStationaryPass& pass);
-  // The padded ifmap rows the last staged pass fetched (empty when it fetched none).
+  // The next step in execution order, with its DRAM fetches.
+  StepTraffic stage(const RowStationaryStep& step);
+  // The padded ifmap rows the last staged step fetched (empty when it fetched none).
   const IndexRange& fetched_ifmap_rows() const { return fetched_ifmap_rows_; }
 
  private:
@@ -34,9 +34,9 @@ class RowStationaryStaging {
     std::int64_t filter_row = 0, filter_col = 0;
   };
   // `tile`: the filter tile's key in the filter store.
-  void stage_filters(const RowStationaryPass& pass, std::uint64_t tile, const PassTraffic& traffic, GlbFetch& fetch);
-  void stage_ifmap(const RowStationaryPass& pass, GlbFetch& fetch);
-  void stage_psums(const RowStationaryPass& pass, GlbFetch& fetch);
+  void stage_filters(const RowStationaryStep& step, std::uint64_t tile, const StepTraffic& traffic, GlbFetch& fetch);
+  void stage_ifmap(const RowStationaryStep& step, GlbFetch& fetch);
+  void stage_psums(const RowStationaryStep& step, GlbFetch& fetch);
   std::uint64_t psum_words(std::uint64_t key) const;
 
   const RowStationarySchedule& schedule_;
@@ -48,13 +48,13 @@ class RowStationaryStaging {
   IndexRange fetched_ifmap_rows_;
 };
 
-// The tiles a row-stationary pass reads, as the loader stages them in the GLB: filters [g][m][c][r][s]
+// The tiles a row-stationary step reads, as the loader stages them in the GLB: filters [g][m][c][r][s]
 // and the ifmap [g][n][c][input_rows][input_cols] with the padding materialised.
-std::vector<std::int16_t> filter_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass);
-std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass);
-// Non-zero stored (non-padding) values of the pass's images and channels in the padded input rows
+std::vector<std::int16_t> filter_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryStep& step);
+std::vector<std::int16_t> ifmap_tile(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryStep& step);
+// Non-zero stored (non-padding) values of the step's images and channels in the padded input rows
 // `padded_rows`, over the whole width: what a DRAM fetch of those rows carries.
-std::uint64_t stored_nonzeros(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryPass& pass,
+std::uint64_t stored_nonzeros(const LoopNest& nest, const LayerTensors& tensors, const RowStationaryStep& step,
                               IndexRange padded_rows);
 
 }  // namespace ergon

@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "dataflows/pass_pipeline.hpp"
+#include "dataflows/step_pipeline.hpp"
 #include "dataflows/systolic/systolic_step_timing.hpp"
 
 namespace ergon {
@@ -14,17 +14,17 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
   timing.dram_bytes_per_cycle = config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz;
   timing.dram_latency_cycles = config.dram.latency_ns * config.clock.frequency_mhz * 1e-3;
   timing.double_buffered = true;
-  PassPipeline pipeline(timing);
+  StepPipeline pipeline(timing);
   const SystolicTiming fold_timing = systolic_timing(config);
-  PassTraffic sum;  // the folds' on-chip counts
+  StepTraffic sum;  // the folds' on-chip counts
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   std::optional<SystolicFold> previous;
   for (std::uint64_t i = 0; i < schedule.fold_count(); ++i) {
     const SystolicFold fold = schedule.fold(i);
-    const PassTraffic t = schedule.traffic(fold, previous);
+    const StepTraffic t = schedule.traffic(fold, previous);
     previous = fold;
-    const PassDram dram = pass_dram(t, encoding);
-    pipeline.add(dram, static_cast<double>(systolic_pass_cycles(t, fold_timing)));
+    const StepDram dram = step_dram(t, encoding);
+    pipeline.add(dram, static_cast<double>(systolic_step_cycles(t, fold_timing)));
     sum.macs += t.macs, sum.nonzero_macs += t.nonzero_macs, sum.rf += t.rf;
     sum.filter_bus_words += t.filter_bus_words, sum.ifmap_bus_words += t.ifmap_bus_words;
     sum.psum_bus_words += t.psum_bus_words, sum.pe_hop_words += t.pe_hop_words;

@@ -11,7 +11,7 @@ namespace ergon {
 // The cost of one schedule, walked fold by fold with the traffic the simulation will see: buffer and DRAM
 // accesses exactly (in the loader's encoding), cycles estimated from what bounds each fold: the longest of
 // the array's time (shift-in, stream, skew) and its bank ports' time (systolic_step_timing.hpp, the array's
-// own timing), overlapped with DRAM as the controller overlaps it (PassPipeline, double-buffered).
+// own timing), overlapped with DRAM as the controller overlaps it (StepPipeline, double-buffered).
 MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, const AcceleratorConfig& config,
                                            const DramEncoding& encoding, const AccessPrices& prices,
                                            MapperObjective objective);

@@ -109,7 +109,7 @@ std::uint64_t SystolicSchedule::ifmap_words_for_pixels(IndexRange pixels, IndexR
   return words;
 }
 
-PassTraffic SystolicSchedule::traffic(const SystolicFold& fold, const std::optional<SystolicFold>& previous) const {
+StepTraffic SystolicSchedule::traffic(const SystolicFold& fold, const std::optional<SystolicFold>& previous) const {
   IndexRange pixels{0, pixels_}, window{0, window_}, filters{0, nest_.filters};
   switch (dataflow_) {
     case SystolicDataflow::kOutputStationary: pixels = fold.rows, filters = fold.cols; break;
@@ -117,7 +117,7 @@ PassTraffic SystolicSchedule::traffic(const SystolicFold& fold, const std::optio
     case SystolicDataflow::kInputStationary: window = fold.rows, pixels = fold.cols; break;
   }
   const std::uint64_t rows = as_count(fold.rows.size()), cols = as_count(fold.cols.size()), t = as_count(temporal_);
-  PassTraffic traffic;
+  StepTraffic traffic;
   traffic.macs = traffic.nonzero_macs = rows * cols * t;  // no zero gating in a systolic array
   traffic.active_pes = rows * cols;
   traffic.compute_cycles = t;

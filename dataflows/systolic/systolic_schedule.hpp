@@ -5,14 +5,14 @@
 // docs/scalesim-reference.md): output stationary Sr = Npx, Sc = M, T = K; weight stationary Sr = K,
 // Sc = M, T = Npx; input stationary Sr = K, Sc = Npx, T = M. The array covers Sr x Sc in folds of at most
 // rows x cols, column folds outer and row folds inner (SCALE-Sim's order) or the other way round; each fold is
-// one pass of T streamed steps. The ifmap is fetched as the tensor rows a fold touches, or (`im2col`, as
+// one step of T streamed steps. The ifmap is fetched as the tensor rows a fold touches, or (`im2col`, as
 // SCALE-Sim v2 does) as the fold's block of the im2col operand matrix, every window position apart.
 #include <cstdint>
 #include <optional>
 
 #include "arch/accelerator_config.hpp"
 #include "dataflows/loop_nest.hpp"
-#include "dataflows/pass_traffic.hpp"
+#include "dataflows/step_traffic.hpp"
 
 namespace ergon {
 
@@ -60,7 +60,7 @@ class SystolicSchedule {
   // compute_cycles field is T and fill_cycles the stationary operand's shift-in: the array adds its own
   // wavefront skew. An operand block the previous fold used is still on chip; an operand that depends only
   // on the inner fold index and fits half its buffer is fetched during the first outer fold only.
-  PassTraffic traffic(const SystolicFold& fold, const std::optional<SystolicFold>& previous) const;
+  StepTraffic traffic(const SystolicFold& fold, const std::optional<SystolicFold>& previous) const;
 
  private:
   std::uint64_t ifmap_words_for_pixels(IndexRange pixels, IndexRange window) const;

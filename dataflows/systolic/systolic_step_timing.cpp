@@ -17,11 +17,11 @@ SystolicTiming systolic_timing(const AcceleratorConfig& config) {
   return timing;
 }
 
-std::uint64_t systolic_array_cycles(const PassTraffic& t, const SystolicTiming& timing) {
+std::uint64_t systolic_array_cycles(const StepTraffic& t, const SystolicTiming& timing) {
   return t.fill_cycles + t.compute_cycles + static_cast<std::uint64_t>(timing.rows + timing.cols - 2);
 }
 
-std::uint64_t systolic_pass_cycles(const PassTraffic& t, const SystolicTiming& timing) {
+std::uint64_t systolic_step_cycles(const StepTraffic& t, const SystolicTiming& timing) {
   return std::max(systolic_array_cycles(t, timing), glb_access_cycles(t.ofmap_dram_words, t.deposited_words(),
                                                                       timing.glb_read_words, timing.glb_write_words));
 }

@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "arch/accelerator_config.hpp"
-#include "dataflows/pass_traffic.hpp"
+#include "dataflows/step_traffic.hpp"
 
 namespace ergon {
 
@@ -25,8 +25,8 @@ struct SystolicTiming {
 SystolicTiming systolic_timing(const AcceleratorConfig& config);
 
 // Cycles the array works on a fold on its own: shift-in, stream and skew.
-std::uint64_t systolic_array_cycles(const PassTraffic& traffic, const SystolicTiming& timing);
+std::uint64_t systolic_array_cycles(const StepTraffic& traffic, const SystolicTiming& timing);
 // Cycles of a fold: the array's or its buffer ports', whichever is longer.
-std::uint64_t systolic_pass_cycles(const PassTraffic& traffic, const SystolicTiming& timing);
+std::uint64_t systolic_step_cycles(const StepTraffic& traffic, const SystolicTiming& timing);
 
 }  // namespace ergon

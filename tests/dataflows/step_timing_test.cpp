@@ -1,10 +1,11 @@
 // Each dataflow's one step timing, and the arrays every dataflow brings under its name.
+#include "dataflows/row_stationary/step_timing.hpp"
+
 #include <gtest/gtest.h>
 
 #include "arch/glb/glb_ports.hpp"
 #include "arch/pe_array/pe_arrays.hpp"
 #include "dataflows/registry.hpp"
-#include "dataflows/row_stationary/pass_timing.hpp"
 #include "dataflows/systolic/systolic_step_timing.hpp"
 
 namespace ergon {
@@ -38,32 +39,32 @@ TEST(StepTiming, SystolicFoldIsTheArrayOrItsPortsWhicheverIsLonger) {
   const SystolicTiming timing = systolic_timing(systolic_config());
   ASSERT_EQ(timing.glb_read_words, 8u);
   ASSERT_EQ(timing.glb_write_words, 8u);
-  PassTraffic fold;
+  StepTraffic fold;
   fold.fill_cycles = 8;
   fold.compute_cycles = 100;
   EXPECT_EQ(systolic_array_cycles(fold, timing), 8u + 100u + 8u + 4u - 2u);
-  EXPECT_EQ(systolic_pass_cycles(fold, timing), 118u);
+  EXPECT_EQ(systolic_step_cycles(fold, timing), 118u);
   fold.ofmap_dram_words = 8 * 200 + 1;  // 201 read-port cycles
-  EXPECT_EQ(systolic_pass_cycles(fold, timing), 201u);
+  EXPECT_EQ(systolic_step_cycles(fold, timing), 201u);
   EXPECT_EQ(glb_access_cycles(fold.ofmap_dram_words, 0, 8, 8), 201u);
 }
 
 // The row-stationary timing reads the buses, ports and RF from the config, and a step's whole cycles round
 // its preload and its stream up separately.
-TEST(StepTiming, RowStationaryPassRoundsPreloadAndStreamApart) {
+TEST(StepTiming, RowStationaryStepRoundsPreloadAndStreamApart) {
   AcceleratorConfig config;
   config.noc.filter_bus_words = 3;
   config.noc.ifmap_bus_words = 3;
   const ArrayTiming timing = array_timing(config);
   EXPECT_EQ(timing.filter_bus_words, 3);
   EXPECT_EQ(timing.ifmap_rf_words, config.pe_array.rf.ifmap_entries);
-  PassTraffic pass;
-  pass.filter_bus_words = 4;  // preload 4/3 cycles
-  pass.compute_cycles = 10;   // no ifmap stream: the whole stream is the MACs
-  const PassTiming exact = pass_timing(pass_load(pass), timing);
+  StepTraffic step;
+  step.filter_bus_words = 4;  // preload 4/3 cycles
+  step.compute_cycles = 10;   // no ifmap stream: the whole stream is the MACs
+  const StepTiming exact = step_timing(step_load(step), timing);
   EXPECT_DOUBLE_EQ(exact.preload_cycles, 4.0 / 3.0);
   EXPECT_DOUBLE_EQ(exact.stream_cycles, 10.0);
-  EXPECT_EQ(pass_cycles(pass, timing), 2u + 10u);
+  EXPECT_EQ(step_cycles(step, timing), 2u + 10u);
 }
 
 }  // namespace

@@ -92,7 +92,7 @@ SimulationResult simulate(const AcceleratorConfig& config, const Workload& workl
   return Simulation(config, table, workload, options).run();
 }
 
-// Cycles. The transaction level times a row-stationary pass with rates (dataflows/row_stationary/pass_timing.hpp:
+// Cycles. The transaction level times a row-stationary pass with rates (dataflows/row_stationary/step_timing.hpp:
 // each output column's step waits for the ifmap columns it needs, at the bus's average rate); the cycle-
 // accurate array sends whole words every cycle and starts a set's step when its window is complete. On
 // this corpus of tiny layers (a few passes of a few hundred cycles, where one step's rounding shows) the

@@ -16,7 +16,7 @@ namespace ergon {
 namespace {
 
 // The estimate times each fold by the slowest of the array and its buffers' bank ports and overlaps DRAM as
-// the controller does (dataflows/pass_pipeline.hpp); the DRAM model's request queue and burst splitting are
+// the controller does (dataflows/step_pipeline.hpp); the DRAM model's request queue and burst splitting are
 // not modelled. Measured: 0.4% at most, here and on the variants below.
 constexpr double kEstimateTolerance = 0.15;
 

@@ -1,13 +1,13 @@
 // `pe_array.impl: row_stationary` at transaction level: rows x cols PEs with filter, ifmap and psum
-// register files and one MAC unit each. A pass preloads filters and the first ifmap window, then streams
-// ifmap columns while the PEs compute, as far ahead as the ifmap RF holds (dataflows/row_stationary/pass_timing.hpp).
+// register files and one MAC unit each. A step preloads filters and the first ifmap window, then streams
+// ifmap columns while the PEs compute, as far ahead as the ifmap RF holds (dataflows/row_stationary/step_timing.hpp).
 #include <memory>
 
 #include "arch/accelerator_config.hpp"
 #include "arch/pe_array/impl/row_stationary_cycle_array.hpp"
 #include "arch/pe_array/pe_array.hpp"
 #include "arch/pe_array/pe_arrays.hpp"
-#include "dataflows/row_stationary/pass_timing.hpp"
+#include "dataflows/row_stationary/step_timing.hpp"
 
 namespace ergon {
 namespace {
@@ -16,8 +16,8 @@ class RowStationaryArray : public IPeArray {
  public:
   RowStationaryArray(sc_core::sc_module_name name, const AcceleratorConfig& config);
   std::int64_t pe_count() const override { return config_.rows * config_.cols; }
-  std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
-  void occupy(const PassTraffic& traffic, INoc& noc, IGlobalBuffer& glb) override;
+  std::uint64_t step_cycles(const StepTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
+  void occupy(const StepTraffic& traffic, INoc& noc, IGlobalBuffer& glb) override;
 
  private:
   PeArrayConfig config_;
@@ -27,15 +27,15 @@ class RowStationaryArray : public IPeArray {
 RowStationaryArray::RowStationaryArray(sc_core::sc_module_name name, const AcceleratorConfig& config)
     : IPeArray(name), config_(config.pe_array), timing_(array_timing(config)) {}
 
-std::uint64_t RowStationaryArray::pass_cycles(const PassTraffic& t, const INoc& /*noc*/,
+std::uint64_t RowStationaryArray::step_cycles(const StepTraffic& t, const INoc& /*noc*/,
                                               const IGlobalBuffer& /*glb*/) const {
-  return ergon::pass_cycles(t, timing_);
+  return ergon::step_cycles(t, timing_);
 }
 
-// Each bus and port for the words its timing carries over it (pass_timing: filters and ifmaps, preloaded
+// Each bus and port for the words its timing carries over it (step_timing: filters and ifmaps, preloaded
 // or streamed, over their buses and the GLB's read ports; psums both ways; finished outputs leaving and
 // DRAM deposits through the GLB's ports); the array for its MACs and the psum ripple.
-void RowStationaryArray::occupy(const PassTraffic& t, INoc& noc, IGlobalBuffer& glb) {
+void RowStationaryArray::occupy(const StepTraffic& t, INoc& noc, IGlobalBuffer& glb) {
   add_busy_cycles(t.compute_cycles + t.accumulation_latency_cycles);
   NocBusy buses;
   buses.filter_bus_cycles = INoc::bus_cycles(t.filter_bus_words, noc.filter_words_per_cycle());

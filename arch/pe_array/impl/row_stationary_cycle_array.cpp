@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "arch/clock.hpp"
-#include "dataflows/row_stationary/pass_timing.hpp"
-#include "dataflows/row_stationary/pass_traffic.hpp"
+#include "dataflows/row_stationary/step_timing.hpp"
+#include "dataflows/row_stationary/step_traffic.hpp"
 
 namespace ergon {
 namespace {
@@ -41,7 +41,7 @@ RowStationaryCycleArray::RowStationaryCycleArray(sc_core::sc_module_name name, c
 
 std::size_t RowStationaryCycleArray::pe_index(std::int64_t group, std::int64_t filter_set, std::int64_t channel_set,
                                               std::int64_t row, std::int64_t col) const {
-  // Fixed by the tiling, not the pass: edge passes use fewer PEs, and resident filters must stay put.
+  // Fixed by the tiling, not the step: edge steps use fewer PEs, and resident filters must stay put.
   const std::int64_t set = (group * tiling_.filter_sets + filter_set) * tiling_.channel_sets + channel_set;
   return static_cast<std::size_t>((set * tiling_.filter_rows + row) * tiling_.ofmap_rows + col);
 }
@@ -56,25 +56,25 @@ void RowStationaryCycleArray::start(const LayerPlan& plan, const LayerStep& step
   run_cycles_ = 0;
   nest_ = schedule.nest();
   tiling_ = schedule.tiling();
-  pass_ = detail.pass;
+  step_ = detail.step;
   staged_ = detail.staged;
   spilled_psum_words_ = step.traffic.psum_spill_write_words;
   glb_read_shares_ = glb_read_shares(step.traffic);
   glb_write_shares_ = glb_write_shares(step.traffic);
   tensors_ = &tensors;
-  prepare_pass();
+  prepare_step();
   phase_ = Phase::kFill;
   start_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void RowStationaryCycleArray::prepare_pass() {
-  n_ = pass_.images.size();
-  m_ = pass_.filters.size();
-  c_ = pass_.channels.size();
-  g_ = pass_.groups.size();
-  e_ = pass_.ofmap_rows.size();
-  r_ = pass_.filter_rows.size();
-  s_ = pass_.filter_cols.size();
+void RowStationaryCycleArray::prepare_step() {
+  n_ = step_.images.size();
+  m_ = step_.filters.size();
+  c_ = step_.channels.size();
+  g_ = step_.groups.size();
+  e_ = step_.ofmap_rows.size();
+  r_ = step_.filter_rows.size();
+  s_ = step_.filter_cols.size();
   f_ = nest_.ofmap_w;
   input_rows_ = (e_ - 1) * nest_.stride_h + (r_ - 1) * nest_.dilation_h + 1;
   input_cols_ = (f_ - 1) * nest_.stride_w + (s_ - 1) * nest_.dilation_w + 1;
@@ -82,7 +82,7 @@ void RowStationaryCycleArray::prepare_pass() {
   channel_sets_used_ = std::min(tiling_.channel_sets, (c_ + q - 1) / q);
   filter_sets_used_ = std::min(tiling_.filter_sets, (m_ + p - 1) / p);
 
-  // Register files sized for the layer's largest tile, so filters can stay across passes.
+  // Register files sized for the layer's largest tile, so filters can stay across steps.
   const std::size_t pes = static_cast<std::size_t>(tiling_.group_sets * tiling_.filter_sets * tiling_.channel_sets *
                                                    tiling_.filter_rows * tiling_.ofmap_rows);
   const std::int64_t widest_input = (f_ - 1) * nest_.stride_w + (tiling_.filter_cols - 1) * nest_.dilation_w + 1;
@@ -102,15 +102,15 @@ void RowStationaryCycleArray::prepare_pass() {
                                                                                                                  col);
     }
   }
-  measured_ = MeasuredPass{};
+  measured_ = MeasuredStep{};
   filter_cursor_ = ifmap_cursor_ = 0;
   const std::uint64_t filter_words = staged_.filter_tile ? staged_.filter_tile->size() : 0;
-  // A double-buffered filter RF received this pass's filters while the previous pass computed: the values
-  // are in place now, and the bus carries them (counted) alongside this pass's compute.
+  // A double-buffered filter RF received this step's filters while the previous step computed: the values
+  // are in place now, and the bus carries them (counted) alongside this step's compute.
   streamed_filter_words_left_ = filter_rf_double_buffered_ ? filter_words : 0;
   if (filter_rf_double_buffered_) store_filters(filter_words);
   filter_words_left_ = filter_words - streamed_filter_words_left_;
-  stream_ = ifmap_stream(nest_, tiling_, pass_);
+  stream_ = ifmap_stream(nest_, tiling_, step_);
   ifmap_words_ = staged_.ifmap_tile->size();
   rf_columns_ = stream_.window_columns + ifmap_lookahead_columns(stream_, ifmap_rf_words_);
   ifmap_words_left_ = std::min(ifmap_words_, stream_.window_columns * stream_.words_per_column);
@@ -119,12 +119,12 @@ void RowStationaryCycleArray::prepare_pass() {
 
 void RowStationaryCycleArray::step() {
   ++measured_.cycles;
-  const MeasuredPass before = measured_;
+  const MeasuredStep before = measured_;
   active_pes_ = 0;
   if (phase_ == Phase::kFill && fill_cycle()) {
     start_compute();  // from the next cycle
   } else if (phase_ == Phase::kCompute && compute_cycle()) {
-    finish_pass();
+    finish_step();
     record_in_modules();
     record_cycle(before, active_pes_, true);
     phase_ = Phase::kIdle;
@@ -156,15 +156,15 @@ void RowStationaryCycleArray::start_compute() {
   measured_.active_pes = static_cast<std::uint64_t>(g_ * r_ * channel_sets_used_ * filter_sets_used_ * e_);
   ripple_cycles_left_ = static_cast<std::uint64_t>(r_ * channel_sets_used_ - 1);
   const std::uint64_t psum_words = static_cast<std::uint64_t>(g_ * n_ * m_ * e_ * f_);
-  const std::uint64_t psum_reads = pass_.first_accumulation ? 0 : psum_words;
+  const std::uint64_t psum_reads = step_.first_accumulation ? 0 : psum_words;
   psum_read_bus_left_ = psum_reads;
   psum_write_bus_left_ = psum_words;
-  glb_reads_left_ = psum_reads + (pass_.last_accumulation ? psum_words : 0);  // finished outputs leave for DRAM
+  glb_reads_left_ = psum_reads + (step_.last_accumulation ? psum_words : 0);  // finished outputs leave for DRAM
   glb_writes_left_ += psum_words;
   phase_ = Phase::kCompute;
 }
 
-void RowStationaryCycleArray::record_cycle(const MeasuredPass& before, std::uint64_t active_pes, bool last) {
+void RowStationaryCycleArray::record_cycle(const MeasuredStep& before, std::uint64_t active_pes, bool last) {
   if (activity_ == nullptr) return;
   ActivityInterval cycle;
   cycle.layer_index = layer_index_;
@@ -374,7 +374,7 @@ void RowStationaryCycleArray::run_set_cycle(SetState& set) {
   set.tap = 0;
   if (++set.channel < set.channels) return;
   set.channel = 0;
-  // This output's psums are complete in the set: each PE passes its psum up, except the column's top PE.
+  // This output's psums are complete in the set: each PE steps its psum up, except the column's top PE.
   const bool top_set = set.channel_set == channel_sets_used_ - 1;
   measured_.pe_hop_words += static_cast<std::uint64_t>(e_ * (top_set ? r_ - 1 : r_));
   if (++set.filter < set.filters) return;
@@ -402,7 +402,7 @@ void RowStationaryCycleArray::record_in_modules() {
                     glb_.write_port_cycles(measured_.glb_write_port_words));
 }
 
-void RowStationaryCycleArray::finish_pass() {
+void RowStationaryCycleArray::finish_step() {
   const std::int64_t p = tiling_.filters_per_pe;
   for (std::int64_t group = 0; group < g_; ++group) {
     for (std::int64_t fs = 0; fs < filter_sets_used_; ++fs) {
@@ -418,7 +418,7 @@ void RowStationaryCycleArray::finish_pass() {
   }
 }
 
-// One output of the pass: psums ripple up its PE column (every PE adds its own to what arrives from
+// One output of the step: psums ripple up its PE column (every PE adds its own to what arrives from
 // below), then join the GLB's partial sum; complete outputs go to DRAM.
 void RowStationaryCycleArray::finish_output(std::int64_t group, std::int64_t filter_set, std::int64_t col,
                                             std::int64_t image, std::int64_t column, std::int64_t j) {
@@ -430,12 +430,12 @@ void RowStationaryCycleArray::finish_output(std::int64_t group, std::int64_t fil
       sum = combine(nest_.kind, sum, psum_rf_[pe_index(group, filter_set, cs, row, col) * psum_stride_ + slot]);
     }
   }
-  const std::size_t index = ofmap_index(nest_, pass_.images.begin + image, pass_.groups.begin + group,
-                                        pass_.filters.begin + filter_set * p + j, pass_.ofmap_rows.begin + col, column);
+  const std::size_t index = ofmap_index(nest_, step_.images.begin + image, step_.groups.begin + group,
+                                        step_.filters.begin + filter_set * p + j, step_.ofmap_rows.begin + col, column);
   std::int32_t& stored = tensors_->psums[index];  // in the GLB, or spilled to DRAM and read back
-  if (!pass_.first_accumulation) sum = combine(nest_.kind, stored, sum);
+  if (!step_.first_accumulation) sum = combine(nest_.kind, stored, sum);
   stored = sum;
-  if (pass_.last_accumulation) {
+  if (step_.last_accumulation) {
     tensors_->ofmap[index] = sum;
     ++measured_.ofmap_words;
   }

@@ -15,8 +15,8 @@
 #include "arch/noc/noc.hpp"
 #include "arch/pe_array/cycle_array.hpp"
 #include "arch/pe_array/pe_array.hpp"
-#include "dataflows/pass_traffic.hpp"
 #include "dataflows/row_stationary/row_stationary_dataflow.hpp"
+#include "dataflows/step_traffic.hpp"
 
 namespace ergon {
 
@@ -30,7 +30,7 @@ class RowStationaryCycleArray : public ICycleArray {
   void start(const LayerPlan& plan, const LayerStep& step, LayerTensors& tensors, const ActivitySink& activity,
              std::size_t layer_index, std::uint64_t dram_bytes) override;
   const sc_core::sc_event& done_event() const override { return done_event_; }
-  const MeasuredPass& measured() const override { return measured_; }
+  const MeasuredStep& measured() const override { return measured_; }
 
  private:
   enum class Phase { kIdle, kFill, kCompute, kDone };
@@ -41,7 +41,7 @@ class RowStationaryCycleArray : public ICycleArray {
   };
 
   void step();
-  void record_cycle(const MeasuredPass& before, std::uint64_t active_pes, bool last);
+  void record_cycle(const MeasuredStep& before, std::uint64_t active_pes, bool last);
   void flush_activity();
   bool fill_cycle();
   void start_compute();
@@ -51,9 +51,9 @@ class RowStationaryCycleArray : public ICycleArray {
   void store_filters(std::uint64_t words);
   void store_ifmaps(std::uint64_t words);
   void run_set_cycle(SetState& set);
-  void finish_pass();
+  void finish_step();
   void record_in_modules();
-  void prepare_pass();
+  void prepare_step();
   std::size_t pe_index(std::int64_t group, std::int64_t filter_set, std::int64_t channel_set, std::int64_t row,
                        std::int64_t col) const;
   void finish_output(std::int64_t group, std::int64_t filter_set, std::int64_t col, std::int64_t image,
@@ -74,13 +74,13 @@ class RowStationaryCycleArray : public ICycleArray {
   sc_core::sc_event start_event_;
   sc_core::sc_event done_event_;
 
-  // The pass in flight.
+  // The step in flight.
   Phase phase_ = Phase::kIdle;
   LoopNest nest_;
   RowStationaryTiling tiling_;
-  RowStationaryPass pass_;
-  StagedPass staged_;
-  std::uint64_t spilled_psum_words_ = 0;  // read out of the GLB by the loader for DRAM, counted with the pass
+  RowStationaryStep step_;
+  StagedStep staged_;
+  std::uint64_t spilled_psum_words_ = 0;  // read out of the GLB by the loader for DRAM, counted with the step
   // The step's GLB accesses by tensor, as its traffic plans them (the measured totals must agree: the
   // per-tensor report test checks they add up).
   TensorCounts glb_read_shares_, glb_write_shares_;
@@ -99,7 +99,7 @@ class RowStationaryCycleArray : public ICycleArray {
   std::uint64_t active_pes_ = 0;  // this cycle
   std::uint64_t ripple_cycles_left_ = 0;
   std::uint64_t psum_read_bus_left_ = 0, psum_write_bus_left_ = 0, glb_reads_left_ = 0, glb_writes_left_ = 0;
-  MeasuredPass measured_;
+  MeasuredStep measured_;
   const ActivitySink* activity_ = nullptr;
   std::size_t layer_index_ = 0;
   std::uint64_t dram_bytes_ = 0;

@@ -14,8 +14,8 @@ class SystolicArray : public IPeArray {
  public:
   SystolicArray(sc_core::sc_module_name name, const AcceleratorConfig& config);
   std::int64_t pe_count() const override { return timing_.rows * timing_.cols; }
-  std::uint64_t pass_cycles(const PassTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
-  void occupy(const PassTraffic& traffic, INoc& noc, IGlobalBuffer& glb) override;
+  std::uint64_t step_cycles(const StepTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
+  void occupy(const StepTraffic& traffic, INoc& noc, IGlobalBuffer& glb) override;
 
  private:
   SystolicTiming timing_;  // the planner's, from the same config
@@ -24,14 +24,14 @@ class SystolicArray : public IPeArray {
 SystolicArray::SystolicArray(sc_core::sc_module_name name, const AcceleratorConfig& config)
     : IPeArray(name), timing_(systolic_timing(config)) {}
 
-std::uint64_t SystolicArray::pass_cycles(const PassTraffic& t, const INoc& /*noc*/,
+std::uint64_t SystolicArray::step_cycles(const StepTraffic& t, const INoc& /*noc*/,
                                          const IGlobalBuffer& /*glb*/) const {
-  return systolic_pass_cycles(t, timing_);
+  return systolic_step_cycles(t, timing_);
 }
 
 // The array for its shift-in, stream and skew; the bank ports for the DRAM deposits and the finished outputs
 // leaving for DRAM.
-void SystolicArray::occupy(const PassTraffic& t, INoc& /*noc*/, IGlobalBuffer& glb) {
+void SystolicArray::occupy(const StepTraffic& t, INoc& /*noc*/, IGlobalBuffer& glb) {
   add_busy_cycles(systolic_array_cycles(t, timing_));
   glb.occupy_ports(glb.read_port_cycles(t.ofmap_dram_words), glb.write_port_cycles(t.deposited_words()));
 }

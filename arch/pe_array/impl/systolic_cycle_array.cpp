@@ -24,7 +24,7 @@ SystolicCycleArray::SystolicCycleArray(sc_core::sc_module_name name, INoc& noc, 
 void SystolicCycleArray::start(const LayerPlan& plan, const LayerStep& step, LayerTensors& tensors,
                                const ActivitySink& activity, std::size_t layer_index, std::uint64_t dram_bytes) {
   const SystolicSchedule& schedule = dynamic_cast<const SystolicPlan&>(plan).schedule();
-  const PassTraffic& traffic = step.traffic;
+  const StepTraffic& traffic = step.traffic;
   activity_ = activity ? &activity : nullptr;
   layer_index_ = layer_index;
   dram_bytes_ = dram_bytes;
@@ -46,7 +46,7 @@ void SystolicCycleArray::start(const LayerPlan& plan, const LayerStep& step, Lay
   const auto pes = static_cast<std::size_t>(rows_ * cols_);
   a_.assign(pes, 0), b_.assign(pes, 0), acc_.assign(pes, 0), stationary_.assign(pes, 0);
   a_valid_.assign(pes, 0), b_valid_.assign(pes, 0);
-  measured_ = MeasuredPass{};
+  measured_ = MeasuredStep{};
   measured_.active_pes = static_cast<std::uint64_t>(used_rows_ * used_cols_);
   // The buffers also take the fold's DRAM deposits and give out its completed outputs.
   glb_writes_left_ = traffic.deposited_words();
@@ -107,7 +107,7 @@ void SystolicCycleArray::step() {
 }
 
 void SystolicCycleArray::finish_fold() {
-  const MeasuredPass& m = measured_;
+  const MeasuredStep& m = measured_;
   measured_.pe_hop_words = 2 * m.macs;  // two operands hop to a neighbour per MAC
   measured_.nonzero_macs = m.macs;      // no zero gating
   // Operands leave their buffers onto the array's edges and results enter the ofmap buffer.

@@ -27,7 +27,7 @@ class SystolicCycleArray : public ICycleArray {
   void start(const LayerPlan& plan, const LayerStep& step, LayerTensors& tensors, const ActivitySink& activity,
              std::size_t layer_index, std::uint64_t dram_bytes) override;
   const sc_core::sc_event& done_event() const override { return done_event_; }
-  const MeasuredPass& measured() const override { return measured_; }
+  const MeasuredStep& measured() const override { return measured_; }
 
  private:
   void step();
@@ -59,7 +59,7 @@ class SystolicCycleArray : public ICycleArray {
   std::uint64_t glb_reads_left_ = 0, glb_writes_left_ = 0;
   std::vector<std::int32_t> a_, b_, acc_, stationary_;  // per PE
   std::vector<std::uint8_t> a_valid_, b_valid_;
-  MeasuredPass measured_;
+  MeasuredStep measured_;
 };
 
 }  // namespace ergon

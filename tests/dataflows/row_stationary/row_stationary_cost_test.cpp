@@ -1,6 +1,6 @@
-// The closed-form cost model against the passes the simulation executes: on random layers, hardware and
+// The closed-form cost model against the steps the simulation executes: on random layers, hardware and
 // mappings (every loop order, slot count and buffering), the counts it predicts must equal, exactly, the
-// sums over the staged passes (the GLB deciding fetches from what it holds), and every MAC must be
+// sums over the staged steps (the GLB deciding fetches from what it holds), and every MAC must be
 // computed exactly once.
 #include "dataflows/row_stationary/row_stationary_cost.hpp"
 
@@ -8,9 +8,9 @@
 
 #include <random>
 
-#include "dataflows/row_stationary/pass_traffic.hpp"
 #include "dataflows/row_stationary/row_stationary_mapper.hpp"
 #include "dataflows/row_stationary/row_stationary_staging.hpp"
+#include "dataflows/row_stationary/step_traffic.hpp"
 #include "tests/dataflows/row_stationary/mapper_context_fixture.hpp"
 
 namespace ergon {
@@ -79,9 +79,9 @@ MappingCost simulate_counts(const LoopNest& nest, const RowStationaryMapping& ma
   GlbContents glb;
   RowStationaryStaging staging(schedule, glb, encoding.ifmap_density);
   MappingCost sum;
-  schedule.for_each_pass([&](const RowStationaryPass& pass) {
-    const PassTraffic t = staging.stage(pass);
-    ++sum.passes;
+  schedule.for_each_step([&](const RowStationaryStep& step) {
+    const StepTraffic t = staging.stage(step);
+    ++sum.steps;
     sum.macs += t.macs;
     sum.valid_macs += t.valid_macs;
     sum.nonzero_macs += t.nonzero_macs;
@@ -109,7 +109,7 @@ MappingCost simulate_counts(const LoopNest& nest, const RowStationaryMapping& ma
   return sum;
 }
 
-TEST(RowStationaryCostModel, CountsEqualTheStagedPassesOnRandomMappings) {
+TEST(RowStationaryCostModel, CountsEqualTheStagedStepsOnRandomMappings) {
   std::mt19937_64 random(20261123);
   int checked = 0, spilling = 0, halo = 0;
   for (int trial = 0; trial < 600; ++trial) {
@@ -129,7 +129,7 @@ TEST(RowStationaryCostModel, CountsEqualTheStagedPassesOnRandomMappings) {
     std::uint64_t spill_reads = 0;
     const MappingCost simulated = simulate_counts(nest, *mapping, context.encoding, spill_reads);
     const std::string where = "trial " + std::to_string(trial);
-    EXPECT_EQ(model.passes, simulated.passes) << where;
+    EXPECT_EQ(model.steps, simulated.steps) << where;
     EXPECT_EQ(model.macs, simulated.macs) << where;
     EXPECT_EQ(model.macs, nest.operations()) << where;
     EXPECT_EQ(model.valid_macs, simulated.valid_macs) << where;

@@ -1,6 +1,6 @@
 // The row-stationary mapper on random layers and random hardware: the mapping it chooses covers every MAC
 // exactly once, respects the array, register files, GLB and filter store, accumulates every psum tile from
-// its first pass to its last, honours pinned parameters, and reports a GLB too small for any tile.
+// its first step to its last, honours pinned parameters, and reports a GLB too small for any tile.
 #include "dataflows/row_stationary/row_stationary_mapper.hpp"
 
 #include <gtest/gtest.h>
@@ -96,25 +96,25 @@ TEST(RowStationaryMapper, ChosenMappingCoversEveryMacOnceWithinCapacity) {
         nest.groups * nest.images * nest.filters * nest.channels * nest.ofmap_h * nest.filter_h * nest.filter_w;
     std::vector<std::uint8_t> visits(static_cast<std::size_t>(cells), 0);
     std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>, bool> open;  // psum tile: started
-    std::uint64_t operations = 0, passes = 0;
-    schedule.for_each_pass([&](const RowStationaryPass& pass) {
-      ++passes;
-      operations += pass.operations(nest.ofmap_w);
+    std::uint64_t operations = 0, steps = 0;
+    schedule.for_each_step([&](const RowStationaryStep& step) {
+      ++steps;
+      operations += step.operations(nest.ofmap_w);
       const auto tile =
-          std::make_tuple(pass.blocks.group, pass.blocks.image, pass.blocks.filter, pass.blocks.ofmap_row);
-      if (pass.first_accumulation) {
+          std::make_tuple(step.blocks.group, step.blocks.image, step.blocks.filter, step.blocks.ofmap_row);
+      if (step.first_accumulation) {
         EXPECT_FALSE(open[tile]) << where << ": psums started twice";
         open[tile] = true;
       }
       EXPECT_TRUE(open[tile]) << where << ": a pass accumulates into psums that were never started";
-      if (pass.last_accumulation) open[tile] = false;
-      for (auto g = pass.groups.begin; g < pass.groups.end; ++g)
-        for (auto n = pass.images.begin; n < pass.images.end; ++n)
-          for (auto m = pass.filters.begin; m < pass.filters.end; ++m)
-            for (auto c = pass.channels.begin; c < pass.channels.end; ++c)
-              for (auto e = pass.ofmap_rows.begin; e < pass.ofmap_rows.end; ++e)
-                for (auto r = pass.filter_rows.begin; r < pass.filter_rows.end; ++r)
-                  for (auto s = pass.filter_cols.begin; s < pass.filter_cols.end; ++s) {
+      if (step.last_accumulation) open[tile] = false;
+      for (auto g = step.groups.begin; g < step.groups.end; ++g)
+        for (auto n = step.images.begin; n < step.images.end; ++n)
+          for (auto m = step.filters.begin; m < step.filters.end; ++m)
+            for (auto c = step.channels.begin; c < step.channels.end; ++c)
+              for (auto e = step.ofmap_rows.begin; e < step.ofmap_rows.end; ++e)
+                for (auto r = step.filter_rows.begin; r < step.filter_rows.end; ++r)
+                  for (auto s = step.filter_cols.begin; s < step.filter_cols.end; ++s) {
                     const auto index =
                         ((((((g * nest.images + n) * nest.filters + m) * nest.channels + c) * nest.ofmap_h + e) *
                               nest.filter_h +
@@ -126,7 +126,7 @@ TEST(RowStationaryMapper, ChosenMappingCoversEveryMacOnceWithinCapacity) {
     });
     for (const auto& [tile, started] : open) EXPECT_FALSE(started) << where << ": psums never completed";
     EXPECT_EQ(operations, nest.operations()) << where;
-    EXPECT_EQ(passes, schedule.pass_count()) << where;
+    EXPECT_EQ(steps, schedule.step_count()) << where;
     EXPECT_TRUE(std::all_of(visits.begin(), visits.end(), [](std::uint8_t v) { return v == 1; }))
         << where << ": some MAC computed zero or several times";
   }

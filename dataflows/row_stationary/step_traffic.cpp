@@ -1,4 +1,4 @@
-#include "dataflows/row_stationary/pass_traffic.hpp"
+#include "dataflows/row_stationary/step_traffic.hpp"
 
 #include <algorithm>
 
@@ -22,43 +22,43 @@ std::uint64_t valid_taps(IndexRange outputs, IndexRange taps, std::int64_t strid
   return valid;
 }
 
-PassInput pass_input(const LoopNest& nest, const RowStationaryPass& pass) {
-  PassInput input;
-  input.rows = {pass.ofmap_rows.begin * nest.stride_h + pass.filter_rows.begin * nest.dilation_h,
-                (pass.ofmap_rows.end - 1) * nest.stride_h + (pass.filter_rows.end - 1) * nest.dilation_h + 1};
-  input.cols = {pass.filter_cols.begin * nest.dilation_w,
-                (nest.ofmap_w - 1) * nest.stride_w + (pass.filter_cols.end - 1) * nest.dilation_w + 1};
+StepInput step_input(const LoopNest& nest, const RowStationaryStep& step) {
+  StepInput input;
+  input.rows = {step.ofmap_rows.begin * nest.stride_h + step.filter_rows.begin * nest.dilation_h,
+                (step.ofmap_rows.end - 1) * nest.stride_h + (step.filter_rows.end - 1) * nest.dilation_h + 1};
+  input.cols = {step.filter_cols.begin * nest.dilation_w,
+                (nest.ofmap_w - 1) * nest.stride_w + (step.filter_cols.end - 1) * nest.dilation_w + 1};
   return input;
 }
 
-PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass,
+StepTraffic step_traffic(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryStep& step,
                          bool filters_in_rf) {
-  const PassInput input = pass_input(nest, pass);
+  const StepInput input = step_input(nest, step);
   // Every count is per group, times the groups mapped side by side.
-  const u64 g = as_count(pass.groups.size());
-  const u64 n = as_count(pass.images.size()), m = as_count(pass.filters.size()), c = as_count(pass.channels.size());
-  const u64 e = as_count(pass.ofmap_rows.size()), r = as_count(pass.filter_rows.size()),
-            s = as_count(pass.filter_cols.size());
+  const u64 g = as_count(step.groups.size());
+  const u64 n = as_count(step.images.size()), m = as_count(step.filters.size()), c = as_count(step.channels.size());
+  const u64 e = as_count(step.ofmap_rows.size()), r = as_count(step.filter_rows.size()),
+            s = as_count(step.filter_cols.size());
   const u64 f = as_count(nest.ofmap_w);
   const u64 input_cols = as_count(input.cols.size());
 
-  PassTraffic t;
-  t.macs = pass.operations(nest.ofmap_w);
+  StepTraffic t;
+  t.macs = step.operations(nest.ofmap_w);
   if (nest.kind == LoopNestKind::kConv) {  // MACs on padding read zeros and are gated, like zero ifmap values
     t.valid_macs =
         g * n * m * c *
-        valid_taps(pass.ofmap_rows, pass.filter_rows, nest.stride_h, nest.dilation_h, nest.pad_top, nest.input_h) *
-        valid_taps({0, nest.ofmap_w}, pass.filter_cols, nest.stride_w, nest.dilation_w, nest.pad_left, nest.input_w);
+        valid_taps(step.ofmap_rows, step.filter_rows, nest.stride_h, nest.dilation_h, nest.pad_top, nest.input_h) *
+        valid_taps({0, nest.ofmap_w}, step.filter_cols, nest.stride_w, nest.dilation_w, nest.pad_left, nest.input_w);
   } else {
     t.valid_macs = t.macs;  // pooling compares every value
   }
   const u64 filter_words = nest.kind == LoopNestKind::kConv ? g * m * c * r * s : 0;
   const u64 psum_words = g * n * m * e * f;
 
-  // Filters stay in the PEs' RFs while the filter tile is unchanged; ifmaps are streamed every pass.
+  // Filters stay in the PEs' RFs while the filter tile is unchanged; ifmaps are streamed every step.
   t.filter_bus_words = filters_in_rf ? 0 : filter_words;
   t.ifmap_bus_words = g * n * c * as_count(input.rows.size()) * input_cols;
-  const u64 psum_reads = pass.first_accumulation ? 0 : psum_words;
+  const u64 psum_reads = step.first_accumulation ? 0 : psum_words;
   t.psum_bus_words = psum_reads + psum_words;  // partial sums in, results out
   t.psum_glb_reads = psum_reads;
   t.psum_glb_writes = psum_words;
@@ -66,9 +66,9 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
   t.glb_reads = t.filter_bus_words + t.ifmap_bus_words + psum_reads;
 
   const std::int64_t channel_sets_used =
-      std::min(tiling.channel_sets, ceil_div(pass.channels.size(), tiling.channels_per_pe));
+      std::min(tiling.channel_sets, ceil_div(step.channels.size(), tiling.channels_per_pe));
   const std::int64_t filter_sets_used =
-      std::min(tiling.filter_sets, ceil_div(pass.filters.size(), tiling.filters_per_pe));
+      std::min(tiling.filter_sets, ceil_div(step.filters.size(), tiling.filters_per_pe));
   const u64 column_height = r * as_count(channel_sets_used);
   t.pe_hop_words = psum_words * (column_height - 1);
   t.pe_hop_shares[Tensor::kOutputs] = t.pe_hop_words;  // psums ripple up the PE columns
@@ -82,35 +82,35 @@ PassTraffic pass_traffic(const LoopNest& nest, const RowStationaryTiling& tiling
   t.rf.filter_writes = filter_rf_writes;
   t.rf.ifmap_writes = ifmap_rf_writes;
 
-  const u64 channels_per_pe = as_count(std::min(tiling.channels_per_pe, pass.channels.size()));
-  const u64 filters_per_pe = as_count(std::min(tiling.filters_per_pe, pass.filters.size()));
+  const u64 channels_per_pe = as_count(std::min(tiling.channels_per_pe, step.channels.size()));
+  const u64 filters_per_pe = as_count(std::min(tiling.filters_per_pe, step.filters.size()));
   t.compute_cycles = n * channels_per_pe * filters_per_pe * f * s;
   t.accumulation_latency_cycles = column_height - 1;
 
-  t.ifmap_stream = ifmap_stream(nest, tiling, pass);
+  t.ifmap_stream = ifmap_stream(nest, tiling, step);
   return t;
 }
 
-IfmapStream ifmap_stream(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryPass& pass) {
-  const PassInput input = pass_input(nest, pass);
+IfmapStream ifmap_stream(const LoopNest& nest, const RowStationaryTiling& tiling, const RowStationaryStep& step) {
+  const StepInput input = step_input(nest, step);
   IfmapStream stream;
-  stream.words_per_column = as_count(pass.groups.size() * pass.channels.size() * input.rows.size());
+  stream.words_per_column = as_count(step.groups.size() * step.channels.size() * input.rows.size());
   stream.columns_per_image = as_count(input.cols.size());
-  stream.window_columns = as_count((pass.filter_cols.size() - 1) * nest.dilation_w + 1);
+  stream.window_columns = as_count((step.filter_cols.size() - 1) * nest.dilation_w + 1);
   stream.columns_per_step = as_count(nest.stride_w);
   stream.steps_per_image = as_count(nest.ofmap_w);
-  stream.images = as_count(pass.images.size());
-  stream.channels_per_pe = as_count(std::min(tiling.channels_per_pe, pass.channels.size()));
+  stream.images = as_count(step.images.size());
+  stream.channels_per_pe = as_count(std::min(tiling.channels_per_pe, step.channels.size()));
   return stream;
 }
 
-void set_nonzero_macs(PassTraffic& traffic, std::uint64_t nonzero_macs) {
+void set_nonzero_macs(StepTraffic& traffic, std::uint64_t nonzero_macs) {
   // A computed MAC reads its filter operand and its psum, and writes the psum back; a gated one does not.
   traffic.rf.filter_reads = traffic.rf.psum_reads = traffic.rf.psum_writes = nonzero_macs;
   traffic.nonzero_macs = nonzero_macs;
 }
 
-void add_glb_fetch(PassTraffic& t, const GlbFetch& fetch) {
+void add_glb_fetch(StepTraffic& t, const GlbFetch& fetch) {
   t.filter_dram_words += fetch.filter_dram_words;
   t.ifmap_dram_words += fetch.ifmap_dram_words;
   t.ifmap_dram_stored_words += fetch.ifmap_dram_stored_words;

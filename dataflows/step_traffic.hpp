@@ -1,5 +1,5 @@
 #pragma once
-// What one step of a layer (a row-stationary pass, a systolic fold, an element-wise chunk) moves and
+// What one step of a layer (a row-stationary step, a systolic fold, an element-wise chunk) moves and
 // computes, in words and operations. The SystemC modules time their work from these counts; both
 // fidelities must produce the same counts (the cycle-accurate arrays count them as they move values).
 #include <cstdint>
@@ -50,8 +50,8 @@ struct RfAccesses {
   }
 };
 
-struct PassTraffic {
-  std::uint64_t macs = 0;          // all MACs of the pass, gated ones included
+struct StepTraffic {
+  std::uint64_t macs = 0;          // all MACs of the step, gated ones included
   std::uint64_t valid_macs = 0;    // MACs whose ifmap operand is not padding
   std::uint64_t nonzero_macs = 0;  // MACs whose ifmap operand is non-zero (the others are gated)
   // Words fetched from DRAM into the on-chip buffers (0 when the tile is still on chip).
@@ -86,7 +86,7 @@ struct PassTraffic {
 
 // A step's GLB reads by tensor: operands onto the NoC, psums read back to accumulate, and what leaves for
 // DRAM (finished outputs, spilled psums). Every producer's glb_reads is this sum (a test checks it).
-inline TensorCounts glb_read_shares(const PassTraffic& t) {
+inline TensorCounts glb_read_shares(const StepTraffic& t) {
   TensorCounts shares;
   shares[Tensor::kWeights] = t.filter_bus_words;
   shares[Tensor::kInputs] = t.ifmap_bus_words;
@@ -95,7 +95,7 @@ inline TensorCounts glb_read_shares(const PassTraffic& t) {
 }
 
 // A step's GLB writes by tensor: DRAM's deposits and the psums (or results) the array writes.
-inline TensorCounts glb_write_shares(const PassTraffic& t) {
+inline TensorCounts glb_write_shares(const StepTraffic& t) {
   TensorCounts shares;
   shares[Tensor::kWeights] = t.filter_dram_words;
   shares[Tensor::kInputs] = t.ifmap_dram_words;

@@ -1,12 +1,12 @@
-#include "dataflows/pass_pipeline.hpp"
+#include "dataflows/step_pipeline.hpp"
 
 #include <algorithm>
 
 namespace ergon {
 
-PassDram pass_dram(const PassTraffic& t, const DramEncoding& encoding) {
+StepDram step_dram(const StepTraffic& t, const DramEncoding& encoding) {
   const std::uint64_t stored = t.ifmap_dram_stored_words;
-  PassDram dram;
+  StepDram dram;
   dram.evicted_bytes = encoding.raw_bytes(t.psum_spill_write_words);
   dram.read_bytes =
       encoding.raw_bytes(t.filter_dram_words + t.psum_spill_read_words) +
@@ -15,14 +15,14 @@ PassDram pass_dram(const PassTraffic& t, const DramEncoding& encoding) {
   return dram;
 }
 
-double PassPipeline::transfer(double time, std::uint64_t bytes) {
+double StepPipeline::transfer(double time, std::uint64_t bytes) {
   issue_writes_until(time);
   const double start = std::max(time, bus_free_at_);
   bus_free_at_ = start + static_cast<double>(bytes) / timing_.dram_bytes_per_cycle;
   return bus_free_at_ + timing_.dram_latency_cycles;
 }
 
-void PassPipeline::issue_writes_until(double time) {
+void StepPipeline::issue_writes_until(double time) {
   while (!writes_.empty() && writes_.front().issued_at <= time) {
     const Write write = writes_.front();
     writes_.pop_front();
@@ -32,8 +32,8 @@ void PassPipeline::issue_writes_until(double time) {
   }
 }
 
-void PassPipeline::add(const PassDram& dram, double array_cycles) {
-  const double prepared_from = first_ ? 0.0 : fetched_at_;  // the loader turns to this pass
+void StepPipeline::add(const StepDram& dram, double array_cycles) {
+  const double prepared_from = first_ ? 0.0 : fetched_at_;  // the loader turns to this step
   if (dram.evicted_bytes > 0) {
     writes_landed_at_ = std::max(writes_landed_at_, transfer(prepared_from, dram.evicted_bytes));
   }
@@ -50,7 +50,7 @@ void PassPipeline::add(const PassDram& dram, double array_cycles) {
   first_ = false;
 }
 
-double PassPipeline::cycles() {
+double StepPipeline::cycles() {
   issue_writes_until(ended_at_);
   while (!writes_.empty()) issue_writes_until(writes_.front().issued_at);
   return std::max(ended_at_, writes_landed_at_);

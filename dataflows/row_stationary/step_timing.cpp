@@ -1,4 +1,4 @@
-#include "dataflows/row_stationary/pass_timing.hpp"
+#include "dataflows/row_stationary/step_timing.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,8 +19,8 @@ double step_period(double compute_cycles, double column_cycles, double needed, d
 
 }  // namespace
 
-PassLoad pass_load(const PassTraffic& t) {
-  PassLoad load;
+StepLoad step_load(const StepTraffic& t) {
+  StepLoad load;
   load.filter_words = static_cast<double>(t.filter_bus_words);
   load.ifmap_words = static_cast<double>(t.ifmap_bus_words);
   load.compute_cycles = static_cast<double>(t.compute_cycles);
@@ -40,7 +40,7 @@ std::uint64_t ifmap_lookahead_columns(const IfmapStream& stream, std::int64_t if
   return held > stream.window_columns ? held - stream.window_columns : 0;
 }
 
-PassTiming pass_timing(const PassLoad& load, const ArrayTiming& timing) {
+StepTiming step_timing(const StepLoad& load, const ArrayTiming& timing) {
   const IfmapStream& stream = load.stream;
   const double preloaded_filters = timing.filter_rf_double_buffered ? 0.0 : load.filter_words;
   const double streamed_filters = load.filter_words - preloaded_filters;
@@ -62,7 +62,7 @@ PassTiming pass_timing(const PassLoad& load, const ArrayTiming& timing) {
         (images - 1) * step_period(step_compute, column_cycles, static_cast<double>(stream.window_columns), lookahead) +
         step_compute + load.ripple_cycles;
   }
-  PassTiming result;
+  StepTiming result;
   result.preload_cycles =
       std::max({per_cycle(preloaded_filters, timing.filter_bus_words), per_cycle(lead_ifmaps, timing.ifmap_bus_words),
                 per_cycle(preloaded_filters + lead_ifmaps, timing.glb_read_words)});
@@ -93,9 +93,9 @@ ArrayTiming array_timing(const AcceleratorConfig& config) {
   return timing;
 }
 
-std::uint64_t pass_cycles(const PassTraffic& traffic, const ArrayTiming& timing) {
-  const PassTiming pass = pass_timing(pass_load(traffic), timing);
-  return static_cast<std::uint64_t>(std::ceil(pass.preload_cycles) + std::ceil(pass.stream_cycles));
+std::uint64_t step_cycles(const StepTraffic& traffic, const ArrayTiming& timing) {
+  const StepTiming step = step_timing(step_load(traffic), timing);
+  return static_cast<std::uint64_t>(std::ceil(step.preload_cycles) + std::ceil(step.stream_cycles));
 }
 
 }  // namespace ergon
