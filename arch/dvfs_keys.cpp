@@ -90,28 +90,60 @@ nlohmann::ordered_json levels_json(const std::vector<Level>& levels, const char*
   return list;
 }
 
-AcceleratorConfigKey compute_levels_key() {
-  AcceleratorConfigKey key = field_key<AcceleratorConfig>(
-      "dvfs.compute.levels", ConfigKeyType::kList, "from step_mhz", "", "list of {frequency_mhz, voltage_v}",
-      "explicit table: rising frequency, non-decreasing voltage, each at or above `min_voltage_v`, highest = the "
-      "clock's point");
-  key.load = [](YamlMap& map, AcceleratorConfig& config) {
+// One domain's explicit level table: what it is called, what it steps in, its nominal point and what must
+// hold after it is read. Both domains' `levels` keys are built from it.
+template <typename Level>
+struct LevelTable {
+  const char* key;            // "dvfs.compute.levels"
+  const char* default_shown;  // the default `config keys` prints
+  const char* help;
+  const char* alternative_key;  // the key that builds a default table instead
+  const char* value_key;        // "frequency_mhz"
+  double Level::*value;
+  const char* unit;
+  const char* nominal_key;  // "clock.frequency_mhz"
+  double (*nominal)(const AcceleratorConfig&);
+  double (*min_voltage_v)(const AcceleratorConfig&);
+  std::vector<Level> DvfsConfig::*levels;
+  void (*check)(const YamlView& levels, YamlMap& map, AcceleratorConfig& config);
+};
+
+template <typename Level>
+AcceleratorConfigKey levels_key(const LevelTable<Level>& table) {
+  AcceleratorConfigKey key =
+      field_key<AcceleratorConfig>(table.key, ConfigKeyType::kList, table.default_shown, "",
+                                   fmt::format("list of {{{}, voltage_v}}", table.value_key), table.help);
+  key.load = [table](YamlMap& map, AcceleratorConfig& config) {
     const auto levels = map.find("levels");
     if (!levels) return;
-    DvfsConfig& dvfs = config.dvfs;
-    if (map.has("step_mhz")) map.at("step_mhz").fail("give either a levels table or step_mhz, not both");
-    dvfs.compute_levels =
-        parse_levels<ComputeLevel>(*levels, "frequency_mhz", &ComputeLevel::frequency_mhz, config.clock.frequency_mhz,
-                                   "clock.frequency_mhz", "MHz", dvfs.compute_min_voltage_v);
-    if (std::abs(dvfs.compute_levels.back().voltage_v - config.clock.voltage_v) > 1e-9) {
-      levels->fail(fmt::format("the highest level's voltage ({} V) must be clock.voltage_v ({} V)",
-                               dvfs.compute_levels.back().voltage_v, config.clock.voltage_v));
+    if (map.has(table.alternative_key)) {
+      map.at(table.alternative_key)
+          .fail(fmt::format("give either a levels table or {}, not both", table.alternative_key));
     }
+    config.dvfs.*table.levels = parse_levels<Level>(*levels, table.value_key, table.value, table.nominal(config),
+                                                    table.nominal_key, table.unit, table.min_voltage_v(config));
+    table.check(*levels, map, config);
   };
-  key.value = [](const AcceleratorConfig& config) {
-    return levels_json(config.dvfs.compute_levels, "frequency_mhz", &ComputeLevel::frequency_mhz);
+  key.value = [table](const AcceleratorConfig& config) {
+    return levels_json(config.dvfs.*table.levels, table.value_key, table.value);
   };
   return key;
+}
+
+AcceleratorConfigKey compute_levels_key() {
+  return levels_key(LevelTable<ComputeLevel>{
+      "dvfs.compute.levels", "from step_mhz",
+      "explicit table: rising frequency, non-decreasing voltage, each at or above `min_voltage_v`, highest = the "
+      "clock's point",
+      "step_mhz", "frequency_mhz", &ComputeLevel::frequency_mhz, "MHz", "clock.frequency_mhz",
+      [](const AcceleratorConfig& config) { return config.clock.frequency_mhz; },
+      [](const AcceleratorConfig& config) { return config.dvfs.compute_min_voltage_v; }, &DvfsConfig::compute_levels,
+      [](const YamlView& levels, YamlMap& /*map*/, AcceleratorConfig& config) {
+        if (std::abs(config.dvfs.compute_levels.back().voltage_v - config.clock.voltage_v) > 1e-9) {
+          levels.fail(fmt::format("the highest level's voltage ({} V) must be clock.voltage_v ({} V)",
+                                  config.dvfs.compute_levels.back().voltage_v, config.clock.voltage_v));
+        }
+      }});
 }
 
 AcceleratorConfigSection compute_keys() {
@@ -141,23 +173,17 @@ AcceleratorConfigKey memory_steps_key() {
 }
 
 AcceleratorConfigKey memory_levels_key() {
-  AcceleratorConfigKey key = field_key<AcceleratorConfig>(
-      "dvfs.memory.levels", ConfigKeyType::kList, "the preset's data rates", "", "list of {bandwidth_gbps, voltage_v}",
-      "explicit table, highest = `dram.bandwidth_gbps` (`docs/dvfs.md`)");
-  key.load = [](YamlMap& map, AcceleratorConfig& config) {
-    const auto levels = map.find("levels");
-    if (!levels) return;
-    DvfsConfig& dvfs = config.dvfs;
-    if (map.has("steps")) map.at("steps").fail("give either a levels table or steps, not both");
-    dvfs.memory_levels = parse_levels<MemoryLevel>(*levels, "bandwidth_gbps", &MemoryLevel::bandwidth_gbps,
-                                                   config.dram.bandwidth_gbps, "dram.bandwidth_gbps", "GB/s", 0.0);
-    if (map.has("voltage_v")) map.at("voltage_v").fail("with a levels table, the highest level gives the voltage");
-    dvfs.memory_voltage_v = dvfs.memory_levels.back().voltage_v;
-  };
-  key.value = [](const AcceleratorConfig& config) {
-    return levels_json(config.dvfs.memory_levels, "bandwidth_gbps", &MemoryLevel::bandwidth_gbps);
-  };
-  return key;
+  return levels_key(
+      LevelTable<MemoryLevel>{"dvfs.memory.levels", "the preset's data rates",
+                              "explicit table, highest = `dram.bandwidth_gbps` (`docs/dvfs.md`)", "steps",
+                              "bandwidth_gbps", &MemoryLevel::bandwidth_gbps, "GB/s", "dram.bandwidth_gbps",
+                              [](const AcceleratorConfig& config) { return config.dram.bandwidth_gbps; },
+                              [](const AcceleratorConfig& /*config*/) { return 0.0; }, &DvfsConfig::memory_levels,
+                              [](const YamlView& /*levels*/, YamlMap& map, AcceleratorConfig& config) {
+                                if (map.has("voltage_v"))
+                                  map.at("voltage_v").fail("with a levels table, the highest level gives the voltage");
+                                config.dvfs.memory_voltage_v = config.dvfs.memory_levels.back().voltage_v;
+                              }});
 }
 
 AcceleratorConfigSection memory_keys() {
