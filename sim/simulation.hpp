@@ -17,6 +17,7 @@
 #include "common/busy_registry.hpp"
 #include "dataflow/access_prices.hpp"
 #include "network/workload.hpp"
+#include "power/dram/drampower_energy.hpp"
 #include "power/energy_accounting.hpp"
 #include "power/energy_table.hpp"
 
@@ -72,7 +73,8 @@ struct LayerResult {
   // Every counter the components registered (docs/energy.md): glb.read, dram.write, rf.psum_read, ...; zero
   // for a layer not executed. count("dram.read") reads one.
   CounterValues counters;
-  // dram.impl: banked only: DRAM energy by kind (the energy's dram component is their sum).
+  // A DRAM model that reports its commands only: their energy by kind (the energy's dram component is their
+  // sum).
   std::optional<DramEnergyByKind> dram_energy;
   std::optional<MappingSummary> mapping;  // the dataflow's mapping and, when searched, its cost model
   EnergyBreakdown energy;
