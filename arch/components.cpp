@@ -1,5 +1,6 @@
 #include "arch/components.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ergon {
@@ -26,6 +27,9 @@ std::vector<std::string> noc_impl_names() {
 }
 std::unique_ptr<IDram> make_dram(const DramConfig& config) {
   return find<DramImpl>(config.impl, "DRAM").make(config);
+}
+bool dram_reports_commands(const DramConfig& config) {
+  return find<DramImpl>(config.impl, "DRAM").reports_commands;
 }
 
 std::unique_ptr<IGlobalBuffer> make_global_buffer(const GlbConfig& config, int word_bits) {
@@ -63,13 +67,14 @@ void register_module_busy(BusyRegistry& registry, const IPeArray& pe_array, cons
 
 namespace {
 
-// Every module registers the same counters but for a bank-level DRAM's statistics.
-std::vector<CounterSpec> counter_specs_with(bool bank_model) {
+// Every module registers the same counters but for the DRAM model's own statistics.
+std::vector<CounterSpec> counter_specs_with(const std::vector<CounterSpec>& dram_statistics) {
   const PeArrayCounters pe_array;
   const NocCounters noc;
   const GlbCounters glb;
   DramCounters dram;
-  dram.has_bank_model = bank_model;
+  dram.statistic_specs = dram_statistics;
+  dram.statistics.assign(dram_statistics.size(), 0);
   CounterRegistry registry;
   register_in_report_order(registry, pe_array, noc, glb, dram);
   return registry.specs();
@@ -78,11 +83,19 @@ std::vector<CounterSpec> counter_specs_with(bool bank_model) {
 }  // namespace
 
 std::vector<CounterSpec> module_counter_specs(const AcceleratorConfig& config) {
-  return counter_specs_with(config.dram.impl == "banked");
+  return counter_specs_with(find<DramImpl>(config.dram.impl, "DRAM").statistics);
 }
 
+// Every DRAM model's statistics, each counter once.
 std::vector<CounterSpec> every_module_counter_spec() {
-  return counter_specs_with(true);
+  std::vector<CounterSpec> statistics;
+  for (const auto& item : Registry<DramImpl>::instance().items()) {
+    for (const CounterSpec& spec : item.entry.statistics) {
+      const auto same = [&](const CounterSpec& known) { return known.name == spec.name; };
+      if (std::none_of(statistics.begin(), statistics.end(), same)) statistics.push_back(spec);
+    }
+  }
+  return counter_specs_with(statistics);
 }
 
 }  // namespace ergon

@@ -17,8 +17,13 @@
 
 namespace ergon {
 
+// A DRAM model: its factory, the statistics it counts beyond bytes (they become counters, report fields
+// and CSV columns) and whether it reports command counts (DramCounters::commands), which power/dram/
+// prices in place of the per-bit figure.
 struct DramImpl {
   std::unique_ptr<IDram> (*make)(const DramConfig& config);
+  std::vector<CounterSpec> statistics;
+  bool reports_commands = false;
 };
 struct GlbImpl {
   std::unique_ptr<IGlobalBuffer> (*make)(const GlbConfig& config, int word_bits);
@@ -33,6 +38,8 @@ std::vector<std::string> glb_impl_names();
 std::vector<std::string> noc_impl_names();
 
 std::unique_ptr<IDram> make_dram(const DramConfig& config);
+// Whether the chosen DRAM model reports command counts for power/ to price.
+bool dram_reports_commands(const DramConfig& config);
 std::unique_ptr<IGlobalBuffer> make_global_buffer(const GlbConfig& config, int word_bits);
 std::unique_ptr<INoc> make_noc(const NocConfig& config);
 

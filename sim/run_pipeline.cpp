@@ -59,7 +59,8 @@ void fill_measurement(LayerResult& result, const LayerMeasurement& m, std::int64
   }
   result.compute_cycles = result.cycles - std::min(result.cycles, result.stall_cycles);
   result.dram_busy_cycles = m.dram_busy_cycles;
-  if (m.dram_bank_model) result.dram_energy = m.dram_energy;
+  result.dram_commands_at_start = m.dram_commands_at_start;
+  result.dram_commands_at_end = m.dram_commands_at_end;
   result.busy_ps = m.busy_ps;
   set_bound(result);
   result.output_checked = m.output_checked;
@@ -290,8 +291,12 @@ void price_run(const Chip& chip, SimulationResult& result) {
     // Energy follows the levels in force: the layer's own, switched to at its start.
     entry.energy = price_activity(entry.counters, {entry.cycles, entry.dvfs_switch_ns * 1e-9}, chip.table(),
                                   chip.operating_point(entry.levels));
-    // A bank-level DRAM computes its own energy from its commands and standby time.
-    if (entry.dram_energy) entry.energy.component(kMemoryComponent) = entry.dram_energy->total_pj();
+    // A DRAM model that counts its commands is priced by them and its standby time.
+    if (entry.dram_commands_at_end) {
+      entry.dram_energy =
+          dram_energy_between(chip.config().dram, *entry.dram_commands_at_start, *entry.dram_commands_at_end);
+      entry.energy.component(kMemoryComponent) = entry.dram_energy->total_pj();
+    }
   }
   for (const LayerResult& entry : result.layers) add_to_total(result.total, entry);
   set_bound(result.total);

@@ -212,8 +212,8 @@ std::string energy_cells(const EnergyBreakdown& e, const std::vector<CounterSpec
   return cells + fmt::format("{},{},{},{}", e.clock_pj, e.control_pj, e.leakage_pj, e.total_pj());
 }
 
-// The bank-level DRAM's figures (dram.impl: banked). Refresh cycles are DRAM clock cycles of rank-time,
-// summed over channels and ranks.
+// The figures of a DRAM model that reports its commands: achieved bandwidth and the energy by kind priced
+// from them (its statistics, e.g. refresh cycles, are counters).
 void add_dram_bank_fields(nlohmann::ordered_json& json, const LayerResult& l) {
   if (!l.dram_energy) return;
   json["dram_achieved_bandwidth_gbps"] = achieved_dram_gbps(l);
@@ -283,8 +283,8 @@ std::string layers_csv(const SimulationResult& result) {
       energy_columns(counters) +
       ",time_ns,fill_stall_cycles,drain_stall_cycles,dvfs_switch_ns,freq_mhz,voltage_v,"
       "dram_bandwidth_gbps,memory_voltage_v,vector_ops";
-  const bool banked = result.total.dram_energy.has_value();
-  if (banked) {
+  const bool priced_by_commands = result.total.dram_energy.has_value();
+  if (priced_by_commands) {
     out +=
         ",dram_achieved_bandwidth_gbps,dram_activate_pj,dram_read_pj,dram_write_pj,dram_refresh_pj,dram_background_pj";
   }
@@ -297,7 +297,7 @@ std::string layers_csv(const SimulationResult& result) {
     out += fmt::format(",{},{},{},{},{},{},{},{},{}", l.time_ns, l.fill_stall_cycles, l.drain_stall_cycles,
                        l.dvfs_switch_ns, l.levels.frequency_mhz, l.levels.voltage_v, l.levels.dram_bandwidth_gbps,
                        l.levels.memory_voltage_v, l.vector_ops);
-    if (banked) {
+    if (priced_by_commands) {
       const DramEnergyByKind e = l.dram_energy.value_or(DramEnergyByKind{});
       out += fmt::format(",{},{},{},{},{},{}", achieved_dram_gbps(l), e.activate_pj, e.read_pj, e.write_pj,
                          e.refresh_pj, e.background_pj);

@@ -43,7 +43,7 @@ std::string busy_share_cells(const LayerResult& layer);
 std::string run_table(const SimulationResult& result);
 // DRAM bytes over the layer's time, GB/s.
 double achieved_dram_gbps(const LayerResult& layer);
-// The bank-level DRAM's figures beyond its counters (dram.impl: banked; nothing for simple):
+// A command-counting DRAM model's figures beyond its counters (nothing for one priced per bit):
 // dram_achieved_bandwidth_gbps and dram_energy_pj by kind.
 void add_dram_bank_fields(nlohmann::ordered_json& json, const LayerResult& layer);
 

@@ -17,6 +17,7 @@
 #include "dataflows/mapping_file.hpp"
 #include "dataflows/mapping_summary.hpp"
 #include "network/workload.hpp"
+#include "power/dram/drampower_energy.hpp"
 #include "power/energy_accounting.hpp"
 #include "power/energy_table.hpp"
 #include "sim/chip.hpp"
@@ -73,8 +74,11 @@ struct LayerResult {
   // Every counter the components registered (docs/energy.md): glb.read, dram.write, rf.psum_read, ...; zero
   // for a layer not executed. count("dram.read") reads one.
   CounterValues counters;
-  // dram.impl: banked only: DRAM energy by kind (the energy's dram component is their sum).
+  // A DRAM model that reports its commands only: their energy by kind (the energy's dram component is their
+  // sum).
   std::optional<DramEnergyByKind> dram_energy;
+  // Such a model's cumulative command counts at the layer's start and end (what dram_energy prices).
+  std::optional<DramCommandCounts> dram_commands_at_start, dram_commands_at_end;
   std::optional<MappingSummary> mapping;  // the dataflow's mapping and, when searched, its cost model
   EnergyBreakdown energy;
   bool output_checked = false;  // cycle fidelity: compared with the reference computation

@@ -174,8 +174,10 @@ void Controller::measure(LayerMeasurement& layer) {
   layer.counters = now - at_last_layer_end_;
   at_last_layer_end_ = now;
   const DramCounters& dram = modules_.dram.counters();
-  layer.dram_bank_model = dram.has_bank_model;
-  layer.dram_energy = dram.bank.energy - dram_at_last_layer_end_.bank.energy;
+  if (dram.commands) {
+    layer.dram_commands_at_start = dram_at_last_layer_end_.commands.value_or(DramCommandCounts{});
+    layer.dram_commands_at_end = dram.commands;
+  }
   const double busy_ps = static_cast<double>(dram.busy_ps - dram_at_last_layer_end_.busy_ps);
   layer.dram_busy_cycles =
       static_cast<std::uint64_t>(std::ceil(busy_ps / (modules_.clock.period().to_seconds() * 1e12)));

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "arch/controller/dram_address_map.hpp"
@@ -35,8 +36,9 @@ struct LayerMeasurement {
   CounterValues counters;              // every registered counter's count during the layer
   std::uint64_t dram_busy_cycles = 0;  // the DRAM data bus transferring this layer's data
   std::vector<std::uint64_t> busy_ps;  // every registered resource's busy time, in registry order
-  bool dram_bank_model = false;        // dram_energy holds a bank-level model's figures
-  DramEnergyByKind dram_energy;
+  // A DRAM model that counts its commands: its cumulative counts when the layer began and ended. power/
+  // prices each and takes the difference, as the model's totals are priced.
+  std::optional<DramCommandCounts> dram_commands_at_start, dram_commands_at_end;
   // Cycle fidelity: the simulated output compared with the reference computation.
   bool output_checked = false;
   std::uint64_t output_mismatches = 0;

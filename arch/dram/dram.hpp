@@ -2,54 +2,30 @@
 // Off-chip DRAM: a TLM-2.0 target. A burst is one blocking transport whose annotated delay says when
 // its data has arrived (reads) or been absorbed (writes). Implementations: arch/dram/impl/.
 #include <cstdint>
+#include <optional>
 #include <systemc>
 #include <tlm>
+#include <vector>
 
 #include "common/busy_registry.hpp"
 #include "common/counter_registry.hpp"
 
 namespace ergon {
 
-// DRAM energy by kind, from a bank-level model's commands and standby time.
-struct DramEnergyByKind {
-  double activate_pj = 0;  // activate and its precharge
-  double read_pj = 0;      // read bursts
-  double write_pj = 0;     // write bursts
-  double refresh_pj = 0;
-  double background_pj = 0;  // precharged standby plus the open banks' share
-  double total_pj() const { return activate_pj + read_pj + write_pj + refresh_pj + background_pj; }
-  DramEnergyByKind& operator+=(const DramEnergyByKind& other) {
-    activate_pj += other.activate_pj;
-    read_pj += other.read_pj;
-    write_pj += other.write_pj;
-    refresh_pj += other.refresh_pj;
-    background_pj += other.background_pj;
-    return *this;
-  }
-  DramEnergyByKind operator-(const DramEnergyByKind& before) const {
-    return {activate_pj - before.activate_pj, read_pj - before.read_pj, write_pj - before.write_pj,
-            refresh_pj - before.refresh_pj, background_pj - before.background_pj};
-  }
-};
-
-// What a bank-level model adds (`dram.impl: banked`, docs/dram.md): row-buffer outcomes, refresh, and
-// energy by kind from the datasheet currents.
-struct DramBankStats {
-  std::uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;  // miss: bank precharged; conflict: other row
-  std::uint64_t refresh_cycles = 0;  // DRAM clock cycles of rank-time blocked by refresh (tRFC per refresh)
-  DramEnergyByKind energy;
-  DramBankStats operator-(const DramBankStats& before) const {
-    return {row_hits - before.row_hits, row_misses - before.row_misses, row_conflicts - before.row_conflicts,
-            refresh_cycles - before.refresh_cycles, energy - before.energy};
-  }
-  DramBankStats& operator+=(const DramBankStats& other) {
-    row_hits += other.row_hits;
-    row_misses += other.row_misses;
-    row_conflicts += other.row_conflicts;
-    refresh_cycles += other.refresh_cycles;
-    energy += other.energy;
-    return *this;
-  }
+// A bank-level model's command counts and times (arch/dram/banked/), cumulative since the run began. They
+// are a count record, not energy: power/dram/ prices them from the preset's datasheet currents.
+struct DramCommandCounts {
+  std::uint64_t row_hits = 0;       // the access's row was open
+  std::uint64_t row_misses = 0;     // the bank was precharged: one activate
+  std::uint64_t row_conflicts = 0;  // another row was open: precharge, then activate
+  std::uint64_t activates = 0, reads = 0, writes = 0, refreshes = 0;
+  std::int64_t read_burst_ps = 0, write_burst_ps = 0;  // data-bus time (bursts shorten with a faster clock)
+  // Times weighted by the clock in force over the nominal one (f / f_nominal): the currents a datasheet
+  // gives at its rated clock scale with the clock (power/dram/drampower_energy.hpp), so energy is priced on
+  // these.
+  double clocked_read_burst_ps = 0, clocked_write_burst_ps = 0;
+  double clocked_bank_open_ps = 0;  // summed over banks: time with a row open
+  double clocked_elapsed_ps = 0;    // rank-time observed
 };
 
 struct DramCounters {
@@ -61,8 +37,13 @@ struct DramCounters {
   std::uint64_t write_requests = 0;
   std::uint64_t queue_full_waits = 0;  // requests that found the queue full
   std::uint64_t busy_ps = 0;           // time the data bus spent transferring (the busiest port's; per channel)
-  bool has_bank_model = false;
-  DramBankStats bank;  // zero for `simple`
+  // The model's own statistics (row-buffer outcomes, refresh, ...): counters it declares in its DramImpl
+  // entry (arch/components.hpp), counted in `statistics`, same order. Sized once: the registry keeps
+  // references to them.
+  std::vector<CounterSpec> statistic_specs;
+  std::vector<std::uint64_t> statistics;
+  // Set by a model that counts its commands (`reports_commands` in its DramImpl): power/ prices them.
+  std::optional<DramCommandCounts> commands;
 };
 
 // Which operand stream a burst carries, set by the loader on every payload as a TLM extension. A model
@@ -102,20 +83,13 @@ inline bool arrived_before_layer(const tlm::tlm_generic_payload& payload) {
   return extension != nullptr && extension->before_layer;
 }
 
-// dram.read and dram.write in bytes; a bank-level model adds its row-buffer outcomes and refresh.
+// dram.read and dram.write in bytes, then the model's own statistics.
 inline void register_counters(CounterRegistry& registry, const DramCounters& c) {
   registry.add(Action::kDramRead, c.read_bytes);
   registry.add(Action::kDramWrite, c.write_bytes);
   registry.add_tensor_shares(Action::kDramRead, c.read_shares);
   registry.add_tensor_shares(Action::kDramWrite, c.write_shares);
-  if (!c.has_bank_model) return;
-  registry.add({"dram.row_hit", "bursts", "dram_row_hits", "bursts to an open row", false}, c.bank.row_hits);
-  registry.add({"dram.row_miss", "bursts", "dram_row_misses", "bursts to a precharged bank", false}, c.bank.row_misses);
-  registry.add({"dram.row_conflict", "bursts", "dram_row_conflicts", "bursts that closed another row", false},
-               c.bank.row_conflicts);
-  registry.add({"dram.refresh_cycle", "DRAM cycles", "dram_refresh_cycles",
-                "DRAM clock cycles of rank-time blocked by refresh", false},
-               c.bank.refresh_cycles);
+  for (std::size_t i = 0; i < c.statistic_specs.size(); ++i) registry.add(c.statistic_specs[i], c.statistics[i]);
 }
 
 // dram: its data bus transferring.
@@ -133,7 +107,7 @@ class IDram : public sc_core::sc_module {
   // The memory domain changes level (DVFS): the bus stops for `switch_time` once it is free, then serves
   // at `bandwidth_gbps`.
   virtual void change_bandwidth(double bandwidth_gbps, const sc_core::sc_time& switch_time) = 0;
-  // Brings time-dependent counts (refresh, standby energy) up to `now`; the counters then include them.
+  // Brings time-dependent counts (refresh, standby time) up to `now`; the counters then include them.
   virtual void account_until(const sc_core::sc_time& /*now*/) {}
 };
 

@@ -153,7 +153,7 @@ void register_config_command(CLI::App& app) {
     const AcceleratorConfig loaded = load_accelerator_config(counter_options->config_path, counter_options->overrides);
     if (out) out->add_inputs({energy_table_path(loaded)});
     emit_report(counter_forms(loaded), counter_options->format, out, "counters");
-    if (loaded.dram.impl == "banked") {
+    if (dram_reports_commands(loaded.dram)) {
       std::cerr << "note: a bank-level DRAM prices its traffic by its commands and standby time (docs/dram.md); "
                    "its dram.* price here is what the mapper ranks mappings by\n";
     }

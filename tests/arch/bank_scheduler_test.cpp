@@ -12,9 +12,9 @@
 #include <string>
 #include <tuple>
 
-#include "arch/dram/banked/dram_energy.hpp"
 #include "arch/dram/banked/dram_specs.hpp"
 #include "arch/dram_presets.hpp"
+#include "power/dram/drampower_energy.hpp"
 
 namespace ergon {
 namespace {

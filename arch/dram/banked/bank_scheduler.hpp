@@ -13,22 +13,9 @@
 #include "arch/dram/banked/address_mapping.hpp"
 #include "arch/dram/banked/dram_spec.hpp"
 #include "arch/dram/banked/page_policy.hpp"
+#include "arch/dram/dram.hpp"
 
 namespace ergon {
-
-// Command and state counts, and the time rows stayed open (for background power).
-struct DramCommandCounts {
-  std::uint64_t row_hits = 0;       // the access's row was open
-  std::uint64_t row_misses = 0;     // the bank was precharged: one activate
-  std::uint64_t row_conflicts = 0;  // another row was open: precharge, then activate
-  std::uint64_t activates = 0, reads = 0, writes = 0, refreshes = 0;
-  std::int64_t read_burst_ps = 0, write_burst_ps = 0;  // data-bus time (bursts shorten with a faster clock)
-  // Times weighted by the clock in force over the nominal one (f / f_nominal): the currents a datasheet
-  // gives at its rated clock scale with the clock (dram_energy.hpp), so energy is priced on these.
-  double clocked_read_burst_ps = 0, clocked_write_burst_ps = 0;
-  double clocked_bank_open_ps = 0;  // summed over banks: time with a row open
-  double clocked_elapsed_ps = 0;    // rank-time observed
-};
 
 class BankScheduler {
  public:

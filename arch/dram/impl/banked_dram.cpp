@@ -31,7 +31,17 @@ sc_core::sc_time from_ps(std::int64_t ps) {
   return sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS);
 }
 
+enum BankedStatistic : std::size_t { kRowHits, kRowMisses, kRowConflicts, kRefreshCycles };
+
 }  // namespace
+
+std::vector<CounterSpec> banked_dram_statistics() {
+  return {{"dram.row_hit", "bursts", "dram_row_hits", "bursts to an open row", false},
+          {"dram.row_miss", "bursts", "dram_row_misses", "bursts to a precharged bank", false},
+          {"dram.row_conflict", "bursts", "dram_row_conflicts", "bursts that closed another row", false},
+          {"dram.refresh_cycle", "DRAM cycles", "dram_refresh_cycles",
+           "DRAM clock cycles of rank-time blocked by refresh", false}};
+}
 
 BankedDram::BankedDram(sc_core::sc_module_name name, const DramConfig& config, const DramSpec& spec)
     : IDram(name),
@@ -40,7 +50,9 @@ BankedDram::BankedDram(sc_core::sc_module_name name, const DramConfig& config, c
       nominal_bandwidth_gbps_(spec.peak_bandwidth_gbps()),
       queue_(static_cast<std::size_t>(config.request_queue_depth)) {
   socket_.register_b_transport(this, &BankedDram::b_transport);
-  counters_.has_bank_model = true;
+  counters_.statistic_specs = banked_dram_statistics();
+  counters_.statistics.assign(counters_.statistic_specs.size(), 0);
+  counters_.commands = DramCommandCounts{};
 }
 
 void BankedDram::change_bandwidth(double bandwidth_gbps, const sc_core::sc_time& switch_time) {
@@ -52,12 +64,12 @@ void BankedDram::change_bandwidth(double bandwidth_gbps, const sc_core::sc_time&
 void BankedDram::account_until(const sc_core::sc_time& now) {
   scheduler_.advance_to(to_ps(now));
   const DramCommandCounts& c = scheduler_.counts();
-  DramBankStats& bank = counters_.bank;
-  bank.row_hits = c.row_hits;
-  bank.row_misses = c.row_misses;
-  bank.row_conflicts = c.row_conflicts;
-  bank.refresh_cycles = c.refreshes * static_cast<std::uint64_t>(scheduler_.spec().timing.rfc);
-  bank.energy = dram_energy(scheduler_.spec(), c);
+  std::vector<std::uint64_t>& s = counters_.statistics;
+  s[kRowHits] = c.row_hits;
+  s[kRowMisses] = c.row_misses;
+  s[kRowConflicts] = c.row_conflicts;
+  s[kRefreshCycles] = c.refreshes * static_cast<std::uint64_t>(scheduler_.spec().timing.rfc);
+  counters_.commands = c;
 }
 
 void BankedDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
@@ -79,8 +91,10 @@ void BankedDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
 }
 
 // The config loader has checked that the preset has a bank-level description.
-ERGON_REGISTER(DramImpl, "banked", DramImpl{[](const DramConfig& config) -> std::unique_ptr<IDram> {
-                 return std::make_unique<BankedDram>("dram", config, *find_dram_spec(config.preset));
-               }})
+ERGON_REGISTER(DramImpl, "banked",
+               DramImpl{[](const DramConfig& config) -> std::unique_ptr<IDram> {
+                          return std::make_unique<BankedDram>("dram", config, *find_dram_spec(config.preset));
+                        },
+                        banked_dram_statistics(), true})
 
 }  // namespace ergon

@@ -2,16 +2,19 @@
 // `dram.impl: banked`: channels, ranks, bank groups, banks and rows with the JEDEC timing of the preset
 // (arch/dram/banked/). Each addressed burst is split into column accesses that the bank scheduler places
 // under the timing constraints; the burst completes when its last access's data has crossed the bus.
-// Energy comes from the preset's IDD currents (DRAMPower's method), not from a per-bit figure.
+// It reports its commands and standby time; power/dram/ prices them from the preset's IDD currents
+// (DRAMPower's method), not with a per-bit figure.
 #include <tlm_utils/simple_target_socket.h>
 
 #include "arch/accelerator_config.hpp"
 #include "arch/dram/banked/bank_scheduler.hpp"
-#include "arch/dram/banked/dram_energy.hpp"
 #include "arch/dram/dram.hpp"
 #include "arch/dram/request_queue.hpp"
 
 namespace ergon {
+
+// Its statistics beyond bytes: row-buffer outcomes and refresh, in the order counters_.statistics holds them.
+std::vector<CounterSpec> banked_dram_statistics();
 
 class BankedDram : public IDram {
  public:

@@ -1,8 +1,7 @@
-// `dram.impl: banked`: the page policy and address mapping; bandwidth, latency and the price per bit follow
-// from the preset's bank-level description (docs/dram.md).
+// `dram.impl: banked`: the page policy and address mapping; bandwidth and latency follow from the preset's
+// bank-level description, the price per bit from its currents (power/dram/drampower_keys.cpp; docs/dram.md).
 #include "arch/config_keys.hpp"
 #include "arch/dram/banked/address_mapping.hpp"
-#include "arch/dram/banked/dram_energy.hpp"
 #include "arch/dram/banked/dram_specs.hpp"
 
 namespace ergon {
@@ -32,7 +31,7 @@ void derive_from_preset(YamlMap& map, AcceleratorConfig& config) {
   }
   dram.bandwidth_gbps = spec->peak_bandwidth_gbps();
   dram.latency_ns = (spec->timing.rcd + spec->timing.cl) * spec->timing.tck_ns;
-  dram.energy_pj_per_bit = streaming_read_pj_per_bit(*spec);  // prices for the mapper; the model counts its own
+  // energy_pj_per_bit: power/dram/drampower_keys.cpp prices it from the preset's currents.
 }
 
 AcceleratorConfigKey address_mapping_key() {

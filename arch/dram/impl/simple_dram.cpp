@@ -47,8 +47,11 @@ void SimpleDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-ERGON_REGISTER(DramImpl, "simple", DramImpl{[](const DramConfig& config) -> std::unique_ptr<IDram> {
-                 return std::make_unique<SimpleDram>("dram", config);
-               }})
+ERGON_REGISTER(DramImpl, "simple",
+               DramImpl{[](const DramConfig& config) -> std::unique_ptr<IDram> {
+                          return std::make_unique<SimpleDram>("dram", config);
+                        },
+                        {},
+                        false})  // no statistics beyond bytes; priced per bit
 
 }  // namespace ergon

@@ -46,8 +46,11 @@ void StreamsDram::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_tim
   delay = port.free_at + latency_ - sc_core::sc_time_stamp();
 }
 
-ERGON_REGISTER(DramImpl, "streams", DramImpl{[](const DramConfig& config) -> std::unique_ptr<IDram> {
-                 return std::make_unique<StreamsDram>("dram", config);
-               }})
+ERGON_REGISTER(DramImpl, "streams",
+               DramImpl{[](const DramConfig& config) -> std::unique_ptr<IDram> {
+                          return std::make_unique<StreamsDram>("dram", config);
+                        },
+                        {},
+                        false})  // no statistics beyond bytes; priced per bit
 
 }  // namespace ergon

@@ -16,11 +16,35 @@
 // (TN-41-01 for DDR3, TN-47-04 for DDR2: "scaling for actual operating conditions"); activate and refresh
 // energies do not depend on the clock. So a burst costs the same energy at any rate and the background
 // power falls with the clock. The supply voltage is the standard's and does not change.
-#include "arch/dram/banked/bank_scheduler.hpp"
+#include <optional>
+
+#include "arch/accelerator_config.hpp"
 #include "arch/dram/banked/dram_spec.hpp"
 #include "arch/dram/dram.hpp"
 
 namespace ergon {
+
+// DRAM energy by kind, priced from a model's command counts and standby time.
+struct DramEnergyByKind {
+  double activate_pj = 0;  // activate and its precharge
+  double read_pj = 0;      // read bursts
+  double write_pj = 0;     // write bursts
+  double refresh_pj = 0;
+  double background_pj = 0;  // precharged standby plus the open banks' share
+  double total_pj() const { return activate_pj + read_pj + write_pj + refresh_pj + background_pj; }
+  DramEnergyByKind& operator+=(const DramEnergyByKind& other) {
+    activate_pj += other.activate_pj;
+    read_pj += other.read_pj;
+    write_pj += other.write_pj;
+    refresh_pj += other.refresh_pj;
+    background_pj += other.background_pj;
+    return *this;
+  }
+  DramEnergyByKind operator-(const DramEnergyByKind& before) const {
+    return {activate_pj - before.activate_pj, read_pj - before.read_pj, write_pj - before.write_pj,
+            refresh_pj - before.refresh_pj, background_pj - before.background_pj};
+  }
+};
 
 // The energy of one command of each kind and the background power, for one rank (all its devices).
 struct DramEnergyRates {
@@ -63,7 +87,8 @@ inline DramEnergyRates dram_energy_rates(const DramSpec& spec) {
 // The energy of reading a long stream at the peak bandwidth, per bit: each burst's read current, one
 // activate per row, its rank's background with every bank open (an open-page controller leaves the rows a
 // stream walked through open until the next refresh), and refresh amortised. The mapper and the
-// analytical estimators price DRAM traffic with it; the simulation counts the bank model's own energy.
+// analytical estimators price DRAM traffic with it (drampower_keys.cpp sets dram.energy_pj_per_bit to it);
+// the simulation prices the bank model's own commands.
 inline double streaming_read_pj_per_bit(const DramSpec& spec) {
   const DramEnergyRates r = dram_energy_rates(spec);
   const DramOrganisation& o = spec.organisation;
@@ -88,5 +113,11 @@ inline DramEnergyByKind dram_energy(const DramSpec& spec, const DramCommandCount
       r.precharged_mw * counts.clocked_elapsed_ps / 1000.0 + r.per_open_bank_mw * counts.clocked_bank_open_ps / 1000.0;
   return e;
 }
+
+// The energy between two cumulative counts of the config's DRAM (its preset's datasheet): each priced,
+// then the difference, so that the layers add up to the run's total as the model counted it. Throws
+// std::invalid_argument when the preset has no datasheet description.
+DramEnergyByKind dram_energy_between(const DramConfig& config, const DramCommandCounts& at_start,
+                                     const DramCommandCounts& at_end);
 
 }  // namespace ergon
