@@ -87,6 +87,19 @@ struct ActionSpec {
   std::string_view action() const { return name.substr(name.find('.') + 1); }
 };
 
+// One count per catalogue action, indexed by Action: what a cost model estimates a mapping does, priced
+// by ActionPrices.
+struct ActionCounts {
+  std::array<std::uint64_t, kActionCount> count{};
+  std::uint64_t operator[](Action action) const { return count[static_cast<std::size_t>(action)]; }
+  std::uint64_t& operator[](Action action) { return count[static_cast<std::size_t>(action)]; }
+  ActionCounts& operator+=(const ActionCounts& o) {
+    for (std::size_t i = 0; i < kActionCount; ++i) count[i] += o.count[i];
+    return *this;
+  }
+  bool operator==(const ActionCounts& o) const { return count == o.count; }
+};
+
 // A price per catalogue action (pJ per count), indexed by Action.
 struct ActionPrices {
   std::array<double, kActionCount> pj{};

@@ -30,19 +30,15 @@ struct AccessPrices {
   }
 };
 
-// The energy of the operations and on-chip traffic of a mapping or step (DRAM and cycles apart).
-inline double on_chip_pj(const AccessPrices& p, std::uint64_t macs, std::uint64_t nonzero_macs, const RfAccesses& rf,
-                         std::uint64_t filter_bus, std::uint64_t ifmap_bus, std::uint64_t psum_bus,
-                         std::uint64_t pe_hops, std::uint64_t glb_reads, std::uint64_t glb_writes) {
-  const auto x = [](std::uint64_t count, double pj) { return static_cast<double>(count) * pj; };
+// The energy of the operations and on-chip traffic of a mapping or step (DRAM and cycles apart): the counts
+// of the PE array's, the NoC's and the GLB's actions at their prices (the register files' six as one subtotal).
+inline double on_chip_pj(const AccessPrices& p, const ActionCounts& counts) {
+  const auto x = [&](Action action) { return static_cast<double>(counts[action]) * p[action]; };
   using A = Action;
-  const double rf_pj = x(rf.ifmap_reads, p[A::kRfIfmapRead]) + x(rf.ifmap_writes, p[A::kRfIfmapWrite]) +
-                       x(rf.filter_reads, p[A::kRfFilterRead]) + x(rf.filter_writes, p[A::kRfFilterWrite]) +
-                       x(rf.psum_reads, p[A::kRfPsumRead]) + x(rf.psum_writes, p[A::kRfPsumWrite]);
-  return x(nonzero_macs, p[A::kMacCompute]) + x(macs - nonzero_macs, p[A::kMacGated]) + rf_pj +
-         x(filter_bus, p[A::kNocFilterTransfer]) + x(ifmap_bus, p[A::kNocIfmapTransfer]) +
-         x(psum_bus, p[A::kNocPsumTransfer]) + x(pe_hops, p[A::kNocPeHop]) + x(glb_reads, p[A::kGlbRead]) +
-         x(glb_writes, p[A::kGlbWrite]);
+  const double rf_pj = x(A::kRfIfmapRead) + x(A::kRfIfmapWrite) + x(A::kRfFilterRead) + x(A::kRfFilterWrite) +
+                       x(A::kRfPsumRead) + x(A::kRfPsumWrite);
+  return x(A::kMacCompute) + x(A::kMacGated) + rf_pj + x(A::kNocFilterTransfer) + x(A::kNocIfmapTransfer) +
+         x(A::kNocPsumTransfer) + x(A::kNocPeHop) + x(A::kGlbRead) + x(A::kGlbWrite);
 }
 
 // The value a mapper minimises for a candidate of this energy and these cycles.

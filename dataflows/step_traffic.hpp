@@ -84,6 +84,28 @@ struct StepTraffic {
   std::uint64_t deposited_words() const { return filter_dram_words + ifmap_dram_words + psum_spill_read_words; }
 };
 
+// The counts of the PE array's, the NoC's and the GLB's actions in a step (the DRAM's are bytes, coded per
+// transfer: step_dram). A cost model sums them over a layer's steps and prices them (on_chip_pj).
+inline ActionCounts on_chip_counts(const StepTraffic& t) {
+  ActionCounts c;
+  using A = Action;
+  c[A::kMacCompute] = t.nonzero_macs;
+  c[A::kMacGated] = t.macs - t.nonzero_macs;
+  c[A::kRfIfmapRead] = t.rf.ifmap_reads;
+  c[A::kRfIfmapWrite] = t.rf.ifmap_writes;
+  c[A::kRfFilterRead] = t.rf.filter_reads;
+  c[A::kRfFilterWrite] = t.rf.filter_writes;
+  c[A::kRfPsumRead] = t.rf.psum_reads;
+  c[A::kRfPsumWrite] = t.rf.psum_writes;
+  c[A::kNocFilterTransfer] = t.filter_bus_words;
+  c[A::kNocIfmapTransfer] = t.ifmap_bus_words;
+  c[A::kNocPsumTransfer] = t.psum_bus_words;
+  c[A::kNocPeHop] = t.pe_hop_words;
+  c[A::kGlbRead] = t.glb_reads;
+  c[A::kGlbWrite] = t.glb_writes;
+  return c;
+}
+
 // A step's GLB reads by tensor: operands onto the NoC, psums read back to accumulate, and what leaves for
 // DRAM (finished outputs, spilled psums). Every producer's glb_reads is this sum (a test checks it).
 inline TensorCounts glb_read_shares(const StepTraffic& t) {

@@ -66,7 +66,7 @@ void ifmap_sweep(const LoopNest& nest, const RowStationaryTiling& t, const DramE
 }
 
 // How many times each tile of a tensor is fetched, under least-recently-used slots (see the header).
-u64 refetch_factor(const std::vector<TemporalLoop>& loops, GlbTensor tensor, std::int64_t slots) {
+u64 refetch_factor(const TemporalLoops& loops, GlbTensor tensor, std::int64_t slots) {
   u64 tiles = 1, factor = 1;
   for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
     if (depends_on(tensor, loop->dim)) {
@@ -89,15 +89,15 @@ bool depends_on(GlbTensor tensor, TemporalDim dim) {
   return true;
 }
 
-std::vector<TemporalLoop> iterating_loops(const LoopOrder& order, const BlockCounts& blocks) {
-  std::vector<TemporalLoop> loops;
+TemporalLoops iterating_loops(const LoopOrder& order, const BlockCounts& blocks) {
+  TemporalLoops loops;
   for (const TemporalDim dim : order) {
     if (blocks.of(dim) > 1) loops.push_back({dim, blocks.of(dim)});
   }
   return loops;
 }
 
-std::uint64_t tiles_inside(const std::vector<TemporalLoop>& loops, TemporalDim dim, GlbTensor tensor) {
+std::uint64_t tiles_inside(const TemporalLoops& loops, TemporalDim dim, GlbTensor tensor) {
   u64 tiles = 1;
   for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
     if (loop->dim == dim) return tiles;
@@ -207,12 +207,11 @@ double array_cycles_without_reuse(const TilingAnalysis& analysis, const ArrayTim
   return static_cast<double>(analysis.base.steps) * step_timing(load, timing).total();
 }
 
-MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, const RowStationaryMapping& mapping,
-                             const DramEncoding& encoding, const ArrayTiming& timing, const AccessPrices& energies,
-                             MapperObjective objective) {
+MappingCost mapping_counts(const LoopNest& nest, const TilingAnalysis& a, const RowStationaryMapping& mapping,
+                           const DramEncoding& encoding, const ArrayTiming& timing) {
   MappingCost cost = a.base;
   const BlockCounts& b = a.blocks;
-  const std::vector<TemporalLoop> loops = iterating_loops(mapping.order, b);
+  const TemporalLoops loops = iterating_loops(mapping.order, b);
   const GlbSlots& slots = mapping.slots;
 
   // Filters in the PEs: the innermost loops over images and ofmap rows keep them (not with folds).
@@ -276,13 +275,45 @@ MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& a, cons
   } else {
     cost.cycles = steps * step_cycles + dram_cycles + first_fetch;
   }
+  return cost;
+}
 
-  cost.energy_pj =
-      on_chip_pj(energies, cost.macs, cost.nonzero_macs, cost.rf, cost.filter_bus_words, cost.ifmap_bus_words,
-                 cost.psum_bus_words, cost.pe_hop_words, cost.glb_reads, cost.glb_writes) +
-      static_cast<double>(cost.dram_read_bytes) * energies[Action::kDramRead] +
-      static_cast<double>(cost.dram_write_bytes) * energies[Action::kDramWrite] + cost.cycles * energies.cycle_pj;
+ActionCounts on_chip_counts(const MappingCost& cost) {
+  ActionCounts c;
+  using A = Action;
+  c[A::kMacCompute] = cost.nonzero_macs;
+  c[A::kMacGated] = cost.macs - cost.nonzero_macs;
+  c[A::kRfIfmapRead] = cost.rf.ifmap_reads;
+  c[A::kRfIfmapWrite] = cost.rf.ifmap_writes;
+  c[A::kRfFilterRead] = cost.rf.filter_reads;
+  c[A::kRfFilterWrite] = cost.rf.filter_writes;
+  c[A::kRfPsumRead] = cost.rf.psum_reads;
+  c[A::kRfPsumWrite] = cost.rf.psum_writes;
+  c[A::kNocFilterTransfer] = cost.filter_bus_words;
+  c[A::kNocIfmapTransfer] = cost.ifmap_bus_words;
+  c[A::kNocPsumTransfer] = cost.psum_bus_words;
+  c[A::kNocPeHop] = cost.pe_hop_words;
+  c[A::kGlbRead] = cost.glb_reads;
+  c[A::kGlbWrite] = cost.glb_writes;
+  return c;
+}
+
+double mapping_energy_pj(const MappingCost& cost, const AccessPrices& energies) {
+  return on_chip_pj(energies, on_chip_counts(cost)) +
+         static_cast<double>(cost.dram_read_bytes) * energies[Action::kDramRead] +
+         static_cast<double>(cost.dram_write_bytes) * energies[Action::kDramWrite] + cost.cycles * energies.cycle_pj;
+}
+
+void price_mapping(MappingCost& cost, const AccessPrices& energies, MapperObjective objective) {
+  cost.energy_pj = mapping_energy_pj(cost, energies);
   cost.objective = objective_value(objective, cost.energy_pj, cost.cycles);
+}
+
+MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& analysis, const RowStationaryMapping& mapping,
+                             const DramEncoding& encoding, const ArrayTiming& timing, const AccessPrices& energies,
+                             MapperObjective objective) {
+  MappingCost cost = mapping_counts(nest, analysis, mapping, encoding, timing);
+  price_mapping(cost, energies, objective);
   return cost;
 }
 

@@ -8,7 +8,10 @@
 // loops from the innermost out, a loop over a dimension the tensor does not depend on re-uses the tiles
 // fetched inside it when they all fit its slots (their number, the product of the inner loops over its own
 // dimensions, is at most the slots), and otherwise fetches them again on every iteration.
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "dataflows/access_prices.hpp"
@@ -26,11 +29,25 @@ struct TemporalLoop {
   TemporalDim dim;
   std::int64_t bound;
 };
-// The loops that iterate more than once, outer to inner: orders that agree on them are one schedule.
-std::vector<TemporalLoop> iterating_loops(const LoopOrder& order, const BlockCounts& blocks);
+// The loops that iterate more than once, outer to inner: orders that agree on them are one schedule. At most
+// the four temporal loops, held in place (the mapper builds them for every candidate).
+class TemporalLoops {
+ public:
+  void push_back(const TemporalLoop& loop) { loops_[size_++] = loop; }
+  std::size_t size() const { return size_; }
+  const TemporalLoop* begin() const { return loops_.data(); }
+  const TemporalLoop* end() const { return loops_.data() + size_; }
+  std::reverse_iterator<const TemporalLoop*> rbegin() const { return std::reverse_iterator(end()); }
+  std::reverse_iterator<const TemporalLoop*> rend() const { return std::reverse_iterator(begin()); }
+
+ private:
+  std::array<TemporalLoop, 4> loops_{};
+  std::size_t size_ = 0;
+};
+TemporalLoops iterating_loops(const LoopOrder& order, const BlockCounts& blocks);
 // Tiles of `tensor` the loops inside `dim`'s loop touch: the slot count from which the tiles are reused
 // across that loop (0 when `dim` does not loop).
-std::uint64_t tiles_inside(const std::vector<TemporalLoop>& loops, TemporalDim dim, GlbTensor tensor);
+std::uint64_t tiles_inside(const TemporalLoops& loops, TemporalDim dim, GlbTensor tensor);
 
 struct MappingCost {
   std::uint64_t steps = 0;
@@ -58,6 +75,9 @@ struct MappingCost {
   double objective = 0;
 };
 
+// The counts of the PE array's, the NoC's and the GLB's actions (what on_chip_pj prices).
+ActionCounts on_chip_counts(const MappingCost& cost);
+
 // The counts that do not depend on the loop order, slots or buffering, computed once per tiling.
 struct TilingAnalysis {
   BlockCounts blocks;
@@ -84,6 +104,14 @@ TilingAnalysis analyse_tiling(const LoopNest& nest, const RowStationaryTiling& t
 // Order-independent estimate of the array's cycles: every step preloads a full filter tile, DRAM aside.
 double array_cycles_without_reuse(const TilingAnalysis& analysis, const ArrayTiming& timing);
 
+// The mapping's counts and cycle estimate (energy and objective left at zero): what the access prices and
+// the buffers' capacity do not change.
+MappingCost mapping_counts(const LoopNest& nest, const TilingAnalysis& analysis, const RowStationaryMapping& mapping,
+                           const DramEncoding& encoding, const ArrayTiming& timing);
+// The energy of counts from mapping_counts at these prices, and the same filled in with the objective.
+double mapping_energy_pj(const MappingCost& cost, const AccessPrices& energies);
+void price_mapping(MappingCost& cost, const AccessPrices& energies, MapperObjective objective);
+// Both.
 MappingCost evaluate_mapping(const LoopNest& nest, const TilingAnalysis& analysis, const RowStationaryMapping& mapping,
                              const DramEncoding& encoding, const ArrayTiming& timing, const AccessPrices& energies,
                              MapperObjective objective);

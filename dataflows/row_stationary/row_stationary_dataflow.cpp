@@ -82,6 +82,13 @@ MappingConstraints read_constraints(const YamlView& entry) {
   return pins;
 }
 
+// The figures this thread's searches worked out, kept across runs: the points of a sweep (and a Python
+// session's simulations) on the same array reuse what the buffers' capacity and the prices leave unchanged.
+RowStationarySearchMemo& search_memo() {
+  static thread_local RowStationarySearchMemo memo;
+  return memo;
+}
+
 // Mappings already searched in this run, by layer shape and data encoding (networks repeat shapes).
 class RowStationaryPlanner : public ILayerPlanner {
  public:
@@ -114,7 +121,7 @@ class RowStationaryPlanner : public ILayerPlanner {
         {context.encoding.ifmap_density, context.encoding.ofmap_density}};
     const auto found = choices_.find(key);
     if (found != choices_.end()) return found->second;
-    return choices_.emplace(key, map_row_stationary(nest, context)).first->second;
+    return choices_.emplace(key, map_row_stationary(nest, context, {}, &search_memo())).first->second;
   }
 
   using Key = std::pair<std::vector<std::int64_t>, std::vector<double>>;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <vector>
@@ -145,21 +146,31 @@ void for_each_tiling(const LoopNest& nest, const ArrayResources& hw, const Mappi
   }
 }
 
-// The array-level figures that prune tilings under the objective: the array's cycles without filter reuse
-// and on-chip energy (DRAM and the loop order come in stage 2).
+// The figures of a tiling that neither the buffers' capacity nor the prices change: its fit to the array with
+// the fewest slots, and the array's cycles without filter reuse and on-chip counts that the first stage
+// scores it by (DRAM and the loop order come in stage 2).
+TilingFigures tiling_figures(const LoopNest& nest, const MapperContext& context, const RowStationaryTiling& tiling) {
+  TilingFigures figures;
+  figures.tiling = tiling;
+  const RowStationaryMapping smallest{tiling, {}, {1, 1, 0}, false};
+  figures.fits_array = fits_array(nest, context.hw, smallest);
+  figures.glb_words = mapping_footprint(nest, smallest).glb_words;
+  if (!figures.fits_array) return figures;
+  const TilingAnalysis analysis = analyse_tiling(nest, tiling, context.encoding, false);
+  figures.on_chip = on_chip_counts(analysis.base);
+  figures.cycles_without_reuse = array_cycles_without_reuse(analysis, context.timing);
+  return figures;
+}
+
+// The array-level figures that prune tilings under the objective.
 struct ArrayScore {
   double energy_pj = 0;
   double cycles = 0;
 };
-ArrayScore array_score(const TilingAnalysis& analysis, const MapperContext& context) {
-  const MappingCost& base = analysis.base;
-  const AccessPrices& energy = context.energies;
+ArrayScore array_score(const TilingFigures& figures, const MapperContext& context) {
   ArrayScore score;
-  score.cycles = array_cycles_without_reuse(analysis, context.timing);
-  score.energy_pj =
-      on_chip_pj(energy, base.macs, base.nonzero_macs, base.rf, base.filter_bus_words, base.ifmap_bus_words,
-                 base.psum_bus_words, base.pe_hop_words, base.glb_reads, base.glb_writes) +
-      score.cycles * energy.cycle_pj;
+  score.cycles = figures.cycles_without_reuse;
+  score.energy_pj = on_chip_pj(context.energies, figures.on_chip) + score.cycles * context.energies.cycle_pj;
   return score;
 }
 
@@ -171,65 +182,107 @@ std::vector<std::int64_t> slot_options(std::vector<std::int64_t> options, std::i
   return {unique.begin(), unique.end()};
 }
 
-struct Search {
-  const LoopNest& nest;
-  const MapperContext& context;
-  const MappingConstraints& pin;
-  std::vector<MappingChoice> candidates;
+// A GLB-level mapping and its counts and cycles, unpriced.
+struct GlbLevelCandidate {
+  RowStationaryMapping mapping;
+  MappingCost cost;
+};
 
-  void consider(const RowStationaryMapping& mapping, const TilingAnalysis& analysis) {
+// Stage 2 for one tiling: every GLB-level mapping that fits the hardware and the pins, with its counts and
+// cycles (unpriced), appended to `candidates`: the loop orders (one per schedule of the loops that iterate),
+// the slots worth trying for each (those that keep a tensor across the loop that would refetch it) and single
+// or double buffering.
+void add_glb_level_candidates(const LoopNest& nest, const MapperContext& context, const MappingConstraints& pin,
+                              const RowStationaryTiling& tiling, std::vector<GlbLevelCandidate>& candidates) {
+  const TilingAnalysis analysis = analyse_tiling(nest, tiling, context.encoding);
+  const auto consider = [&](const RowStationaryMapping& mapping) {
     if (!mapping_fits(nest, context.hw, mapping)) return;
-    const MappingCost cost = evaluate_mapping(nest, analysis, mapping, context.encoding, context.timing,
-                                              context.energies, context.objective);
+    MappingCost cost = mapping_counts(nest, analysis, mapping, context.encoding, context.timing);
     if (pin.psum_spill && !*pin.psum_spill && cost.psum_spill_words > 0) return;
-    candidates.push_back(MappingChoice{mapping, cost, 0, 0, 0});
-  }
-
-  void search_glb_level(const RowStationaryTiling& tiling) {
-    const TilingAnalysis analysis = analyse_tiling(nest, tiling, context.encoding);
-    const BlockCounts& b = analysis.blocks;
-    const bool weights = nest.kind == LoopNestKind::kConv;
-    const std::int64_t ifmap_tiles = b.groups * b.images * b.channels * b.ofmap_rows;
-    const std::int64_t psum_tiles = b.groups * b.images * b.filters * b.ofmap_rows;
-    const std::int64_t filter_tiles = weights ? b.groups * b.filters * b.channels : 0;
-    std::set<std::vector<TemporalDim>> seen;
-    for (const LoopOrder& order : all_loop_orders()) {
-      if (pin.order && *pin.order != order) continue;
-      const std::vector<TemporalLoop> loops = iterating_loops(order, b);
-      std::vector<TemporalDim> schedule;
-      for (const TemporalLoop& loop : loops) schedule.push_back(loop.dim);
-      if (!seen.insert(schedule).second) continue;
-      const auto inside = [&](TemporalDim dim, GlbTensor tensor) {
-        return static_cast<std::int64_t>(tiles_inside(loops, dim, tensor));
-      };
-      const auto ifmap_slots = slot_options(
-          {1, 2, inside(TemporalDim::kOfmapRows, GlbTensor::kIfmap), inside(TemporalDim::kFilters, GlbTensor::kIfmap)},
-          1, ifmap_tiles, pin.ifmap_slots);
-      auto psum_slots =
-          slot_options({1, 2, inside(TemporalDim::kChannels, GlbTensor::kPsum)}, 1, psum_tiles, pin.psum_slots);
-      if (pin.psum_spill) {  // psums spill when the channel loop's inner tiles outnumber the psum slots
-        const std::int64_t psums_inside = inside(TemporalDim::kChannels, GlbTensor::kPsum);
-        psum_slots.erase(std::remove_if(psum_slots.begin(), psum_slots.end(),
-                                        [&](std::int64_t psum) { return (psums_inside > psum) != *pin.psum_spill; }),
-                         psum_slots.end());
-      }
-      const auto filter_slots = weights ? slot_options({0, 1, inside(TemporalDim::kImages, GlbTensor::kFilter),
-                                                        inside(TemporalDim::kOfmapRows, GlbTensor::kFilter)},
-                                                       0, filter_tiles, pin.filter_slots)
-                                        : std::vector<std::int64_t>{0};
-      for (const bool double_buffered : {true, false}) {
-        if (pin.double_buffered && *pin.double_buffered != double_buffered) continue;
-        for (const std::int64_t ifmap : ifmap_slots) {
-          for (const std::int64_t psum : psum_slots) {
-            for (const std::int64_t filter : filter_slots) {
-              consider({tiling, order, {ifmap, psum, filter}, double_buffered}, analysis);
-            }
-          }
+    candidates.push_back({mapping, std::move(cost)});
+  };
+  const BlockCounts& b = analysis.blocks;
+  const bool weights = nest.kind == LoopNestKind::kConv;
+  const std::int64_t ifmap_tiles = b.groups * b.images * b.channels * b.ofmap_rows;
+  const std::int64_t psum_tiles = b.groups * b.images * b.filters * b.ofmap_rows;
+  const std::int64_t filter_tiles = weights ? b.groups * b.filters * b.channels : 0;
+  std::set<std::vector<TemporalDim>> seen;
+  for (const LoopOrder& order : all_loop_orders()) {
+    if (pin.order && *pin.order != order) continue;
+    const TemporalLoops loops = iterating_loops(order, b);
+    std::vector<TemporalDim> schedule;
+    for (const TemporalLoop& loop : loops) schedule.push_back(loop.dim);
+    if (!seen.insert(schedule).second) continue;
+    const auto inside = [&](TemporalDim dim, GlbTensor tensor) {
+      return static_cast<std::int64_t>(tiles_inside(loops, dim, tensor));
+    };
+    const auto ifmap_slots = slot_options(
+        {1, 2, inside(TemporalDim::kOfmapRows, GlbTensor::kIfmap), inside(TemporalDim::kFilters, GlbTensor::kIfmap)}, 1,
+        ifmap_tiles, pin.ifmap_slots);
+    auto psum_slots =
+        slot_options({1, 2, inside(TemporalDim::kChannels, GlbTensor::kPsum)}, 1, psum_tiles, pin.psum_slots);
+    if (pin.psum_spill) {  // psums spill when the channel loop's inner tiles outnumber the psum slots
+      const std::int64_t psums_inside = inside(TemporalDim::kChannels, GlbTensor::kPsum);
+      psum_slots.erase(std::remove_if(psum_slots.begin(), psum_slots.end(),
+                                      [&](std::int64_t psum) { return (psums_inside > psum) != *pin.psum_spill; }),
+                       psum_slots.end());
+    }
+    const auto filter_slots = weights ? slot_options({0, 1, inside(TemporalDim::kImages, GlbTensor::kFilter),
+                                                      inside(TemporalDim::kOfmapRows, GlbTensor::kFilter)},
+                                                     0, filter_tiles, pin.filter_slots)
+                                      : std::vector<std::int64_t>{0};
+    for (const bool double_buffered : {true, false}) {
+      if (pin.double_buffered && *pin.double_buffered != double_buffered) continue;
+      for (const std::int64_t ifmap : ifmap_slots) {
+        for (const std::int64_t psum : psum_slots) {
+          for (const std::int64_t filter : filter_slots)
+            consider({tiling, order, {ifmap, psum, filter}, double_buffered});
         }
       }
     }
   }
+}
+
+// Stage 1's enumeration at the GLB's capacity: the tilings it visits that fit, in order (recorded in the memo
+// with the capacities that visit the same ones).
+const FirstStageVisits& first_stage_visits(const LoopNest& nest, const MapperContext& context,
+                                           const MappingConstraints& pin, ShapeMemo& shape) {
+  const std::int64_t capacity = context.hw.glb_words;
+  if (const FirstStageVisits* recorded = shape.first_stage(capacity)) return *recorded;
+  FirstStageVisits visits{0, std::numeric_limits<std::int64_t>::max(), {}};
+  for_each_tiling(nest, context.hw, pin, [&](const RowStationaryTiling& tiling) {
+    const std::uint32_t index = shape.tiling(tiling, [&] { return tiling_figures(nest, context, tiling); });
+    const TilingFigures& figures = shape.figures(index);
+    if (!figures.fits_array) return false;
+    const std::int64_t words = figures.glb_words;
+    if (words > capacity) {
+      visits.max_glb_words = std::min(visits.max_glb_words, words - 1);
+      return false;
+    }
+    visits.min_glb_words = std::max(visits.min_glb_words, words);
+    visits.fitting.push_back(index);
+    return true;
+  });
+  return shape.record_first_stage(std::move(visits));
+}
+
+// A GLB-level candidate priced.
+struct Ranked {
+  const GlbLevelCandidate* candidate = nullptr;
+  double energy_pj = 0;
+  double objective = 0;
+  double cycles() const { return candidate->cost.cycles; }
 };
+
+std::vector<Ranked> price_candidates(const MapperContext& context, const std::vector<GlbLevelCandidate>& candidates) {
+  std::vector<Ranked> ranked;
+  ranked.reserve(candidates.size());
+  for (const GlbLevelCandidate& candidate : candidates) {
+    const double energy_pj = mapping_energy_pj(candidate.cost, context.energies);
+    ranked.push_back({&candidate, energy_pj, objective_value(context.objective, energy_pj, candidate.cost.cycles)});
+  }
+  return ranked;
+}
 
 std::string no_mapping_message(const LoopNest& nest, const ArrayResources& hw) {
   RowStationaryTiling smallest;
@@ -246,19 +299,28 @@ std::string no_mapping_message(const LoopNest& nest, const ArrayResources& hw) {
 
 // Stage 3: the best few candidates by the closed form, their cycles replayed step by step; the best of them
 // under the objective (ties keep the closed form's order).
-MappingChoice best_replayed(const LoopNest& nest, const MapperContext& context, std::vector<MappingChoice> candidates) {
+MappingChoice best_replayed(const LoopNest& nest, const MapperContext& context, ShapeMemo& shape,
+                            const std::vector<Ranked>& ranked) {
   constexpr std::size_t kReplayed = 8;
-  const auto closed_form_order = [&](const MappingChoice& a, const MappingChoice& b) {
-    return ranks_before(context.objective, a.cost.energy_pj, a.cost.cycles, b.cost.energy_pj, b.cost.cycles);
+  // The closed form's order; ties keep the search's order.
+  const auto closed_form_order = [&](std::size_t a, std::size_t b) {
+    const Ranked &x = ranked[a], &y = ranked[b];
+    if (ranks_before(context.objective, x.energy_pj, x.cycles(), y.energy_pj, y.cycles())) return true;
+    return !ranks_before(context.objective, y.energy_pj, y.cycles(), x.energy_pj, x.cycles()) && a < b;
   };
-  const std::size_t replayed = std::min(kReplayed, candidates.size());
-  std::stable_sort(candidates.begin(), candidates.end(), closed_form_order);
+  std::vector<std::size_t> order(ranked.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto replayed = static_cast<std::ptrdiff_t>(std::min(kReplayed, ranked.size()));
+  std::partial_sort(order.begin(), order.begin() + replayed, order.end(), closed_form_order);
   std::optional<MappingChoice> best;
-  for (std::size_t i = 0; i < replayed; ++i) {
-    MappingChoice candidate = candidates[i];
+  for (std::ptrdiff_t i = 0; i < replayed; ++i) {
+    const Ranked& closed_form = ranked[order[static_cast<std::size_t>(i)]];
+    MappingChoice candidate{closed_form.candidate->mapping, closed_form.candidate->cost, 0, 0, 0, 0};
     MappingCost& cost = candidate.cost;
-    candidate.ranked_objective = cost.objective;
-    const double cycles = replayed_cycles(nest, candidate.mapping, context.encoding, context.timing);
+    cost.energy_pj = closed_form.energy_pj;
+    candidate.ranked_objective = closed_form.objective;
+    const double cycles = shape.replayed_cycles(
+        candidate.mapping, [&] { return replayed_cycles(nest, candidate.mapping, context.encoding, context.timing); });
     cost.energy_pj += (cycles - cost.cycles) * context.energies.cycle_pj;  // the clock runs for the replayed time
     cost.cycles = cycles;
     cost.objective = objective_value(context.objective, cost.energy_pj, cost.cycles);
@@ -278,20 +340,22 @@ bool pins_array_level(const MappingConstraints& c) {
 }  // namespace
 
 MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& context,
-                                 const MappingConstraints& constraints) {
+                                 const MappingConstraints& constraints, RowStationarySearchMemo* memo) {
+  ShapeMemo* kept =
+      memo != nullptr && constraints.none() ? memo->shape(nest, context.hw, context.timing, context.encoding) : nullptr;
+  ShapeMemo this_search_only(false);
+  ShapeMemo& shape = kept != nullptr ? *kept : this_search_only;
   // Stage 1: every tiling's order-independent counts; keep the best few overall and the best of each
   // set width (narrow sets have small tiles that let the GLB keep more).
   struct Scored {
     ArrayScore score;
-    RowStationaryTiling tiling;
+    std::uint32_t tiling;  // its figures' index
   };
+  const FirstStageVisits& visits = first_stage_visits(nest, context, constraints, shape);
   std::vector<Scored> scored;
-  for_each_tiling(nest, context.hw, constraints, [&](const RowStationaryTiling& tiling) {
-    if (!mapping_fits(nest, context.hw, {tiling, {}, {1, 1, 0}, false})) return false;
-    const TilingAnalysis analysis = analyse_tiling(nest, tiling, context.encoding, false);
-    scored.push_back({array_score(analysis, context), tiling});
-    return true;
-  });
+  scored.reserve(visits.fitting.size());
+  for (const std::uint32_t index : visits.fitting)
+    scored.push_back({array_score(shape.figures(index), context), index});
   // Ties keep the enumeration order, so the choice does not depend on the sort.
   const auto better = [&scored, &context](std::size_t a, std::size_t b) {
     const ArrayScore &x = scored[a].score, &y = scored[b].score;
@@ -305,21 +369,33 @@ MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& cont
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(best_count), order.end(), better);
   std::vector<bool> listed(scored.size(), false);
   for (std::size_t i = 0; i < best_count; ++i) listed[order[i]] = true;
-  std::map<std::int64_t, std::size_t> best_of_width;
+  std::vector<std::pair<std::int64_t, std::size_t>> best_of_width;  // few widths: a list beats a map
   for (std::size_t i = 0; i < scored.size(); ++i) {
-    const auto [entry, inserted] = best_of_width.try_emplace(scored[i].tiling.ofmap_rows, i);
-    if (!inserted && better(i, entry->second)) entry->second = i;
+    const std::int64_t width = shape.figures(scored[i].tiling).tiling.ofmap_rows;
+    const auto entry = std::find_if(best_of_width.begin(), best_of_width.end(),
+                                    [width](const auto& best) { return best.first == width; });
+    if (entry == best_of_width.end()) {
+      best_of_width.emplace_back(width, i);
+    } else if (better(i, entry->second)) {
+      entry->second = i;
+    }
   }
   for (const auto& [width, index] : best_of_width) listed[index] = true;
-  std::vector<RowStationaryTiling> shortlist;
+  std::vector<std::uint32_t> shortlist;
   for (std::size_t i = 0; i < scored.size(); ++i) {
     if (listed[i]) shortlist.push_back(scored[i].tiling);
   }
 
   // Stage 2: the GLB level of each shortlisted tiling.
-  Search search{nest, context, constraints, {}};
-  for (const RowStationaryTiling& tiling : shortlist) search.search_glb_level(tiling);
-  if (search.candidates.empty()) {
+  // Reused from search to search: a layer's candidates take megabytes, grown anew each time they cost a tenth
+  // of a sweep point.
+  static thread_local std::vector<GlbLevelCandidate> candidates;
+  candidates.clear();
+  for (const std::uint32_t index : shortlist) {
+    add_glb_level_candidates(nest, context, constraints, shape.figures(index).tiling, candidates);
+  }
+  const std::vector<Ranked> ranked = price_candidates(context, candidates);
+  if (ranked.empty()) {
     if (scored.empty() && pins_array_level(constraints)) {
       throw MappingError(fmt::format(
           "no row-stationary tiling with the pinned array-level parameters fits the {}x{} PE array, its register "
@@ -332,8 +408,9 @@ MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& cont
         "within the GLB and filter store");
   }
   std::vector<double> objectives;
-  for (const MappingChoice& candidate : search.candidates) objectives.push_back(candidate.cost.objective);
-  MappingChoice choice = best_replayed(nest, context, std::move(search.candidates));
+  objectives.reserve(ranked.size());
+  for (const Ranked& candidate : ranked) objectives.push_back(candidate.objective);
+  MappingChoice choice = best_replayed(nest, context, shape, ranked);
   choice.candidates = objectives.size();
   choice.worst_objective = *std::max_element(objectives.begin(), objectives.end());
   std::nth_element(objectives.begin(), objectives.begin() + static_cast<std::ptrdiff_t>(objectives.size() / 2),

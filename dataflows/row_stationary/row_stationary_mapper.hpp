@@ -15,6 +15,7 @@
 
 #include "dataflows/mapping_error.hpp"
 #include "dataflows/row_stationary/row_stationary_cost.hpp"
+#include "dataflows/row_stationary/row_stationary_search_memo.hpp"
 
 namespace ergon {
 
@@ -34,6 +35,11 @@ struct MappingConstraints {
   std::optional<std::int64_t> ifmap_slots, psum_slots, filter_slots;
   std::optional<bool> double_buffered;
   std::optional<bool> psum_spill;  // false: no mapping that spills psums to DRAM
+
+  bool none() const {
+    return !ofmap_rows && !channels_per_pe && !filters_per_pe && !channel_sets && !filter_sets && !images &&
+           !group_sets && !order && !ifmap_slots && !psum_slots && !filter_slots && !double_buffered && !psum_spill;
+  }
 };
 
 struct MappingChoice {
@@ -48,7 +54,9 @@ struct MappingChoice {
 };
 
 // Throws MappingError when no mapping fits (naming what does not) or the constraints exclude them all.
+// `memo`: figures of earlier searches to reuse and extend (row_stationary_search_memo.hpp); the choice is the
+// same with or without it. A search with constraints does not use it.
 MappingChoice map_row_stationary(const LoopNest& nest, const MapperContext& context,
-                                 const MappingConstraints& constraints = {});
+                                 const MappingConstraints& constraints = {}, RowStationarySearchMemo* memo = nullptr);
 
 }  // namespace ergon

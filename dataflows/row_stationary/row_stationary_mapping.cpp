@@ -129,17 +129,14 @@ std::int64_t filter_rf_needed(const ArrayResources& hw, const RowStationaryTilin
   return t.channels_per_pe * t.filters_per_pe * t.filter_cols * (hw.filter_rf_double_buffered ? 2 : 1);
 }
 
-// Words the mapping keeps in the GLB and in the filter store.
-std::int64_t filter_store_needed(const LoopNest& nest, const RowStationaryMapping& mapping) {
-  return mapping.slots.filter * filter_tile_words(nest, mapping.tiling);
-}
+// Words the mapping keeps in the GLB and in the filter store (or the GLB, without one).
 std::int64_t glb_needed(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
-  return mapping.slots.ifmap * ifmap_tile_words(nest, mapping.tiling) +
-         mapping.slots.psum * psum_tile_words(nest, mapping.tiling) +
-         (hw.filter_store_words > 0 ? 0 : filter_store_needed(nest, mapping));
+  const MappingFootprint footprint = mapping_footprint(nest, mapping);
+  return footprint.glb_words + (hw.filter_store_words > 0 ? 0 : footprint.filter_words);
 }
 
-Fault mapping_fault(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
+// What a mapping breaks first of the array, its RFs and the slot rules (the buffers' capacity apart).
+Fault array_fault(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
   const RowStationaryTiling& t = mapping.tiling;
   const auto within = [](std::int64_t value, std::int64_t high) { return value >= 1 && value <= high; };
   if (!within(t.filter_rows, nest.filter_h) || !within(t.filter_cols, nest.filter_w) ||
@@ -158,14 +155,30 @@ Fault mapping_fault(const LoopNest& nest, const ArrayResources& hw, const RowSta
   const GlbSlots& slots = mapping.slots;
   if (slots.ifmap < 1 || slots.psum < 1 || slots.filter < 0) return Fault::kSlots;
   if (mapping.double_buffered && (slots.ifmap < 2 || slots.psum < 2)) return Fault::kDoubleSlots;
+  return Fault::kNone;
+}
+
+Fault mapping_fault(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
+  const Fault fault = array_fault(nest, hw, mapping);
+  if (fault != Fault::kNone) return fault;
   if (glb_needed(nest, hw, mapping) > hw.glb_words) return Fault::kGlb;
-  if (hw.filter_store_words > 0 && filter_store_needed(nest, mapping) > hw.filter_store_words) {
+  if (hw.filter_store_words > 0 && mapping_footprint(nest, mapping).filter_words > hw.filter_store_words) {
     return Fault::kFilterStore;
   }
   return Fault::kNone;
 }
 
 }  // namespace
+
+MappingFootprint mapping_footprint(const LoopNest& nest, const RowStationaryMapping& mapping) {
+  return {mapping.slots.ifmap * ifmap_tile_words(nest, mapping.tiling) +
+              mapping.slots.psum * psum_tile_words(nest, mapping.tiling),
+          mapping.slots.filter * filter_tile_words(nest, mapping.tiling)};
+}
+
+bool fits_array(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
+  return array_fault(nest, hw, mapping) == Fault::kNone;
+}
 
 bool mapping_fits(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping) {
   return mapping_fault(nest, hw, mapping) == Fault::kNone;
@@ -195,7 +208,7 @@ std::string mapping_violation(const LoopNest& nest, const ArrayResources& hw, co
       return fmt::format("the GLB holds {} words; the mapping keeps {}", hw.glb_words, glb_needed(nest, hw, mapping));
     case Fault::kFilterStore:
       return fmt::format("the filter store holds {} words; the mapping keeps {}", hw.filter_store_words,
-                         filter_store_needed(nest, mapping));
+                         mapping_footprint(nest, mapping).filter_words);
   }
   return {};
 }

@@ -102,6 +102,18 @@ RowSpan ifmap_tile_rows(const LoopNest& nest, const RowStationaryTiling& tiling,
 // Empty when the mapping fits the array, RFs, GLB and filter store; otherwise what does not fit.
 // mapping_fits is the same test without the explanation (the mapper's hot path).
 bool mapping_fits(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping);
+// The same test in two parts, for searches that vary the buffers' capacity only: whether the mapping fits
+// the array, its RFs and its slot rules, and the words it keeps in the GLB and the filter store.
+struct MappingFootprint {
+  std::int64_t glb_words = 0;     // ifmap and psum slots
+  std::int64_t filter_words = 0;  // filter slots: in the filter store, or in the GLB without one
+  bool fits(const ArrayResources& hw) const {
+    return hw.filter_store_words > 0 ? glb_words <= hw.glb_words && filter_words <= hw.filter_store_words
+                                     : glb_words + filter_words <= hw.glb_words;
+  }
+};
+bool fits_array(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping);
+MappingFootprint mapping_footprint(const LoopNest& nest, const RowStationaryMapping& mapping);
 std::string mapping_violation(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping);
 
 }  // namespace ergon

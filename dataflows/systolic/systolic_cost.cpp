@@ -16,7 +16,7 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
   timing.double_buffered = true;
   StepPipeline pipeline(timing);
   const SystolicTiming fold_timing = systolic_timing(config);
-  StepTraffic sum;  // the folds' on-chip counts
+  ActionCounts counts;  // the folds' on-chip actions
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   std::optional<SystolicFold> previous;
   for (std::uint64_t i = 0; i < schedule.fold_count(); ++i) {
@@ -25,10 +25,7 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
     previous = fold;
     const StepDram dram = step_dram(t, encoding);
     pipeline.add(dram, static_cast<double>(systolic_step_cycles(t, fold_timing)));
-    sum.macs += t.macs, sum.nonzero_macs += t.nonzero_macs, sum.rf += t.rf;
-    sum.filter_bus_words += t.filter_bus_words, sum.ifmap_bus_words += t.ifmap_bus_words;
-    sum.psum_bus_words += t.psum_bus_words, sum.pe_hop_words += t.pe_hop_words;
-    sum.glb_reads += t.glb_reads, sum.glb_writes += t.glb_writes;
+    counts += on_chip_counts(t);
     dram_read_bytes += dram.read_bytes;
     dram_write_bytes += dram.evicted_bytes + dram.written_bytes;
   }
@@ -36,10 +33,8 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
   MappingSummary::Estimate estimate;
   estimate.cycles = cycles;
   estimate.dram_bytes = dram_read_bytes + dram_write_bytes;
-  estimate.glb_accesses = sum.glb_reads + sum.glb_writes;
-  estimate.energy_pj = on_chip_pj(prices, sum.macs, sum.nonzero_macs, sum.rf, sum.filter_bus_words, sum.ifmap_bus_words,
-                                  sum.psum_bus_words, sum.pe_hop_words, sum.glb_reads, sum.glb_writes) +
-                       static_cast<double>(dram_read_bytes) * prices[Action::kDramRead] +
+  estimate.glb_accesses = counts[Action::kGlbRead] + counts[Action::kGlbWrite];
+  estimate.energy_pj = on_chip_pj(prices, counts) + static_cast<double>(dram_read_bytes) * prices[Action::kDramRead] +
                        static_cast<double>(dram_write_bytes) * prices[Action::kDramWrite] + cycles * prices.cycle_pj;
   estimate.best_objective = objective_value(objective, estimate.energy_pj, cycles);
   return estimate;

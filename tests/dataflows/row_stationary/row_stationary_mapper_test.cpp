@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <random>
+#include <set>
+#include <vector>
 
 #include "dataflows/row_stationary/row_stationary_schedule.hpp"
 #include "tests/dataflows/row_stationary/mapper_context_fixture.hpp"
@@ -192,6 +195,106 @@ TEST(RowStationaryMapper, MoreGlobalBufferNeverCostsMore) {
     }
   }
   EXPECT_LT(dram.back(), 0.7 * dram.front()) << "spare capacity must buy reuse";
+}
+
+// Everything a search returns, to compare two searches exactly.
+std::vector<double> choice_figures(const MappingChoice& c) {
+  const RowStationaryTiling& t = c.mapping.tiling;
+  std::vector<double> figures;
+  for (const std::int64_t v : {t.filter_rows, t.filter_cols, t.ofmap_rows, t.channels_per_pe, t.filters_per_pe,
+                               t.channel_sets, t.filter_sets, t.filter_set_columns, t.group_sets, t.group_set_columns,
+                               t.images, c.mapping.slots.ifmap, c.mapping.slots.psum, c.mapping.slots.filter}) {
+    figures.push_back(static_cast<double>(v));
+  }
+  for (const TemporalDim dim : c.mapping.order) figures.push_back(static_cast<double>(dim));
+  for (const double v :
+       {c.mapping.double_buffered ? 1.0 : 0.0, c.cost.cycles, c.cost.energy_pj, c.cost.objective,
+        static_cast<double>(c.cost.dram_read_bytes), static_cast<double>(c.cost.dram_write_bytes),
+        static_cast<double>(c.cost.glb_reads), static_cast<double>(c.cost.glb_writes),
+        static_cast<double>(c.cost.filter_dram_words), static_cast<double>(c.cost.psum_spill_words),
+        static_cast<double>(c.candidates), c.ranked_objective, c.worst_objective, c.median_objective}) {
+    figures.push_back(v);
+  }
+  return figures;
+}
+
+// A sweep's points share one memo (row_stationary_search_memo.hpp): searched in any order, at GLB sizes and
+// GLB prices that change from point to point, each point's choice equals that of a search without the memo,
+// without losing a layer that fits at none of them.
+TEST(RowStationaryMapper, AMemoOfEarlierSearchesNeverChangesTheChoice) {
+  std::mt19937_64 random(20261127);
+  int compared = 0;
+  for (int layer = 0; layer < 12; ++layer) {
+    const LoopNest nest = random_nest(random);
+    MapperContext context = random_context(random);
+    RowStationarySearchMemo memo;
+    std::vector<std::int64_t> sizes;  // few, so points repeat sizes and fall within each other's ranges
+    for (int size = 0; size < 6; ++size) sizes.push_back(uniform(random, 64, 60000));
+    for (int point = 0; point < 20; ++point) {
+      context.hw.glb_words = sizes[static_cast<std::size_t>(uniform(random, 0, 5))];
+      if (uniform(random, 0, 1) == 1) context.hw.filter_store_words = uniform(random, 0, 8000);
+      const double glb_scale = static_cast<double>(uniform(random, 50, 400)) / 100;  // the GLB's price with its size
+      context.energies.action[Action::kGlbRead] = 6 * glb_scale;
+      context.energies.action[Action::kGlbWrite] = 6 * glb_scale;
+      std::optional<MappingChoice> fresh, memoised;
+      try {
+        fresh = map_row_stationary(nest, context);
+      } catch (const MappingError&) {
+      }
+      try {
+        memoised = map_row_stationary(nest, context, {}, &memo);
+      } catch (const MappingError&) {
+      }
+      ASSERT_EQ(fresh.has_value(), memoised.has_value()) << "layer " << layer << " point " << point;
+      if (!fresh) continue;
+      EXPECT_EQ(choice_figures(*memoised), choice_figures(*fresh)) << "layer " << layer << " point " << point;
+      ++compared;
+    }
+    EXPECT_EQ(memo.shape_count(), 1u) << "one layer shape on one array";
+  }
+  EXPECT_GT(compared, 100);
+}
+
+TEST(RowStationaryMapper, TheGlobalBufferSizeStillDecidesAMemoisedSearch) {
+  LoopNest conv;  // AlexNet CONV3, as above
+  conv.filters = 384;
+  conv.channels = 256;
+  conv.ofmap_h = conv.ofmap_w = 13;
+  conv.filter_h = conv.filter_w = 3;
+  conv.pad_top = conv.pad_left = 1;
+  conv.input_h = conv.input_w = 13;
+  MapperContext context = test::mapper_context();
+  RowStationarySearchMemo memo;
+  std::set<std::vector<double>> mappings;
+  for (const std::int64_t kib : {512, 16, 128, 32, 256, 64, 16, 512}) {  // back and forth
+    context.hw.glb_words = kib * 512;
+    const std::vector<double> memoised = choice_figures(map_row_stationary(conv, context, {}, &memo));
+    EXPECT_EQ(memoised, choice_figures(map_row_stationary(conv, context))) << kib << " KiB";
+    mappings.insert(std::vector<double>(memoised.begin(), memoised.begin() + 19));
+  }
+  EXPECT_GE(mappings.size(), 3u) << "a larger GLB keeps more tiles: the chosen mapping must change with it";
+}
+
+// A pinned search keeps its own memo: a shared one would hand it figures of what the pins exclude.
+TEST(RowStationaryMapper, PinnedSearchesDoNotUseTheSharedMemo) {
+  LoopNest conv;
+  conv.filters = 32;
+  conv.channels = 16;
+  conv.ofmap_h = conv.ofmap_w = 10;
+  conv.filter_h = conv.filter_w = 3;
+  conv.input_h = conv.input_w = 12;
+  RowStationarySearchMemo memo;
+  MappingConstraints pin;
+  pin.double_buffered = false;
+  const MappingChoice pinned = map_row_stationary(conv, test::mapper_context(), pin, &memo);
+  EXPECT_FALSE(pinned.mapping.double_buffered);
+  map_row_stationary(conv, test::mapper_context(), pin, &memo);
+  EXPECT_EQ(memo.shape_count(), 0u);
+  map_row_stationary(conv, test::mapper_context(), {}, &memo);
+  EXPECT_EQ(memo.shape_count(), 0u) << "a shape's first search keeps nothing";
+  map_row_stationary(conv, test::mapper_context(), {}, &memo);
+  EXPECT_EQ(memo.shape_count(), 1u);
+  EXPECT_EQ(choice_figures(map_row_stationary(conv, test::mapper_context(), pin, &memo)), choice_figures(pinned));
 }
 
 TEST(RowStationaryMapper, ReportsAGlobalBufferTooSmallForOneRow) {
