@@ -27,8 +27,8 @@ class IPeArray : public sc_core::sc_module {
  public:
   using sc_core::sc_module::sc_module;
   virtual std::int64_t pe_count() const = 0;
-  // Cycles a step takes, given the NoC and GLB that feed the array.
-  virtual std::uint64_t step_cycles(const StepTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const = 0;
+  // Cycles a step takes (the dataflow's step timing at the array's config: the buses and ports that feed it).
+  virtual std::uint64_t step_cycles(const StepTraffic& traffic) const = 0;
   // Runs a step at transaction level: returns its cycles; the GLB, the NoC and the array count its traffic
   // and the busy time it gave each of them.
   std::uint64_t execute(const StepTraffic& t, INoc& noc, IGlobalBuffer& glb) {
@@ -36,7 +36,7 @@ class IPeArray : public sc_core::sc_module {
     noc.record(t.filter_bus_words, t.ifmap_bus_words, t.psum_bus_words, t.pe_hop_words, t.pe_hop_shares);
     record(t.macs, t.nonzero_macs, t.rf);
     occupy(t, noc, glb);
-    return step_cycles(t, noc, glb);
+    return step_cycles(t);
   }
   // Charges the array, the NoC buses and the GLB ports the busy cycles step_cycles() gives each of them in a
   // step: each at most the step's cycles.

@@ -16,7 +16,7 @@ class RowStationaryArray : public IPeArray {
  public:
   RowStationaryArray(sc_core::sc_module_name name, const AcceleratorConfig& config);
   std::int64_t pe_count() const override { return config_.rows * config_.cols; }
-  std::uint64_t step_cycles(const StepTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
+  std::uint64_t step_cycles(const StepTraffic& traffic) const override;
   void occupy(const StepTraffic& traffic, INoc& noc, IGlobalBuffer& glb) override;
 
  private:
@@ -27,8 +27,7 @@ class RowStationaryArray : public IPeArray {
 RowStationaryArray::RowStationaryArray(sc_core::sc_module_name name, const AcceleratorConfig& config)
     : IPeArray(name), config_(config.pe_array), timing_(array_timing(config)) {}
 
-std::uint64_t RowStationaryArray::step_cycles(const StepTraffic& t, const INoc& /*noc*/,
-                                              const IGlobalBuffer& /*glb*/) const {
+std::uint64_t RowStationaryArray::step_cycles(const StepTraffic& t) const {
   return ergon::step_cycles(t, timing_);
 }
 

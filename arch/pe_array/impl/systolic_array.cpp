@@ -14,7 +14,7 @@ class SystolicArray : public IPeArray {
  public:
   SystolicArray(sc_core::sc_module_name name, const AcceleratorConfig& config);
   std::int64_t pe_count() const override { return timing_.rows * timing_.cols; }
-  std::uint64_t step_cycles(const StepTraffic& traffic, const INoc& noc, const IGlobalBuffer& glb) const override;
+  std::uint64_t step_cycles(const StepTraffic& traffic) const override;
   void occupy(const StepTraffic& traffic, INoc& noc, IGlobalBuffer& glb) override;
 
  private:
@@ -24,8 +24,7 @@ class SystolicArray : public IPeArray {
 SystolicArray::SystolicArray(sc_core::sc_module_name name, const AcceleratorConfig& config)
     : IPeArray(name), timing_(systolic_timing(config)) {}
 
-std::uint64_t SystolicArray::step_cycles(const StepTraffic& t, const INoc& /*noc*/,
-                                         const IGlobalBuffer& /*glb*/) const {
+std::uint64_t SystolicArray::step_cycles(const StepTraffic& t) const {
   return systolic_step_cycles(t, timing_);
 }
 
