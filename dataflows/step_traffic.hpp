@@ -84,9 +84,11 @@ struct StepTraffic {
   std::uint64_t deposited_words() const { return filter_dram_words + ifmap_dram_words + psum_spill_read_words; }
 };
 
-// The counts of the PE array's, the NoC's and the GLB's actions in a step (the DRAM's are bytes, coded per
-// transfer: step_dram). A cost model sums them over a layer's steps and prices them (on_chip_pj).
-inline ActionCounts on_chip_counts(const StepTraffic& t) {
+// The counts of the PE array's, the NoC's and the GLB's actions in a step, or in a cost model's totals
+// named as a step's (row stationary's MappingCost); the DRAM's are bytes, coded per transfer (step_dram).
+// A cost model prices them with on_chip_pj.
+template <typename Traffic>
+ActionCounts on_chip_counts(const Traffic& t) {
   ActionCounts c;
   using A = Action;
   c[A::kMacCompute] = t.nonzero_macs;

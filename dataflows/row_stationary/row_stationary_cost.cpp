@@ -278,26 +278,6 @@ MappingCost mapping_counts(const LoopNest& nest, const TilingAnalysis& a, const 
   return cost;
 }
 
-ActionCounts on_chip_counts(const MappingCost& cost) {
-  ActionCounts c;
-  using A = Action;
-  c[A::kMacCompute] = cost.nonzero_macs;
-  c[A::kMacGated] = cost.macs - cost.nonzero_macs;
-  c[A::kRfIfmapRead] = cost.rf.ifmap_reads;
-  c[A::kRfIfmapWrite] = cost.rf.ifmap_writes;
-  c[A::kRfFilterRead] = cost.rf.filter_reads;
-  c[A::kRfFilterWrite] = cost.rf.filter_writes;
-  c[A::kRfPsumRead] = cost.rf.psum_reads;
-  c[A::kRfPsumWrite] = cost.rf.psum_writes;
-  c[A::kNocFilterTransfer] = cost.filter_bus_words;
-  c[A::kNocIfmapTransfer] = cost.ifmap_bus_words;
-  c[A::kNocPsumTransfer] = cost.psum_bus_words;
-  c[A::kNocPeHop] = cost.pe_hop_words;
-  c[A::kGlbRead] = cost.glb_reads;
-  c[A::kGlbWrite] = cost.glb_writes;
-  return c;
-}
-
 double mapping_energy_pj(const MappingCost& cost, const AccessPrices& energies) {
   return on_chip_pj(energies, on_chip_counts(cost)) +
          static_cast<double>(cost.dram_read_bytes) * energies[Action::kDramRead] +

@@ -75,9 +75,6 @@ struct MappingCost {
   double objective = 0;
 };
 
-// The counts of the PE array's, the NoC's and the GLB's actions (what on_chip_pj prices).
-ActionCounts on_chip_counts(const MappingCost& cost);
-
 // The counts that do not depend on the loop order, slots or buffering, computed once per tiling.
 struct TilingAnalysis {
   BlockCounts blocks;

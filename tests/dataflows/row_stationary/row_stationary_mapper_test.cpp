@@ -174,15 +174,21 @@ TEST(RowStationaryMapper, PruningNeverDropsTheTilesThatFitASmallBuffer) {
   EXPECT_EQ(map_row_stationary(conv1, test::mapper_context(), pin).mapping.tiling.filter_sets, 1);
 }
 
-TEST(RowStationaryMapper, MoreGlobalBufferNeverCostsMore) {
-  LoopNest conv;  // AlexNet CONV3 at batch 4
-  conv.images = 4;
+// AlexNet CONV3: 384 filters of 3x3x256 over a 13x13 ifmap, padded by 1.
+LoopNest alexnet_conv3(std::int64_t images) {
+  LoopNest conv;
+  conv.images = images;
   conv.filters = 384;
   conv.channels = 256;
   conv.ofmap_h = conv.ofmap_w = 13;
   conv.filter_h = conv.filter_w = 3;
   conv.pad_top = conv.pad_left = 1;
   conv.input_h = conv.input_w = 13;
+  return conv;
+}
+
+TEST(RowStationaryMapper, MoreGlobalBufferNeverCostsMore) {
+  const LoopNest conv = alexnet_conv3(4);
   MapperContext context = test::mapper_context();  // the same prices at every size: a larger GLB only adds mappings
   std::vector<double> objective, dram;
   for (const std::int64_t kib : {16, 32, 64, 128, 256, 512}) {
@@ -256,13 +262,7 @@ TEST(RowStationaryMapper, AMemoOfEarlierSearchesNeverChangesTheChoice) {
 }
 
 TEST(RowStationaryMapper, TheGlobalBufferSizeStillDecidesAMemoisedSearch) {
-  LoopNest conv;  // AlexNet CONV3, as above
-  conv.filters = 384;
-  conv.channels = 256;
-  conv.ofmap_h = conv.ofmap_w = 13;
-  conv.filter_h = conv.filter_w = 3;
-  conv.pad_top = conv.pad_left = 1;
-  conv.input_h = conv.input_w = 13;
+  const LoopNest conv = alexnet_conv3(1);
   MapperContext context = test::mapper_context();
   RowStationarySearchMemo memo;
   std::set<std::vector<double>> mappings;
