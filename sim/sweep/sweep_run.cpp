@@ -70,20 +70,24 @@ std::string metric_row(const std::string& prefix, const LayerResult& l) {
          tensor_cells(l, sweep_counters()) + "\n";
 }
 
-// A config error in a swept value names the --param it came from, not the --set it is applied as. Called
-// while `error` is being handled.
+// A config error in a swept value names the --param it came from, not the --set it is applied as; an error
+// elsewhere that a swept value brought about (a buffer part no longer smaller than the swept size, say) keeps
+// its place and names the sweep point. Called while `error` is being handled.
 [[noreturn]] void rethrow_as_param(const InputError& error, const std::vector<std::string>& swept_assignments) {
   const std::string& label = error.location().override_text;
-  // what() is "label: key.path: message" (InputError), or "label: message" without a key path.
-  const std::string what = error.what();
-  const std::string prefix = label + ": " + (error.key_path().empty() ? "" : error.key_path() + ": ");
+  const std::string what = error.what();  // "label: key.path: message" (InputError)
+  const std::string prefix = InputError(error.location(), error.key_path(), "").what();
+  if (what.rfind(prefix, 0) != 0) throw;  // not of the form above: the error as it was
+  const std::string message = what.substr(prefix.size());
   for (const std::string& assignment : swept_assignments) {
-    if (label != "--set " + assignment || what.rfind(prefix, 0) != 0) continue;
+    if (label != "--set " + assignment) continue;
     SourceLocation location = error.location();
     location.override_text = "--param " + assignment;
-    throw InputError(location, error.key_path(), what.substr(prefix.size()));
+    throw InputError(location, error.key_path(), message);
   }
-  throw;  // not a swept value's: the error as it was
+  std::string point;
+  for (const std::string& assignment : swept_assignments) point += (point.empty() ? "" : " ") + assignment;
+  throw InputError(error.location(), error.key_path(), message + " (at the sweep point " + point + ")");
 }
 
 // What the points read, parsed once before they run (the workers are forked from this process): the config
