@@ -66,6 +66,8 @@ inline std::int64_t words_of_kib(double kib, int word_bits) {
 enum class OperandFetch { kTensors, kIm2col };       // each tile once, or the im2col operand matrices
 enum class FirstFill { kTimed, kFree };              // free: a layer's first half-buffer of each stream
 enum class Prefetch { kDoubleBuffered, kRunAhead };  // run ahead: streams run ahead of the array
+// Whether a layer's output stays in the GLB for its consumers (docs/simulator.md, "Activations kept on chip").
+enum class KeepActivations { kNever, kWhenFits };
 
 struct GlbConfig {
   std::string impl = "banked";   // a registered GLB model
@@ -79,6 +81,7 @@ struct GlbConfig {
   OperandFetch operand_fetch = OperandFetch::kTensors;
   FirstFill first_fill = FirstFill::kTimed;
   Prefetch prefetch = Prefetch::kDoubleBuffered;
+  KeepActivations keep_activations = KeepActivations::kNever;
   // Words every bank's `ports_per_bank` ports move per cycle together (at least one).
   std::int64_t port_words_per_cycle(std::int64_t ports_per_bank, int word_bits) const {
     return std::max<std::int64_t>(banks * ports_per_bank * bank_width_bits / word_bits, 1);

@@ -71,6 +71,10 @@ class LayerPlan {
   // The mapping as a loop nest, outer to inner, one line per loop (`ergon map`).
   virtual std::vector<std::string> loop_nest() const = 0;
   virtual std::string note() const { return ""; }  // for the layer's report entry
+  // Words of the GLB the layer's own tiles occupy while it runs, its operands all coming from DRAM (what
+  // glb.keep_activations leaves for the outputs kept on chip).
+  std::uint64_t glb_staging_words() const { return glb_staging_words_; }
+  void set_glb_staging_words(std::uint64_t words) { glb_staging_words_ = words; }
   using StepVisitor = std::function<void(LayerStep&&)>;
   // Walks the steps in execution order against what the GLB holds (`glb` is updated as steps are
   // staged). With `tensors` (cycle fidelity) each step carries its staged values.
@@ -79,6 +83,7 @@ class LayerPlan {
  private:
   DramEncoding encoding_;
   StreamTiming stream_timing_;
+  std::uint64_t glb_staging_words_ = 0;
 };
 
 // Plans the layers of one run; caches mappings by layer shape (networks repeat shapes).

@@ -13,6 +13,7 @@
 #include "dataflows/registry.hpp"
 #include "sim/layer_planning.hpp"
 #include "sim/parallel/interrupt.hpp"
+#include "sim/residency_plan.hpp"
 #include "sim/systemc_kernel.hpp"
 
 namespace ergon {
@@ -117,6 +118,10 @@ void add_to_total(LayerResult& total, const LayerResult& layer) {
     if (!total.dram_energy) total.dram_energy = DramEnergyByKind{};
     *total.dram_energy += *layer.dram_energy;
   }
+  if (layer.activations_on_chip) {
+    if (!total.activations_on_chip) total.activations_on_chip = LayerResult::ActivationsOnChip{};
+    *total.activations_on_chip += *layer.activations_on_chip;
+  }
 }
 
 // Chains a progress display onto the run's own observers: the fraction of the network's MACs done (within
@@ -174,6 +179,12 @@ SimulationResult result_heading(const Chip& chip, const Workload& workload, cons
 
 void check_run_options(const Chip& chip, const Workload& workload, const SimulationOptions& options) {
   check_layer_levels(options.layer_levels, chip.config(), workload);
+  if (options.fidelity == Fidelity::kCycleAccurate &&
+      chip.config().glb.keep_activations == KeepActivations::kWhenFits) {
+    throw std::invalid_argument(
+        "glb.keep_activations: when_fits is modelled at transaction level only; run with --fidelity tlm or set "
+        "glb.keep_activations=never");
+  }
   if (options.mapping) {
     std::vector<std::string> names;
     for (const Layer& layer : workload.layers()) names.push_back(layer.name);
@@ -210,13 +221,14 @@ RunPlan plan_run(const Chip& chip, const Workload& workload, const SimulationOpt
     if (plan) {
       entry.note = plan->note();
       entry.mapping = plan->mapping();
-      run.jobs.push_back({i, std::move(plan), entry.levels, address_map.layer(i)});
+      run.jobs.push_back({i, std::move(plan), entry.levels, address_map.layer(i), {}});
     } else {
       entry.note = not_executed_note(layer);
     }
     run.layers.push_back(entry);
   };
   plan_layers(chip, workload, planning);
+  plan_residency(workload, run.batch_per_layer, chip.config(), run.jobs);
   progress.finish(fmt::format("{} layers", workload.layers().size()));
   return run;
 }
@@ -275,6 +287,10 @@ SimulationResult simulate_run(const Chip& chip, const Workload& workload, RunPla
     LayerResult& entry = result.layers[jobs[j].layer_index];
     const LayerMeasurement& measured = controller->measurements()[j];
     fill_measurement(entry, measured, result.pe_count, is_mac_layer(workload.layers()[jobs[j].layer_index]));
+    if (config.glb.keep_activations == KeepActivations::kWhenFits) {
+      entry.activations_on_chip =
+          LayerResult::ActivationsOnChip{measured.input_on_chip_bytes, measured.output_kept_bytes};
+    }
   }
   for (LayerResult& entry : result.layers) {
     if (!entry.executed) {  // nothing was busy for it

@@ -72,6 +72,10 @@ nlohmann::ordered_json layer_json(const LayerResult& l, const SimulationResult& 
   if (l.output_checked) json["output_matches_reference"] = l.output_mismatches == 0;
   if (l.mapping) json["mapping"] = mapping_json(*l.mapping);
   add_dram_bank_fields(json, l);
+  if (l.activations_on_chip) {
+    json["activations_on_chip"] = {{"input_bytes_found", l.activations_on_chip->input_bytes_found},
+                                   {"output_bytes_kept", l.activations_on_chip->output_bytes_kept}};
+  }
   json["tensors"] = tensors_json(l);
   return json;
 }

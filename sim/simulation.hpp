@@ -80,6 +80,17 @@ struct LayerResult {
   // Such a model's cumulative command counts at the layer's start and end (what dram_energy prices).
   std::optional<DramCommandCounts> dram_commands_at_start, dram_commands_at_end;
   std::optional<MappingSummary> mapping;  // the dataflow's mapping and, when searched, its cost model
+  // With glb.keep_activations: when_fits, what the GLB held of the layer's activations (bytes as its DRAM
+  // encoding would have moved them): input found on chip instead of read, output kept instead of written.
+  struct ActivationsOnChip {
+    std::uint64_t input_bytes_found = 0;
+    std::uint64_t output_bytes_kept = 0;
+    ActivationsOnChip& operator+=(const ActivationsOnChip& o) {
+      input_bytes_found += o.input_bytes_found, output_bytes_kept += o.output_bytes_kept;
+      return *this;
+    }
+  };
+  std::optional<ActivationsOnChip> activations_on_chip;
   EnergyBreakdown energy;
   bool output_checked = false;  // cycle fidelity: compared with the reference computation
   std::uint64_t output_mismatches = 0;

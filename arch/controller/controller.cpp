@@ -127,6 +127,10 @@ void Controller::run_step(const LoadedStep& loaded, LayerMeasurement& layer) {
     busy.dram_bytes = job.plan->encoding().ofmap_bytes(t.ofmap_dram_words);
     loader_.write(busy.dram_bytes, loaded.job);
   }
+  layer.input_on_chip_bytes += loaded.on_chip.input_on_chip_bytes;
+  if (loaded.on_chip.output_kept_words > 0) {
+    layer.output_kept_bytes += job.plan->encoding().ofmap_bytes(loaded.on_chip.output_kept_words);
+  }
   busy.dram_bytes += reads_to_show_;
   events_.emit(job.layer_index, start, busy);
   events_.trace(TraceEvent::Kind::kPass, job.layer_index, start, sc_core::sc_time_stamp());

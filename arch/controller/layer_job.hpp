@@ -14,11 +14,19 @@
 
 namespace ergon {
 
+// What the GLB holds of a layer's activations from other layers (glb.keep_activations; sim/residency_plan.hpp).
+struct LayerResidency {
+  double input_share_on_chip = 0;  // of the input words the layer would read from DRAM, the share kept on chip
+  bool output_kept = false;        // its output stays in the GLB for its consumers and is never written back
+  bool any() const { return input_share_on_chip > 0 || output_kept; }
+};
+
 struct LayerJob {
   std::size_t layer_index = 0;
   std::shared_ptr<const LayerPlan> plan;
   OperatingLevels levels;
   LayerRegions dram;  // where its tensors live in DRAM
+  LayerResidency residency;
 };
 
 // Per-layer results the controller measures from its modules.
@@ -39,6 +47,10 @@ struct LayerMeasurement {
   // A DRAM model that counts its commands: its cumulative counts when the layer began and ended. power/
   // prices each and takes the difference, as the model's totals are priced.
   std::optional<DramCommandCounts> dram_commands_at_start, dram_commands_at_end;
+  // Activations the GLB held: input bytes found on chip instead of read from DRAM, output bytes kept on
+  // chip instead of written back (as the layer's DRAM encoding would have moved them).
+  std::uint64_t input_on_chip_bytes = 0;
+  std::uint64_t output_kept_bytes = 0;
   // Cycle fidelity: the simulated output compared with the reference computation.
   bool output_checked = false;
   std::uint64_t output_mismatches = 0;

@@ -61,9 +61,11 @@ void Loader::load_layer(std::size_t job_index) {
   // Steps are generated one at a time; the last one is only known once the walk ends, so each is queued
   // when the next arrives.
   std::optional<LoadedStep> pending;
+  ResidentTraffic resident(job.residency, job.plan->encoding());
   job.plan->for_each_step(glb_.contents(), tensors, [&](LayerStep&& step) {
     if (pending) queue(std::move(*pending), job.plan->double_buffered());
-    pending = LoadedStep{job_index, std::move(step), 0, false};
+    pending = LoadedStep{job_index, std::move(step), 0, false, {}};
+    if (job.residency.any()) pending->on_chip = resident.apply(pending->step);
   });
   if (pending) {
     pending->last_of_layer = true;

@@ -19,6 +19,7 @@
 #include "arch/controller/dvfs_switch.hpp"
 #include "arch/controller/layer_job.hpp"
 #include "arch/controller/layer_values.hpp"
+#include "arch/controller/resident_traffic.hpp"
 #include "arch/controller/run_events.hpp"
 #include "arch/glb/global_buffer.hpp"
 
@@ -30,7 +31,8 @@ struct LoadedStep {
   LayerStep step;
   std::uint64_t dram_read_bytes = 0;
   bool last_of_layer = false;
-  sc_core::sc_time ready_at = sc_core::SC_ZERO_TIME;                              // when its data is on chip
+  ResidentTraffic::Moved on_chip;                     // what the GLB held of its activations (glb.keep_activations)
+  sc_core::sc_time ready_at = sc_core::SC_ZERO_TIME;  // when its data is on chip
   friend std::ostream& operator<<(std::ostream& out, const LoadedStep& loaded) {  // sc_fifo prints its contents
     return out << "step of job " << loaded.job;
   }

@@ -18,6 +18,12 @@ AcceleratorConfigSection glb_keys() {
           "stationary: filter tiles the mapping keeps on chip must fit it; filters streamed from DRAM to the PEs "
           "pass through it. Systolic: each of the ifmap, filter and ofmap buffers must hold one double-buffered "
           "operand wavefront, 2 x max(rows, cols) words"),
+      choice_key<AcceleratorConfig>(
+          "glb.keep_activations", ERGON_FIELD(glb.keep_activations),
+          ChoiceNames<KeepActivations>{{"never", KeepActivations::kNever}, {"when_fits", KeepActivations::kWhenFits}},
+          "`when_fits`: a layer's output stays in the GLB (glb.size_kib) for its consumers, never written to DRAM, "
+          "when it fits beside the staging of every layer until its last consumer and the outputs already kept; "
+          "`never`: every output is written back and read again (the Eyeriss test system). Transaction level only"),
   };
   return section;
 }

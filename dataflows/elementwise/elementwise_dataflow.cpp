@@ -11,7 +11,12 @@ ElementwisePlan::ElementwisePlan(const ElementwiseWork& work, const AcceleratorC
     : LayerPlan(encoding),
       schedule_(work, static_cast<std::uint64_t>(words_of_kib(config.glb.size_kib, config.pe_array.word_bits)),
                 static_cast<std::uint64_t>(config.pe_array.rows * config.pe_array.cols)),
-      note_(std::move(note)) {}
+      note_(std::move(note)) {
+  // A chunk computes while the next one loads: two chunks, or the whole layer when it is one chunk.
+  const std::uint64_t words = work.input_words + work.output_words;
+  const std::uint64_t chunk = (words + schedule_.chunk_count() - 1) / schedule_.chunk_count();
+  set_glb_staging_words(std::min(words, 2 * chunk));
+}
 
 MappingSummary ElementwisePlan::mapping() const {
   MappingSummary summary;

@@ -100,19 +100,27 @@ class RowStationaryPlanner : public ILayerPlanner {
     const LoopNest nest = loop_nest_of(layer, batch);
     MapperContext context = context_;
     context.encoding = encoding;
-    if (constraints == nullptr) {
-      return std::make_unique<RowStationaryPlan>(nest, find_or_map(nest, context), encoding, context.objective);
-    }
+    if (constraints == nullptr)
+      return staged(std::make_unique<RowStationaryPlan>(nest, find_or_map(nest, context), encoding, context.objective));
     const MappingConstraints pins = read_constraints(*constraints);
     try {  // pinned layers are searched on their own, not cached
-      return std::make_unique<RowStationaryPlan>(nest, map_row_stationary(nest, context, pins), encoding,
-                                                 context.objective);
+      return staged(std::make_unique<RowStationaryPlan>(nest, map_row_stationary(nest, context, pins), encoding,
+                                                        context.objective));
     } catch (const MappingError& error) {
       constraints->fail(std::string("layer '") + layer.name + "': " + error.what());
     }
   }
 
  private:
+  // The plan with the GLB words its mapping's slots hold (and its filter slots, without a filter store).
+  std::unique_ptr<LayerPlan> staged(std::unique_ptr<RowStationaryPlan> plan) const {
+    const MappingFootprint footprint = mapping_footprint(plan->schedule().nest(), plan->schedule().mapping());
+    const bool filters_in_glb = context_.hw.filter_store_words == 0;
+    plan->set_glb_staging_words(
+        static_cast<std::uint64_t>(footprint.glb_words + (filters_in_glb ? footprint.filter_words : 0)));
+    return plan;
+  }
+
   const MappingChoice& find_or_map(const LoopNest& nest, const MapperContext& context) {
     const Key key{
         {nest.images, nest.groups, nest.filters, nest.channels, nest.ofmap_h, nest.ofmap_w, nest.filter_h,

@@ -124,8 +124,12 @@ class SystolicPlanner : public ILayerPlanner {
     std::sort(objectives.begin(), objectives.end());
     best_estimate.median_objective = objectives[objectives.size() / 2];
     best_estimate.worst_objective = objectives.back();
+    // Only read when outputs may stay on chip: it walks every fold once more.
+    const std::uint64_t staging =
+        config_.glb.keep_activations == KeepActivations::kWhenFits ? best->staging_words() : 0;
     auto plan = std::make_unique<SystolicPlan>(std::move(*best), encoding, best_estimate);
     plan->set_stream_timing(stream_timing(encoding));
+    plan->set_glb_staging_words(staging);
     return plan;
   }
 

@@ -62,6 +62,10 @@ class SystolicSchedule {
   // on the inner fold index and fits half its buffer is fetched during the first outer fold only.
   StepTraffic traffic(const SystolicFold& fold, const std::optional<SystolicFold>& previous) const;
 
+  // Words of the ifmap and ofmap buffers the layer occupies: two folds' ifmap and output blocks (one
+  // computing, one loading), and the whole ifmap when it is kept across the outer folds; at most the buffers.
+  std::uint64_t staging_words() const;
+
  private:
   std::uint64_t ifmap_words_for_pixels(IndexRange pixels, IndexRange window) const;
 
