@@ -122,10 +122,16 @@ void PerfettoWriter::write(const TraceEvent& event) {
       const char* name = event.kind == TraceEvent::Kind::kStall        ? "stall"
                          : event.kind == TraceEvent::Kind::kDvfsSwitch ? "dvfs switch"
                                                                        : "pass";
+      // A layer the GLB held activations for says how many bytes (glb.keep_activations).
+      const std::string on_chip =
+          event.input_bytes_on_chip + event.output_bytes_kept == 0
+              ? ""
+              : fmt::format(R"(, "input_bytes_found_on_chip": {}, "output_bytes_kept_on_chip": {})",
+                            event.input_bytes_on_chip, event.output_bytes_kept);
       file_.write(fmt::format(R"({{"name": "{}", "cat": "{}", "ph": "X", "pid": 1, "tid": {}, "ts": {:.6f}, )"
-                              R"("dur": {:.6f}, "args": {{"layer": "{}"}}}},)",
-                              event.kind == TraceEvent::Kind::kLayer ? layer : name, name, tid, start, duration,
-                              layer) +
+                              R"("dur": {:.6f}, "args": {{"layer": "{}"{}}}}},)",
+                              event.kind == TraceEvent::Kind::kLayer ? layer : name, name, tid, start, duration, layer,
+                              on_chip) +
                   "\n");
       break;
     }

@@ -38,6 +38,8 @@ struct TraceEvent {
   std::uint64_t end_ps = 0;
   std::uint64_t bytes = 0;                                           // DRAM transfers
   double frequency_mhz = 0, voltage_v = 0, dram_bandwidth_gbps = 0;  // kLevels
+  // kLayer: activations the GLB held (glb.keep_activations), as LayerMeasurement counts them.
+  std::uint64_t input_bytes_on_chip = 0, output_bytes_kept = 0;
 };
 
 using TraceSink = std::function<void(const TraceEvent&)>;

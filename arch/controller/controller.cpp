@@ -77,7 +77,8 @@ void Controller::compute_layer(std::size_t job) {
   layer.end_cycle = events_.cycle_at(sc_core::sc_time_stamp());
   layer.start_ps = picoseconds(layer_start);
   layer.end_ps = picoseconds(sc_core::sc_time_stamp());
-  events_.trace(TraceEvent::Kind::kLayer, jobs_[job].layer_index, layer_start, sc_core::sc_time_stamp());
+  events_.trace_layer(jobs_[job].layer_index, layer_start, sc_core::sc_time_stamp(), layer.input_on_chip_bytes,
+                      layer.output_kept_bytes);
   measure(layer);
   if (runs_cycle_accurate(job)) {
     if (check_outputs_) {

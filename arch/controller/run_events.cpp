@@ -47,14 +47,21 @@ void RunEvents::emit_switch(std::size_t layer_index, const sc_core::sc_time& sto
 void RunEvents::trace(TraceEvent::Kind kind, std::size_t layer_index, const sc_core::sc_time& start,
                       const sc_core::sc_time& end, std::uint64_t bytes) const {
   if (!observers_.trace) return;
-  observers_.trace({kind, layer_index, picoseconds(start), picoseconds(end), bytes, 0, 0, 0});
+  observers_.trace({kind, layer_index, picoseconds(start), picoseconds(end), bytes, 0, 0, 0, 0, 0});
+}
+
+void RunEvents::trace_layer(std::size_t layer_index, const sc_core::sc_time& start, const sc_core::sc_time& end,
+                            std::uint64_t input_bytes_on_chip, std::uint64_t output_bytes_kept) const {
+  if (!observers_.trace) return;
+  observers_.trace({TraceEvent::Kind::kLayer, layer_index, picoseconds(start), picoseconds(end), 0, 0, 0, 0,
+                    input_bytes_on_chip, output_bytes_kept});
 }
 
 void RunEvents::trace_levels(std::size_t layer_index) const {
   if (!observers_.trace) return;
   const std::uint64_t now = picoseconds(sc_core::sc_time_stamp());
   observers_.trace({TraceEvent::Kind::kLevels, layer_index, now, now, 0, level_.frequency_mhz, level_.voltage_v,
-                    level_.dram_bandwidth_gbps});
+                    level_.dram_bandwidth_gbps, 0, 0});
 }
 
 }  // namespace ergon

@@ -34,6 +34,9 @@ class RunEvents {
   void emit_switch(std::size_t layer_index, const sc_core::sc_time& stop) const;
   void trace(TraceEvent::Kind kind, std::size_t layer_index, const sc_core::sc_time& start, const sc_core::sc_time& end,
              std::uint64_t bytes = 0) const;
+  // A layer's span, with the activation bytes the GLB held for it.
+  void trace_layer(std::size_t layer_index, const sc_core::sc_time& start, const sc_core::sc_time& end,
+                   std::uint64_t input_bytes_on_chip, std::uint64_t output_bytes_kept) const;
   void layer_done(std::size_t layer_index, std::uint64_t end_cycle) const {
     if (observers_.layer_done) observers_.layer_done(layer_index, end_cycle);
   }

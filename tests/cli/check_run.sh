@@ -25,4 +25,22 @@ awk '/^#/ { t = substr($0, 2) + 0; if (t < last) { print "time goes back at " t;
   "$out/traced/trace.vcd"
 python3 -c 'import json, sys; events = json.load(open(sys.argv[1]))["traceEvents"]; assert len(events) > 100' \
   "$out/traced/trace.json"
+# Activations kept on chip: each layer's span gives the bytes report.json gives.
+"$ergon" run --config "$source_dir/configs/edge_tpu.yaml" --workload "$source_dir/workloads/resnet8.yaml" \
+  --set glb.keep_activations=when_fits --trace perfetto --out "$out/kept" > /dev/null
+python3 - "$out/kept" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1] + "/report.json"))
+spans = {e["name"]: e["args"] for e in json.load(open(sys.argv[1] + "/trace.json"))["traceEvents"] if e.get("tid") == 1 and e.get("ph") == "X"}
+kept = 0
+for layer in report["layers"]:
+    if not layer["executed"]:
+        continue
+    on_chip = layer["activations_on_chip"]
+    args = spans[layer["name"]]
+    assert args.get("input_bytes_found_on_chip", 0) == on_chip["input_bytes_found"], layer["name"]
+    assert args.get("output_bytes_kept_on_chip", 0) == on_chip["output_bytes_kept"], layer["name"]
+    kept += on_chip["output_bytes_kept"]
+assert kept == report["total"]["activations_on_chip"]["output_bytes_kept"] > 0
+PY
 echo "run ok"
