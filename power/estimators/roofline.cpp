@@ -7,9 +7,12 @@
 // - activations run-length coded when the dataflow codes them, at the layer's stated sparsity and the
 //   coding's best packing (a 64-bit word full of non-zero values), else raw; the network's input raw.
 // Partial sums spilled, tiles fetched twice, burst granularity and DRAM latency only add to it.
+// With glb.keep_activations: when_fits any activation passed between layers may stay on chip, so only the
+// network's input and outputs count among the activations.
 #include "power/estimators/roofline.hpp"
 
 #include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
 
 #include "dataflows/elementwise/elementwise.hpp"
 #include "dataflows/loop_nest.hpp"
@@ -104,6 +107,11 @@ Roofline roofline_bound(const Workload& workload, const AcceleratorConfig& confi
     } else {
       r.skipped.push_back(layer.name);
       continue;
+    }
+    if (config.glb.keep_activations == KeepActivations::kWhenFits) {
+      const auto index = static_cast<std::size_t>(&layer - workload.layers().data());
+      if (!workload.reads_network_input(layer)) l.traffic.ifmap_bytes = 0;
+      if (boost::out_degree(index, workload.graph()) > 0) l.traffic.ofmap_bytes = 0;
     }
     l.name = layer.name;
     l.op = op_name(layer.op);
