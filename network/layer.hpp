@@ -138,6 +138,8 @@ struct Layer {
   const ConvParams& conv() const { return std::get<ConvParams>(params); }
   const FullyConnectedParams& fully_connected() const { return std::get<FullyConnectedParams>(params); }
   const PoolParams& pool() const { return std::get<PoolParams>(params); }
+  // A matmul of two activations reads its second input as its weights (it streams in where filters do).
+  bool second_input_is_weights() const { return op == OpKind::kMatMul && input_names.size() == 2; }
 };
 
 }  // namespace ergon

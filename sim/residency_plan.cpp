@@ -65,7 +65,7 @@ class ResidencyPlanner {
         if (!producer) continue;
         Sources sources;
         collect(*producer, sources);
-        const bool weights = consumer.op == OpKind::kMatMul && consumer.input_names.size() == 2 && k == 1;
+        const bool weights = consumer.second_input_is_weights() && k == 1;
         for (const std::size_t source : sources.layers) {
           if (weights || sources.through_concat) keepable_[source] = false;
           last_consumer_[source] = last_consumer_[source] == kNone ? j : std::max(last_consumer_[source], j);

@@ -20,7 +20,7 @@ DramAddressMap::DramAddressMap(const Workload& workload, const std::vector<std::
       return layers_[static_cast<std::size_t>(producer - layers.data())].ofmap;
     };
     // A matmul's second operand is an activation: its "weights" are read where its producer wrote them.
-    const bool weights_from_input = layer.op == OpKind::kMatMul && layer.input_names.size() == 2;
+    const bool weights_from_input = layer.second_input_is_weights();
     const auto operand = weights_from_input ? producer_ofmap(layer.input_names[1]) : std::nullopt;
     regions.filters = operand ? *operand : allocate(layer.params_count * word_bytes);
     regions.ofmap = allocate(output_bytes);

@@ -1,13 +1,12 @@
 #include "arch/controller/resident_traffic.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace ergon {
 
 std::uint64_t ResidentTraffic::Running::take(std::uint64_t words, double share) {
   seen += words;
-  const auto target = share >= 1.0 ? seen : static_cast<std::uint64_t>(std::llround(static_cast<double>(seen) * share));
+  const std::uint64_t target = DramEncoding::expected(seen, share);
   const std::uint64_t now = std::min(words, target > taken ? target - taken : 0);
   taken += now;
   return now;

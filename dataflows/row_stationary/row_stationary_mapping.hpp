@@ -107,10 +107,6 @@ bool mapping_fits(const LoopNest& nest, const ArrayResources& hw, const RowStati
 struct MappingFootprint {
   std::int64_t glb_words = 0;     // ifmap and psum slots
   std::int64_t filter_words = 0;  // filter slots: in the filter store, or in the GLB without one
-  bool fits(const ArrayResources& hw) const {
-    return hw.filter_store_words > 0 ? glb_words <= hw.glb_words && filter_words <= hw.filter_store_words
-                                     : glb_words + filter_words <= hw.glb_words;
-  }
 };
 bool fits_array(const LoopNest& nest, const ArrayResources& hw, const RowStationaryMapping& mapping);
 MappingFootprint mapping_footprint(const LoopNest& nest, const RowStationaryMapping& mapping);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iterator>
 #include <map>
+#include <set>
 
 namespace ergon {
 namespace {

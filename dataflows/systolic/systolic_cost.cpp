@@ -1,7 +1,5 @@
 #include "dataflows/systolic/systolic_cost.hpp"
 
-#include <optional>
-
 #include "dataflows/step_pipeline.hpp"
 #include "dataflows/systolic/systolic_step_timing.hpp"
 
@@ -18,17 +16,13 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
   const SystolicTiming fold_timing = systolic_timing(config);
   ActionCounts counts;  // the folds' on-chip actions
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
-  std::optional<SystolicFold> previous;
-  for (std::uint64_t i = 0; i < schedule.fold_count(); ++i) {
-    const SystolicFold fold = schedule.fold(i);
-    const StepTraffic t = schedule.traffic(fold, previous);
-    previous = fold;
+  schedule.for_each_fold([&](const SystolicFold& /*fold*/, const StepTraffic& t) {
     const StepDram dram = step_dram(t, encoding);
     pipeline.add(dram, static_cast<double>(systolic_step_cycles(t, fold_timing)));
     counts += on_chip_counts(t);
     dram_read_bytes += dram.read_bytes;
     dram_write_bytes += dram.evicted_bytes + dram.written_bytes;
-  }
+  });
   const double cycles = pipeline.cycles();
   MappingSummary::Estimate estimate;
   estimate.cycles = cycles;

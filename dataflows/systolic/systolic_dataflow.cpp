@@ -231,21 +231,17 @@ std::vector<std::string> SystolicPlan::loop_nest() const {
 }
 
 void SystolicPlan::for_each_step(GlbContents& /*glb*/, const LayerTensors* tensors, const StepVisitor& visit) const {
-  std::optional<SystolicFold> previous;
-  const std::uint64_t folds = schedule_.fold_count();
-  for (std::uint64_t i = 0; i < folds; ++i) {
-    const SystolicFold fold = schedule_.fold(i);
+  schedule_.for_each_fold([&](const SystolicFold& fold, StepTraffic traffic) {
     LayerStep step;
-    step.traffic = schedule_.traffic(fold, previous);
+    step.traffic = std::move(traffic);
     step.stored_ifmap_nonzeros = DramEncoding::expected(step.traffic.ifmap_dram_stored_words, encoding().ifmap_density);
     if (tensors != nullptr) {
       auto detail = std::make_shared<SystolicStepDetail>();
       detail->fold = fold;
       step.detail = std::move(detail);
     }
-    previous = fold;
     visit(std::move(step));
-  }
+  });
 }
 
 const IDataflow& systolic_dataflow() {

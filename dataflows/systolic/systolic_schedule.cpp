@@ -170,14 +170,10 @@ StepTraffic SystolicSchedule::traffic(const SystolicFold& fold, const std::optio
 
 std::uint64_t SystolicSchedule::staging_words() const {
   std::uint64_t ifmap_block = 0, output_block = 0;
-  std::optional<SystolicFold> previous;
-  for (std::uint64_t i = 0; i < fold_count(); ++i) {
-    const SystolicFold current = fold(i);
-    const StepTraffic t = traffic(current, previous);
+  for_each_fold([&](const SystolicFold& /*fold*/, const StepTraffic& t) {
     ifmap_block = std::max(ifmap_block, t.ifmap_dram_words);
     output_block = std::max(output_block, t.psum_glb_writes);
-    previous = current;
-  }
+  });
   const std::uint64_t kept_ifmap =
       ifmap_fits_
           ? as_count(im2col_ ? pixels_ * window_ : nest_.images * nest_.channels * nest_.input_h * nest_.input_w)

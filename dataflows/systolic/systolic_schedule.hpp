@@ -61,6 +61,16 @@ class SystolicSchedule {
   // wavefront skew. An operand block the previous fold used is still on chip; an operand that depends only
   // on the inner fold index and fits half its buffer is fetched during the first outer fold only.
   StepTraffic traffic(const SystolicFold& fold, const std::optional<SystolicFold>& previous) const;
+  // Calls visit(fold, traffic) for every fold in order, each fold's traffic given the one before it.
+  template <typename Visit>
+  void for_each_fold(Visit&& visit) const {
+    std::optional<SystolicFold> previous;
+    for (std::uint64_t i = 0; i < fold_count(); ++i) {
+      const SystolicFold current = fold(i);
+      visit(current, traffic(current, previous));
+      previous = current;
+    }
+  }
 
   // Words of the ifmap and ofmap buffers the layer occupies: two folds' ifmap and output blocks (one
   // computing, one loading), and the whole ifmap when it is kept across the outer folds; at most the buffers.
