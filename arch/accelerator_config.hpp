@@ -52,6 +52,8 @@ struct PeArrayConfig {
   std::int64_t rows = 12;
   std::int64_t cols = 14;
   int word_bits = 16;
+  int accumulator_bits = 0;  // systolic: a partial sum's width in the ofmap buffer and DRAM; 0 = word_bits
+  int psum_bits() const { return accumulator_bits > 0 ? accumulator_bits : word_bits; }
   RegisterFileConfig rf;  // row stationary only
 };
 
@@ -66,6 +68,9 @@ inline std::int64_t words_of_kib(double kib, int word_bits) {
 enum class OperandFetch { kTensors, kIm2col };       // each tile once, or the im2col operand matrices
 enum class FirstFill { kTimed, kFree };              // free: a layer's first half-buffer of each stream
 enum class Prefetch { kDoubleBuffered, kRunAhead };  // run ahead: streams run ahead of the array
+// Which operand blocks a systolic buffer keeps between folds: what its capacity holds (furthest next use
+// evicted first), or only the previous fold's (SCALE-Sim).
+enum class FoldReuse { kCapacity, kPreviousFold };
 // Whether a layer's output stays in the GLB for its consumers (docs/simulator.md, "Activations kept on chip").
 enum class KeepActivations { kNever, kWhenFits };
 
@@ -81,6 +86,7 @@ struct GlbConfig {
   OperandFetch operand_fetch = OperandFetch::kTensors;
   FirstFill first_fill = FirstFill::kTimed;
   Prefetch prefetch = Prefetch::kDoubleBuffered;
+  FoldReuse fold_reuse = FoldReuse::kCapacity;
   KeepActivations keep_activations = KeepActivations::kNever;
   // Words every bank's `ports_per_bank` ports move per cycle together (at least one).
   std::int64_t port_words_per_cycle(std::int64_t ports_per_bank, int word_bits) const {

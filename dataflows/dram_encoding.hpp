@@ -12,12 +12,14 @@ namespace ergon {
 
 struct DramEncoding {
   int word_bits = 16;
+  int psum_bits = 16;  // a partial sum spilled to DRAM (systolic accumulators may be wider than a word)
   bool ifmap_raw = false;
   bool compressed_activations = true;  // false: every tensor is stored raw (systolic arrays)
   double ifmap_density = 1.0;          // expected non-zero share of stored ifmap values (1 - sparsity)
   double ofmap_density = 1.0;
 
   std::uint64_t raw_bytes(std::uint64_t words) const { return words * static_cast<std::uint64_t>(word_bits) / 8; }
+  std::uint64_t psum_bytes(std::uint64_t psums) const { return psums * static_cast<std::uint64_t>(psum_bits) / 8; }
   // Non-zero values one 64-bit coded word holds.
   std::uint64_t nonzeros_per_coded_word() const { return word_bits == 8 ? 5 : 3; }
   // `values` values of which `nonzero_values` are non-zero, run-length coded unless raw is smaller.

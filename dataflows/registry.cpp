@@ -21,6 +21,7 @@ bool is_row_stationary(const PeArrayConfig& config) {
 DramEncoding dram_encoding(const AcceleratorConfig& config, const Layer& layer, bool reads_network_input) {
   DramEncoding encoding;
   encoding.word_bits = config.pe_array.word_bits;
+  encoding.psum_bits = config.pe_array.psum_bits();
   encoding.ifmap_raw = reads_network_input;
   encoding.ifmap_density = 1 - layer.sparsity.ifmap;
   encoding.ofmap_density = 1 - layer.sparsity.ofmap;

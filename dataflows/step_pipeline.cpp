@@ -7,9 +7,9 @@ namespace ergon {
 StepDram step_dram(const StepTraffic& t, const DramEncoding& encoding) {
   const std::uint64_t stored = t.ifmap_dram_stored_words;
   StepDram dram;
-  dram.evicted_bytes = encoding.raw_bytes(t.psum_spill_write_words);
+  dram.evicted_bytes = encoding.psum_bytes(t.psum_spill_write_words);
   dram.read_bytes =
-      encoding.raw_bytes(t.filter_dram_words + t.psum_spill_read_words) +
+      encoding.raw_bytes(t.filter_dram_words) + encoding.psum_bytes(t.psum_spill_read_words) +
       (stored > 0 ? encoding.ifmap_bytes(stored, DramEncoding::expected(stored, encoding.ifmap_density)) : 0);
   dram.written_bytes = t.ofmap_dram_words > 0 ? encoding.ofmap_bytes(t.ofmap_dram_words) : 0;
   return dram;

@@ -84,7 +84,7 @@ Loader::StepReads Loader::step_reads(const LayerJob& job, const LayerStep& step)
   const std::uint64_t stored = t.ifmap_dram_stored_words;
   return {encoding.raw_bytes(t.filter_dram_words),
           stored > 0 ? encoding.ifmap_bytes(stored, step.stored_ifmap_nonzeros) : 0,
-          encoding.raw_bytes(t.psum_spill_read_words)};
+          encoding.psum_bytes(t.psum_spill_read_words)};
 }
 
 // A step's tensors are fetched together: the DRAM interleaves their bursts as its scheduler decides.
@@ -113,7 +113,7 @@ void Loader::queue(LoadedStep&& loaded, bool double_buffered) {
   const std::uint64_t spilled = loaded.step.traffic.psum_spill_write_words;
   if (spilled > 0) {  // the evicted psums leave before this step's arrive
     dram_transfer(tlm::TLM_WRITE_COMMAND, DramStream::kPsums, cursors_[loaded.job].spill_writes,
-                  job.plan->encoding().raw_bytes(spilled), loaded.job);
+                  job.plan->encoding().psum_bytes(spilled), loaded.job);
   }
   // Double buffering: one step computes while the next one's tiles load; fetch only into a free buffer.
   // Single buffering: a fetch waits until the array has finished with the buffer. Running ahead: fetch

@@ -30,8 +30,14 @@ double ofmap_buffer_kib(const GlbConfig& glb) {
 SystolicBuffers systolic_buffers(const AcceleratorConfig& config) {
   const int bits = config.pe_array.word_bits;
   const double ofmap_kib = ofmap_buffer_kib(config.glb);
-  return {words_of_kib(config.glb.size_kib - ofmap_kib, bits), words_of_kib(config.glb.filter_size_kib, bits),
-          words_of_kib(ofmap_kib, bits)};
+  SystolicBuffers buffers;
+  buffers.ifmap_words = words_of_kib(config.glb.size_kib - ofmap_kib, bits);
+  buffers.filter_words = words_of_kib(config.glb.filter_size_kib, bits);
+  buffers.ofmap_words = words_of_kib(ofmap_kib, bits);
+  buffers.reuse = config.glb.fold_reuse;
+  buffers.word_bits = bits;
+  buffers.accumulator_bits = config.pe_array.psum_bits();
+  return buffers;
 }
 
 // Pooling on a systolic array: its tensors stream through the buffers like an element-wise layer.
@@ -55,6 +61,7 @@ const char* fold_order_name(SystolicFoldOrder order) {
 struct SystolicPins {
   std::optional<SystolicDataflow> dataflow;
   std::optional<SystolicFoldOrder> order;
+  std::optional<std::int64_t> stream_tile;
 };
 
 SystolicPins read_pins(const YamlView& entry) {
@@ -74,6 +81,7 @@ SystolicPins read_pins(const YamlView& entry) {
     if (name != "columns_outer" && name != "rows_outer") value.fail("give columns_outer or rows_outer");
     pins.order = name == "rows_outer" ? SystolicFoldOrder::kRowsOuter : SystolicFoldOrder::kColumnsOuter;
   }
+  if (map.has("stream_tile")) pins.stream_tile = map.get_int("stream_tile", kPositiveInt);
   map.reject_unknown_keys();
   return pins;
 }
@@ -108,14 +116,19 @@ class SystolicPlanner : public ILayerPlanner {
     for (const SystolicDataflow dataflow : dataflows) {
       for (const SystolicFoldOrder order : {SystolicFoldOrder::kColumnsOuter, SystolicFoldOrder::kRowsOuter}) {
         if (pins.order && *pins.order != order) continue;
-        SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers_, order,
-                                   config_.glb.operand_fetch == OperandFetch::kIm2col);
-        const MappingSummary::Estimate estimate = estimate_schedule(candidate, config_, encoding, prices_, objective_);
-        objectives.push_back(estimate.best_objective);
-        if (!best || ranks_before(objective_, estimate.energy_pj, estimate.cycles, best_estimate.energy_pj,
-                                  best_estimate.cycles)) {  // full ties keep SCALE-Sim's order
-          best = std::move(candidate);
-          best_estimate = estimate;
+        const std::vector<std::int64_t> tiles =
+            pins.stream_tile ? std::vector<std::int64_t>{*pins.stream_tile} : stream_tiles(nest, dataflow, order);
+        for (const std::int64_t tile : tiles) {
+          SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers_, order,
+                                     config_.glb.operand_fetch == OperandFetch::kIm2col, tile);
+          const MappingSummary::Estimate estimate =
+              estimate_schedule(candidate, config_, encoding, prices_, objective_);
+          objectives.push_back(estimate.best_objective);
+          if (!best || ranks_before(objective_, estimate.energy_pj, estimate.cycles, best_estimate.energy_pj,
+                                    best_estimate.cycles)) {  // full ties keep SCALE-Sim's order
+            best = std::move(candidate);
+            best_estimate = estimate;
+          }
         }
       }
     }
@@ -134,6 +147,26 @@ class SystolicPlanner : public ILayerPlanner {
   }
 
  private:
+  // The stream lengths to try: the whole stream, and under capacity-driven reuse (weight and input
+  // stationary) the longest tile whose partial sums, live across the inner folds, fit half the ofmap buffer
+  // at the accumulator width (the other half drains the previous tile), in whole chunks of the array's rows.
+  std::vector<std::int64_t> stream_tiles(const LoopNest& nest, SystolicDataflow dataflow,
+                                         SystolicFoldOrder order) const {
+    std::vector<std::int64_t> tiles = {0};
+    if (buffers_.reuse != FoldReuse::kCapacity || dataflow == SystolicDataflow::kOutputStationary) return tiles;
+    const std::int64_t rows = config_.pe_array.rows, cols = config_.pe_array.cols;
+    const std::int64_t pixels = nest.images * nest.ofmap_h * nest.ofmap_w;
+    const std::int64_t spatial_cols = dataflow == SystolicDataflow::kWeightStationary ? nest.filters : pixels;
+    const std::int64_t temporal = dataflow == SystolicDataflow::kWeightStationary ? pixels : nest.filters;
+    const std::int64_t live_cols =
+        order == SystolicFoldOrder::kColumnsOuter ? std::min(cols, spatial_cols) : spatial_cols;
+    const std::int64_t psums = buffers_.ofmap_words * buffers_.word_bits / buffers_.accumulator_bits;
+    std::int64_t tile = psums / 2 / live_cols;
+    if (tile >= rows) tile = tile / rows * rows;
+    if (tile >= 1 && tile < temporal) tiles.push_back(tile);
+    return tiles;
+  }
+
   // SCALE-Sim's read buffers (docs/scalesim-reference.md): the first fill of each buffer's active half is
   // free, and prefetches follow each other without waiting for the array.
   StreamTiming stream_timing(const DramEncoding& encoding) const {
@@ -212,6 +245,7 @@ MappingSummary SystolicPlan::mapping() const {
                         {"spatial_cols", s.spatial_cols()},
                         {"temporal", s.temporal()},
                         {"folds", s.fold_count()},
+                        {"stream_tile", s.stream_tile()},
                         {"fold_order", fold_order_name(s.fold_order())}};
   summary.estimate = estimate_;
   return summary;
@@ -221,13 +255,17 @@ std::vector<std::string> SystolicPlan::loop_nest() const {
   const SystolicSchedule& s = schedule_;
   const std::int64_t row_folds = (s.spatial_rows() + s.array_rows() - 1) / s.array_rows();
   const std::int64_t col_folds = (s.spatial_cols() + s.array_cols() - 1) / s.array_cols();
-  return {
-      fmt::format("for group in [0, {})", s.nest().groups),
-      fmt::format("  for column_fold in [0, {})  # {} of {} spatial columns", col_folds, s.array_cols(),
-                  s.spatial_cols()),
-      fmt::format("    for row_fold in [0, {})  # {} of {} spatial rows", row_folds, s.array_rows(), s.spatial_rows()),
-      fmt::format("      stream {} steps through the {}x{} array ({} stationary)", s.temporal(), s.array_rows(),
-                  s.array_cols(), systolic_dataflow_name(s.dataflow()))};
+  const std::int64_t tiles = (s.temporal() + s.stream_tile() - 1) / s.stream_tile();
+  const bool columns_outer = s.fold_order() == SystolicFoldOrder::kColumnsOuter;
+  const std::string column_loop = fmt::format("for column_fold in [0, {})  # {} of {} spatial columns", col_folds,
+                                              s.array_cols(), s.spatial_cols());
+  const std::string row_loop =
+      fmt::format("for row_fold in [0, {})  # {} of {} spatial rows", row_folds, s.array_rows(), s.spatial_rows());
+  return {fmt::format("for group in [0, {})", s.nest().groups),
+          fmt::format("  for stream_tile in [0, {})  # {} of {} streamed steps", tiles, s.stream_tile(), s.temporal()),
+          "    " + (columns_outer ? column_loop : row_loop), "      " + (columns_outer ? row_loop : column_loop),
+          fmt::format("        stream {} steps through the {}x{} array ({} stationary)", s.stream_tile(),
+                      s.array_rows(), s.array_cols(), systolic_dataflow_name(s.dataflow()))};
 }
 
 void SystolicPlan::for_each_step(GlbContents& /*glb*/, const LayerTensors* tensors, const StepVisitor& visit) const {

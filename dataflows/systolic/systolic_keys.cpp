@@ -1,5 +1,7 @@
 // A systolic array's keys: its dataflow, the split of its buffers and how they fetch operand streams
 // (SCALE-Sim's assumptions, docs/config.md "Operand traffic").
+#include <fmt/format.h>
+
 #include "arch/config_keys.hpp"
 #include "dataflows/systolic/systolic_dataflow.hpp"
 
@@ -40,7 +42,21 @@ AcceleratorConfigSection array_keys() {
                  " array has one dataflow; remove it, or set impl to an array with a choice (" +
                  join_alternatives(arrays_with_dataflow_choice()) + ")");
   };
-  section.keys = {dataflow};
+  AcceleratorConfigKey accumulator = int_key<AcceleratorConfig>(
+      "pe_array.accumulator_bits", ERGON_FIELD(pe_array.accumulator_bits), IntRule{0, 64}, "bits",
+      "width of a partial sum in the ofmap buffer and when spilled to DRAM (int8 engines: 32); 0 = word_bits");
+  accumulator.info.range = "0, or word_bits to 64";
+  const auto read_bits = accumulator.load;
+  accumulator.load = [read_bits](YamlMap& map, AcceleratorConfig& config) {
+    read_bits(map, config);
+    const int bits = config.pe_array.accumulator_bits;
+    if (bits != 0 && (bits < config.pe_array.word_bits || bits % 8 != 0)) {
+      map.at("accumulator_bits")
+          .fail(fmt::format("give 0 or a whole number of bytes of at least pe_array.word_bits ({} bits); got {}",
+                            config.pe_array.word_bits, bits));
+    }
+  };
+  section.keys = {dataflow, accumulator};
   return section;
 }
 
@@ -88,6 +104,11 @@ AcceleratorConfigSection buffer_keys() {
           ChoiceNames<Prefetch>{{"double_buffered", Prefetch::kDoubleBuffered}, {"run_ahead", Prefetch::kRunAhead}},
           "fetch a fold while the previous one computes, or fold after fold without waiting for buffer "
           "space (SCALE-Sim's prefetch timing; at most 4096 folds ahead)"),
+      operand_key(
+          "glb.fold_reuse", &GlbConfig::fold_reuse,
+          ChoiceNames<FoldReuse>{{"capacity", FoldReuse::kCapacity}, {"previous_fold", FoldReuse::kPreviousFold}},
+          "keep the operand blocks and partial sums the buffers can hold between folds, evicting the one "
+          "needed furthest ahead, or only the previous fold's blocks (SCALE-Sim)"),
   };
   return section;
 }

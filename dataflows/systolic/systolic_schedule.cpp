@@ -1,6 +1,8 @@
 #include "dataflows/systolic/systolic_schedule.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <utility>
 
 #include "dataflows/integer_math.hpp"
 
@@ -11,20 +13,25 @@ bool same(const IndexRange& a, const IndexRange& b) {
   return a.begin == b.begin && a.end == b.end;
 }
 
-// Which fold indices (spatial rows, spatial columns) an operand's block depends on.
+// Which fold ranges (spatial rows, spatial columns, stream) an operand's block depends on.
 struct Dependence {
-  bool rows = false, cols = false;
+  bool rows = false, cols = false, stream = false;
 };
 Dependence ifmap_dependence(SystolicDataflow dataflow) {  // pixels and window positions
-  return dataflow == SystolicDataflow::kInputStationary ? Dependence{true, true} : Dependence{true, false};
+  return dataflow == SystolicDataflow::kInputStationary ? Dependence{true, true, false} : Dependence{true, false, true};
 }
 Dependence filter_dependence(SystolicDataflow dataflow) {  // window positions and filters
   switch (dataflow) {
-    case SystolicDataflow::kOutputStationary: return {false, true};
-    case SystolicDataflow::kWeightStationary: return {true, true};
-    case SystolicDataflow::kInputStationary: return {true, false};
+    case SystolicDataflow::kOutputStationary: return {false, true, true};
+    case SystolicDataflow::kWeightStationary: return {true, true, false};
+    case SystolicDataflow::kInputStationary: return {true, false, true};
   }
-  return {true, true};
+  return {true, true, true};
+}
+
+// The chunks of [0, size) that `range` covers, `chunk` long each: [first, last].
+std::pair<std::int64_t, std::int64_t> chunks_of(IndexRange range, std::int64_t chunk) {
+  return {range.begin / chunk, (range.end - 1) / chunk};
 }
 
 }  // namespace
@@ -39,7 +46,7 @@ TensorCounts systolic_hop_shares(SystolicDataflow dataflow, std::uint64_t macs) 
 
 SystolicSchedule::SystolicSchedule(const LoopNest& nest, SystolicDataflow dataflow, std::int64_t array_rows,
                                    std::int64_t array_cols, SystolicBuffers buffers, SystolicFoldOrder order,
-                                   bool im2col)
+                                   bool im2col, std::int64_t stream_tile)
     : nest_(nest),
       dataflow_(dataflow),
       order_(order),
@@ -62,30 +69,179 @@ SystolicSchedule::SystolicSchedule(const LoopNest& nest, SystolicDataflow datafl
   }
   row_folds_ = ceil_div(spatial_rows_, array_rows_);
   col_folds_ = ceil_div(spatial_cols_, array_cols_);
+  // Output stationary accumulates the whole window in the PEs: its stream is never split.
+  const bool splittable = dataflow != SystolicDataflow::kOutputStationary && stream_tile > 0;
+  stream_tile_ = splittable ? std::min(stream_tile, temporal_) : temporal_;
+  stream_tiles_ = ceil_div(temporal_, stream_tile_);
   // Operands that fit half their buffer (the other half stages the next tile) are fetched once.
   const std::int64_t group_ifmap =
       im2col ? pixels_ * window_ : nest.images * nest.channels * nest.input_h * nest.input_w;
   ifmap_fits_ = group_ifmap <= buffers.ifmap_words / 2;
   filters_fit_ = window_ * nest.filters <= buffers.filter_words / 2;
+  if (buffers.reuse == FoldReuse::kCapacity) replay_buffers();
 }
 
 std::uint64_t SystolicSchedule::fold_count() const {
-  return as_count(nest_.groups * row_folds_ * col_folds_);
+  return as_count(nest_.groups * stream_tiles_ * row_folds_ * col_folds_);
 }
 
 SystolicFold SystolicSchedule::fold(std::uint64_t index) const {
   const auto i = static_cast<std::int64_t>(index);
-  const std::int64_t per_group = row_folds_ * col_folds_;
-  const std::int64_t group = i / per_group, in_group = i % per_group;
+  const std::int64_t per_tile = row_folds_ * col_folds_, per_group = per_tile * stream_tiles_;
+  const std::int64_t group = i / per_group, tile = i % per_group / per_tile, in_tile = i % per_tile;
   const bool columns_outer = order_ == SystolicFoldOrder::kColumnsOuter;
-  const std::int64_t col_fold = columns_outer ? in_group / row_folds_ : in_group % col_folds_;
-  const std::int64_t row_fold = columns_outer ? in_group % row_folds_ : in_group / col_folds_;
+  const std::int64_t col_fold = columns_outer ? in_tile / row_folds_ : in_tile % col_folds_;
+  const std::int64_t row_fold = columns_outer ? in_tile % row_folds_ : in_tile / col_folds_;
   SystolicFold fold;
   fold.group = group;
   fold.rows = {row_fold * array_rows_, std::min(spatial_rows_, (row_fold + 1) * array_rows_)};
   fold.cols = {col_fold * array_cols_, std::min(spatial_cols_, (col_fold + 1) * array_cols_)};
+  fold.stream = {tile * stream_tile_, std::min(temporal_, (tile + 1) * stream_tile_)};
   fold.first_of_layer = index == 0;
   return fold;
+}
+
+IndexRange SystolicSchedule::fold_pixels(const SystolicFold& fold) const {
+  switch (dataflow_) {
+    case SystolicDataflow::kOutputStationary: return fold.rows;
+    case SystolicDataflow::kWeightStationary: return fold.stream;
+    case SystolicDataflow::kInputStationary: return fold.cols;
+  }
+  return fold.rows;
+}
+
+IndexRange SystolicSchedule::fold_window(const SystolicFold& fold) const {
+  return dataflow_ == SystolicDataflow::kOutputStationary ? fold.stream : fold.rows;
+}
+
+IndexRange SystolicSchedule::fold_filters(const SystolicFold& fold) const {
+  return dataflow_ == SystolicDataflow::kInputStationary ? fold.stream : fold.cols;
+}
+
+// Block grids of the capacity replay: a spatial dimension in the array's folds, a streamed one in chunks
+// of the array's rows; ifmap rows one channel chunk at a time, channel chunks aligned to every window fold.
+struct SystolicSchedule::BlockGrid {
+  std::int64_t pixel_chunk, window_chunk, filter_chunk, channel_chunk;
+  std::int64_t pixel_chunks, window_chunks, filter_chunks, channel_chunks;
+};
+
+SystolicSchedule::BlockGrid SystolicSchedule::block_grid() const {
+  BlockGrid grid;
+  const bool input_stationary = dataflow_ == SystolicDataflow::kInputStationary;
+  grid.pixel_chunk = input_stationary ? array_cols_ : array_rows_;
+  grid.window_chunk = array_rows_;
+  grid.filter_chunk = input_stationary ? array_rows_ : array_cols_;
+  grid.channel_chunk =
+      dataflow_ == SystolicDataflow::kOutputStationary ? nest_.channels : std::gcd(nest_.channels, array_rows_);
+  grid.pixel_chunks = ceil_div(pixels_, grid.pixel_chunk);
+  grid.window_chunks = ceil_div(window_, grid.window_chunk);
+  grid.filter_chunks = ceil_div(nest_.filters, grid.filter_chunk);
+  grid.channel_chunks = nest_.channels / grid.channel_chunk;
+  return grid;
+}
+
+// The ifmap blocks a fold reads: each input row (of the band its pixels and window rows touch) of each
+// channel chunk its window touches, or its im2col block.
+void SystolicSchedule::add_ifmap_blocks(const SystolicFold& fold, const BlockGrid& grid, FoldBlockUses& uses) const {
+  const IndexRange pixels = fold_pixels(fold), window = fold_window(fold);
+  if (im2col_) {
+    const auto [p0, p1] = chunks_of(pixels, grid.pixel_chunk);
+    const auto [k0, k1] = chunks_of(window, grid.window_chunk);
+    for (std::int64_t p = p0; p <= p1; ++p) {
+      for (std::int64_t k = k0; k <= k1; ++k) {
+        const std::int64_t values = overlap_length(p * grid.pixel_chunk, (p + 1) * grid.pixel_chunk, 0, pixels_) *
+                                    overlap_length(k * grid.window_chunk, (k + 1) * grid.window_chunk, 0, window_);
+        uses.add(static_cast<std::uint32_t>((fold.group * grid.pixel_chunks + p) * grid.window_chunks + k),
+                 as_count(values));
+      }
+    }
+    return;
+  }
+  const std::int64_t c = nest_.channels, s = nest_.filter_w;
+  std::vector<std::int64_t> channel_chunks;  // touched by the window, in order
+  if (window.size() >= c) {
+    for (std::int64_t chunk = 0; chunk < grid.channel_chunks; ++chunk) channel_chunks.push_back(chunk);
+  } else {
+    for (std::int64_t k = window.begin; k < window.end; ++k) {
+      const std::int64_t chunk = k % c / grid.channel_chunk;
+      if (std::find(channel_chunks.begin(), channel_chunks.end(), chunk) == channel_chunks.end()) {
+        channel_chunks.push_back(chunk);
+      }
+    }
+  }
+  const std::int64_t first_r = window.begin / (s * c), last_r = (window.end - 1) / (s * c);
+  const std::int64_t per_image = nest_.ofmap_h * nest_.ofmap_w;
+  const auto row_values = as_count(nest_.input_w * grid.channel_chunk);
+  for (std::int64_t image = pixels.begin / per_image; image <= (pixels.end - 1) / per_image; ++image) {
+    const std::int64_t first_pixel = std::max(pixels.begin, image * per_image) - image * per_image;
+    const std::int64_t last_pixel = std::min(pixels.end, (image + 1) * per_image) - 1 - image * per_image;
+    const std::int64_t first_row = (first_pixel / nest_.ofmap_w) * nest_.stride_h + first_r * nest_.dilation_h;
+    const std::int64_t last_row = (last_pixel / nest_.ofmap_w) * nest_.stride_h + last_r * nest_.dilation_h;
+    const std::int64_t top = std::max(first_row - nest_.pad_top, std::int64_t{0});
+    const std::int64_t bottom = std::min(last_row - nest_.pad_top, nest_.input_h - 1);
+    for (std::int64_t y = top; y <= bottom; ++y) {
+      for (const std::int64_t chunk : channel_chunks) {
+        const std::int64_t row = (fold.group * nest_.images + image) * nest_.input_h + y;
+        uses.add(static_cast<std::uint32_t>(row * grid.channel_chunks + chunk), row_values);
+      }
+    }
+  }
+}
+
+void SystolicSchedule::add_filter_blocks(const SystolicFold& fold, const BlockGrid& grid, FoldBlockUses& uses) const {
+  const auto [k0, k1] = chunks_of(fold_window(fold), grid.window_chunk);
+  const auto [m0, m1] = chunks_of(fold_filters(fold), grid.filter_chunk);
+  for (std::int64_t k = k0; k <= k1; ++k) {
+    for (std::int64_t m = m0; m <= m1; ++m) {
+      const std::int64_t values = overlap_length(k * grid.window_chunk, (k + 1) * grid.window_chunk, 0, window_) *
+                                  overlap_length(m * grid.filter_chunk, (m + 1) * grid.filter_chunk, 0, nest_.filters);
+      uses.add(static_cast<std::uint32_t>((fold.group * grid.window_chunks + k) * grid.filter_chunks + m),
+               as_count(values));
+    }
+  }
+}
+
+void SystolicSchedule::add_psum_blocks(const SystolicFold& fold, const BlockGrid& grid, FoldBlockUses& uses) const {
+  const auto [p0, p1] = chunks_of(fold_pixels(fold), grid.pixel_chunk);
+  const auto [m0, m1] = chunks_of(fold_filters(fold), grid.filter_chunk);
+  for (std::int64_t p = p0; p <= p1; ++p) {
+    for (std::int64_t m = m0; m <= m1; ++m) {
+      const std::int64_t values = overlap_length(p * grid.pixel_chunk, (p + 1) * grid.pixel_chunk, 0, pixels_) *
+                                  overlap_length(m * grid.filter_chunk, (m + 1) * grid.filter_chunk, 0, nest_.filters);
+      uses.add(static_cast<std::uint32_t>((fold.group * grid.pixel_chunks + p) * grid.filter_chunks + m),
+               as_count(values));
+    }
+  }
+}
+
+// FoldReuse::kCapacity: each buffer replayed over the folds (buffer_replay.hpp). Partial sums live in the
+// ofmap buffer at the accumulator width; output stationary keeps them in the PEs instead.
+void SystolicSchedule::replay_buffers() {
+  const BlockGrid grid = block_grid();
+  const auto count = [](std::int64_t blocks) { return static_cast<std::uint32_t>(blocks); };
+  const std::int64_t ifmap_blocks = im2col_ ? nest_.groups * grid.pixel_chunks * grid.window_chunks
+                                            : nest_.groups * nest_.images * nest_.input_h * grid.channel_chunks;
+  FoldBlockUses ifmap(count(ifmap_blocks));
+  FoldBlockUses filters(count(nest_.groups * grid.window_chunks * grid.filter_chunks));
+  FoldBlockUses psums(count(nest_.groups * grid.pixel_chunks * grid.filter_chunks));
+  const bool accumulates = dataflow_ != SystolicDataflow::kOutputStationary;
+  for (std::uint64_t i = 0; i < fold_count(); ++i) {
+    const SystolicFold current = fold(i);
+    add_ifmap_blocks(current, grid, ifmap);
+    add_filter_blocks(current, grid, filters);
+    if (accumulates) add_psum_blocks(current, grid, psums);
+    ifmap.end_fold(), filters.end_fold(), psums.end_fold();
+  }
+  const BufferTraffic ifmap_traffic = replay_buffer(ifmap, as_count(buffers_.ifmap_words), false);
+  const BufferTraffic filter_traffic = replay_buffer(filters, as_count(buffers_.filter_words), false);
+  const std::uint64_t psum_capacity =
+      as_count(buffers_.ofmap_words) * as_count(buffers_.word_bits) / as_count(buffers_.accumulator_bits);
+  const BufferTraffic psum_traffic = replay_buffer(psums, psum_capacity, true);
+  capacity_dram_.resize(fold_count());
+  for (std::size_t i = 0; i < capacity_dram_.size(); ++i) {
+    capacity_dram_[i] = {ifmap_traffic.filled[i], filter_traffic.filled[i], psum_traffic.filled[i],
+                         psum_traffic.spilled[i]};
+  }
 }
 
 // The stored ifmap words a set of output pixels and window positions touches: the input rows and channels
@@ -109,14 +265,11 @@ std::uint64_t SystolicSchedule::ifmap_words_for_pixels(IndexRange pixels, IndexR
   return words;
 }
 
-StepTraffic SystolicSchedule::traffic(const SystolicFold& fold, const std::optional<SystolicFold>& previous) const {
-  IndexRange pixels{0, pixels_}, window{0, window_}, filters{0, nest_.filters};
-  switch (dataflow_) {
-    case SystolicDataflow::kOutputStationary: pixels = fold.rows, filters = fold.cols; break;
-    case SystolicDataflow::kWeightStationary: window = fold.rows, filters = fold.cols; break;
-    case SystolicDataflow::kInputStationary: window = fold.rows, pixels = fold.cols; break;
-  }
-  const std::uint64_t rows = as_count(fold.rows.size()), cols = as_count(fold.cols.size()), t = as_count(temporal_);
+StepTraffic SystolicSchedule::traffic(std::uint64_t index, const SystolicFold& fold,
+                                      const std::optional<SystolicFold>& previous) const {
+  const IndexRange pixels = fold_pixels(fold), window = fold_window(fold), filters = fold_filters(fold);
+  const std::uint64_t rows = as_count(fold.rows.size()), cols = as_count(fold.cols.size());
+  const std::uint64_t t = as_count(fold.stream.size());
   StepTraffic traffic;
   traffic.macs = traffic.nonzero_macs = rows * cols * t;  // no zero gating in a systolic array
   traffic.active_pes = rows * cols;
@@ -142,30 +295,45 @@ StepTraffic SystolicSchedule::traffic(const SystolicFold& fold, const std::optio
   traffic.pe_hop_words = 2 * traffic.macs;  // two operands hop to a neighbour per MAC
   traffic.pe_hop_shares = systolic_hop_shares(dataflow_, traffic.macs);
 
-  // DRAM: a block already fetched for the previous fold is on chip; an operand that depends only on the
-  // inner fold index and fits its buffer is fetched during the first outer fold only.
-  const bool columns_outer = order_ == SystolicFoldOrder::kColumnsOuter;
-  const bool later_outer_fold = columns_outer ? fold.cols.begin > 0 : fold.rows.begin > 0;
-  const auto on_chip = [&](Dependence depends, bool fits) {
-    const bool same_block = previous && previous->group == fold.group &&
-                            (!depends.rows || same(previous->rows, fold.rows)) &&
-                            (!depends.cols || same(previous->cols, fold.cols));
-    const bool inner_only = columns_outer ? depends.rows && !depends.cols : depends.cols && !depends.rows;
-    return same_block || (fits && later_outer_fold && inner_only);
-  };
-  if (!on_chip(ifmap_dependence(dataflow_), ifmap_fits_)) {
-    traffic.ifmap_dram_words = traffic.ifmap_dram_stored_words =
-        im2col_ ? as_count(pixels.size() * window.size()) : ifmap_words_for_pixels(pixels, window);
-  }
-  if (!on_chip(filter_dependence(dataflow_), filters_fit_)) {
-    traffic.filter_dram_words = as_count(window.size() * filters.size());
+  if (buffers_.reuse == FoldReuse::kCapacity) {
+    const FoldDram& dram = capacity_dram_[index];
+    traffic.ifmap_dram_words = traffic.ifmap_dram_stored_words = dram.ifmap_words;
+    traffic.filter_dram_words = dram.filter_words;
+    traffic.psum_spill_read_words = dram.psum_spill_read_words;
+    traffic.psum_spill_write_words = dram.psum_spill_write_words;
+  } else {
+    previous_fold_dram(fold, previous, traffic);
+    if (traffic.ifmap_dram_words > 0) {
+      traffic.ifmap_dram_words = traffic.ifmap_dram_stored_words =
+          im2col_ ? as_count(pixels.size() * window.size()) : ifmap_words_for_pixels(pixels, window);
+    }
+    if (traffic.filter_dram_words > 0) traffic.filter_dram_words = as_count(window.size() * filters.size());
   }
   // Outputs are complete once the whole window has been accumulated.
   const bool complete = window.end == window_;
   traffic.ofmap_dram_words = complete ? as_count(pixels.size() * filters.size()) : 0;
-  traffic.glb_reads = ifmap_reads + filter_reads + traffic.ofmap_dram_words;
-  traffic.glb_writes = ofmap_writes + traffic.ifmap_dram_words + traffic.filter_dram_words;
+  traffic.glb_reads = ifmap_reads + filter_reads + traffic.ofmap_dram_words + traffic.psum_spill_write_words;
+  traffic.glb_writes =
+      ofmap_writes + traffic.ifmap_dram_words + traffic.filter_dram_words + traffic.psum_spill_read_words;
   return traffic;
+}
+
+// FoldReuse::kPreviousFold: a block already fetched for the previous fold is on chip; an operand that
+// depends only on the inner fold index and fits its buffer is fetched during the first outer fold only.
+// Marks the operands to fetch with 1 word; traffic() sizes them.
+void SystolicSchedule::previous_fold_dram(const SystolicFold& fold, const std::optional<SystolicFold>& previous,
+                                          StepTraffic& traffic) const {
+  const bool columns_outer = order_ == SystolicFoldOrder::kColumnsOuter;
+  const bool later_outer_fold = columns_outer ? fold.cols.begin > 0 : fold.rows.begin > 0;
+  const auto on_chip = [&](Dependence depends, bool fits) {
+    const bool same_block =
+        previous && previous->group == fold.group && (!depends.rows || same(previous->rows, fold.rows)) &&
+        (!depends.cols || same(previous->cols, fold.cols)) && (!depends.stream || same(previous->stream, fold.stream));
+    const bool inner_only = columns_outer ? depends.rows && !depends.cols : depends.cols && !depends.rows;
+    return same_block || (fits && later_outer_fold && inner_only);
+  };
+  traffic.ifmap_dram_words = on_chip(ifmap_dependence(dataflow_), ifmap_fits_) ? 0 : 1;
+  traffic.filter_dram_words = on_chip(filter_dependence(dataflow_), filters_fit_) ? 0 : 1;
 }
 
 std::uint64_t SystolicSchedule::staging_words() const {

@@ -5,14 +5,18 @@
 // docs/scalesim-reference.md): output stationary Sr = Npx, Sc = M, T = K; weight stationary Sr = K,
 // Sc = M, T = Npx; input stationary Sr = K, Sc = Npx, T = M. The array covers Sr x Sc in folds of at most
 // rows x cols, column folds outer and row folds inner (SCALE-Sim's order) or the other way round; each fold is
-// one step of T streamed steps. The ifmap is fetched as the tensor rows a fold touches, or (`im2col`, as
-// SCALE-Sim v2 does) as the fold's block of the im2col operand matrix, every window position apart.
+// one step of T streamed steps; weight and input stationary may split T into stream tiles (outermost within a
+// group) so that a tile's partial sums fit the output buffer. The ifmap is fetched as the tensor rows a fold
+// touches, or (`im2col`, as SCALE-Sim v2 does) as the fold's block of the im2col operand matrix, every window
+// position apart. Which blocks stay on chip between folds is FoldReuse's rule (docs/dataflow.md).
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "arch/accelerator_config.hpp"
 #include "dataflows/loop_nest.hpp"
 #include "dataflows/step_traffic.hpp"
+#include "dataflows/systolic/buffer_replay.hpp"
 
 namespace ergon {
 
@@ -23,24 +27,36 @@ enum class SystolicFoldOrder { kColumnsOuter, kRowsOuter };
 // input stationary: weights and partial sums).
 TensorCounts systolic_hop_shares(SystolicDataflow dataflow, std::uint64_t macs);
 
-struct SystolicBuffers {  // words each on-chip buffer holds
+struct SystolicBuffers {  // words each on-chip buffer holds, and how it keeps blocks between folds
   std::int64_t ifmap_words = 0;
   std::int64_t filter_words = 0;
   std::int64_t ofmap_words = 0;
+  FoldReuse reuse = FoldReuse::kPreviousFold;
+  int word_bits = 8;
+  int accumulator_bits = 8;  // a partial sum's width in the ofmap buffer and when spilled
 };
 
 struct SystolicFold {
   std::int64_t group = 0;
-  IndexRange rows;  // of Sr
-  IndexRange cols;  // of Sc
+  IndexRange rows;    // of Sr
+  IndexRange cols;    // of Sc
+  IndexRange stream;  // of T
   bool first_of_layer = false;
+};
+
+// DRAM words of one fold under FoldReuse::kCapacity (systolic_reuse.hpp).
+struct FoldDram {
+  std::uint64_t ifmap_words = 0;
+  std::uint64_t filter_words = 0;
+  std::uint64_t psum_spill_read_words = 0;
+  std::uint64_t psum_spill_write_words = 0;
 };
 
 class SystolicSchedule {
  public:
   SystolicSchedule(const LoopNest& nest, SystolicDataflow dataflow, std::int64_t array_rows, std::int64_t array_cols,
                    SystolicBuffers buffers, SystolicFoldOrder order = SystolicFoldOrder::kColumnsOuter,
-                   bool im2col = false);
+                   bool im2col = false, std::int64_t stream_tile = 0);  // 0: T whole
 
   const LoopNest& nest() const { return nest_; }
   SystolicDataflow dataflow() const { return dataflow_; }
@@ -52,32 +68,47 @@ class SystolicSchedule {
   std::int64_t spatial_rows() const { return spatial_rows_; }  // Sr
   std::int64_t spatial_cols() const { return spatial_cols_; }  // Sc
   std::int64_t temporal() const { return temporal_; }          // T
+  std::int64_t stream_tile() const { return stream_tile_; }    // T per fold, at most
+  const SystolicBuffers& buffers() const { return buffers_; }
   bool im2col() const { return im2col_; }
   std::uint64_t fold_count() const;
   SystolicFold fold(std::uint64_t index) const;
 
-  // What one fold moves and computes; `previous` is the fold before (none for the first). The
-  // compute_cycles field is T and fill_cycles the stationary operand's shift-in: the array adds its own
-  // wavefront skew. An operand block the previous fold used is still on chip; an operand that depends only
-  // on the inner fold index and fits half its buffer is fetched during the first outer fold only.
-  StepTraffic traffic(const SystolicFold& fold, const std::optional<SystolicFold>& previous) const;
+  // What fold `index` moves and computes; `previous` is the fold before (none for the first). The
+  // compute_cycles field is its stream length and fill_cycles the stationary operand's shift-in: the array
+  // adds its own wavefront skew. DRAM traffic follows buffers().reuse: under kPreviousFold an operand block
+  // the previous fold used is still on chip, and an operand that depends only on the inner fold index and
+  // fits half its buffer is fetched during the first outer fold only; under kCapacity, fold_dram().
+  StepTraffic traffic(std::uint64_t index, const SystolicFold& fold, const std::optional<SystolicFold>& previous) const;
   // Calls visit(fold, traffic) for every fold in order, each fold's traffic given the one before it.
   template <typename Visit>
   void for_each_fold(Visit&& visit) const {
     std::optional<SystolicFold> previous;
     for (std::uint64_t i = 0; i < fold_count(); ++i) {
       const SystolicFold current = fold(i);
-      visit(current, traffic(current, previous));
+      visit(current, traffic(i, current, previous));
       previous = current;
     }
   }
+  // The output pixels, window positions and filters a fold covers.
+  IndexRange fold_pixels(const SystolicFold& fold) const;
+  IndexRange fold_window(const SystolicFold& fold) const;
+  IndexRange fold_filters(const SystolicFold& fold) const;
 
   // Words of the ifmap and ofmap buffers the layer occupies: two folds' ifmap and output blocks (one
   // computing, one loading), and the whole ifmap when it is kept across the outer folds; at most the buffers.
   std::uint64_t staging_words() const;
 
  private:
+  struct BlockGrid;
+  BlockGrid block_grid() const;
+  void add_ifmap_blocks(const SystolicFold& fold, const BlockGrid& grid, FoldBlockUses& uses) const;
+  void add_filter_blocks(const SystolicFold& fold, const BlockGrid& grid, FoldBlockUses& uses) const;
+  void add_psum_blocks(const SystolicFold& fold, const BlockGrid& grid, FoldBlockUses& uses) const;
+  void replay_buffers();
   std::uint64_t ifmap_words_for_pixels(IndexRange pixels, IndexRange window) const;
+  void previous_fold_dram(const SystolicFold& fold, const std::optional<SystolicFold>& previous,
+                          StepTraffic& traffic) const;
 
   LoopNest nest_;
   SystolicDataflow dataflow_;
@@ -85,9 +116,10 @@ class SystolicSchedule {
   std::int64_t array_rows_, array_cols_;
   SystolicBuffers buffers_;
   std::int64_t pixels_, window_, spatial_rows_, spatial_cols_, temporal_;
-  std::int64_t row_folds_, col_folds_;
+  std::int64_t row_folds_, col_folds_, stream_tile_, stream_tiles_;
   bool im2col_;
   bool ifmap_fits_, filters_fit_;
+  std::vector<FoldDram> capacity_dram_;  // per fold, under FoldReuse::kCapacity
 };
 
 }  // namespace ergon

@@ -163,7 +163,11 @@ TEST(Differential, FidelitiesAgreeOnRandomLayers) {
 AcceleratorConfig random_systolic_config(std::uint64_t seed) {
   std::mt19937_64 random(seed);
   const char* dataflows[] = {"os", "ws", "is", "auto"};  // auto: each layer's own dataflow and fold order
+  const char* reuses[] = {"capacity", "previous_fold"};  // capacity: stream tiles and psum spills too
+  const char* accumulators[] = {"0", "16", "32"};
   const std::vector<std::string> overrides = {
+      std::string("glb.fold_reuse=") + reuses[uniform(random, 0, 1)],
+      std::string("pe_array.accumulator_bits=") + accumulators[uniform(random, 0, 2)],
       "pe_array.rows=" + std::to_string(uniform(random, 1, 12)),
       "pe_array.cols=" + std::to_string(uniform(random, 1, 12)),
       std::string("pe_array.dataflow=") + dataflows[uniform(random, 0, 3)],

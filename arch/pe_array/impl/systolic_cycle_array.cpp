@@ -38,7 +38,8 @@ void SystolicCycleArray::start(const LayerPlan& plan, const LayerStep& step, Lay
   cols_ = schedule.array_cols();
   used_rows_ = fold_.rows.size();
   used_cols_ = fold_.cols.size();
-  temporal_ = schedule.temporal();
+  temporal_ = fold_.stream.size();
+  stream_begin_ = fold_.stream.begin;
   const bool stationary = schedule.dataflow() != SystolicDataflow::kOutputStationary;
   preload_left_ = stationary ? rows_ : 0;
   stream_length_ = temporal_ + rows_ + cols_ - 2;  // the wavefront crosses the physical array
@@ -48,9 +49,9 @@ void SystolicCycleArray::start(const LayerPlan& plan, const LayerStep& step, Lay
   a_valid_.assign(pes, 0), b_valid_.assign(pes, 0);
   measured_ = MeasuredStep{};
   measured_.active_pes = static_cast<std::uint64_t>(used_rows_ * used_cols_);
-  // The buffers also take the fold's DRAM deposits and give out its completed outputs.
+  // The buffers also take the fold's DRAM deposits and give out its completed outputs and spilled psums.
   glb_writes_left_ = traffic.deposited_words();
-  glb_reads_left_ = traffic.ofmap_dram_words;
+  glb_reads_left_ = traffic.ofmap_dram_words + traffic.psum_spill_write_words;
   measured_.glb_writes = glb_writes_left_;
   measured_.glb_reads = glb_reads_left_;
   measured_.ofmap_words = traffic.ofmap_dram_words;
@@ -171,7 +172,7 @@ void SystolicCycleArray::stream_output_stationary() {
     const std::int64_t k = cycle_ - i;
     const bool valid = i < used_rows_ && k >= 0 && k < temporal_;
     a_valid_[i * cols_] = valid;
-    a_[i * cols_] = valid ? operand_a(fold_.rows.begin + i, k) : 0;
+    a_[i * cols_] = valid ? operand_a(fold_.rows.begin + i, stream_begin_ + k) : 0;
     measured_.ifmap_bus_words += valid ? 1 : 0;
   }
   for (std::int64_t i = rows_ - 1; i > 0; --i) {
@@ -183,7 +184,7 @@ void SystolicCycleArray::stream_output_stationary() {
     const std::int64_t k = cycle_ - j;
     const bool valid = j < used_cols_ && k >= 0 && k < temporal_;
     b_valid_[j] = valid;
-    b_[j] = valid ? operand_b(k, fold_.cols.begin + j) : 0;
+    b_[j] = valid ? operand_b(stream_begin_ + k, fold_.cols.begin + j) : 0;
     measured_.filter_bus_words += valid ? 1 : 0;
   }
   for (std::size_t pe = 0; pe < acc_.size(); ++pe) {
@@ -214,7 +215,7 @@ void SystolicCycleArray::stream_through_stationary() {
     const bool valid = i < used_rows_ && t >= 0 && t < temporal_;
     const std::int64_t k = fold_.rows.begin + i;
     a_valid_[i * cols_] = valid;
-    a_[i * cols_] = !valid ? 0 : weights_stationary ? operand_a(t, k) : operand_b(k, t);
+    a_[i * cols_] = !valid ? 0 : weights_stationary ? operand_a(stream_begin_ + t, k) : operand_b(k, stream_begin_ + t);
     if (valid) weights_stationary ? ++measured_.ifmap_bus_words : ++measured_.filter_bus_words;
   }
   // Psums: bottom to top, so each row adds to what the row above computed in the previous cycle.
@@ -234,8 +235,8 @@ void SystolicCycleArray::stream_through_stationary() {
     const std::int64_t t = cycle_ - (rows_ - 1) - j;
     if (t < 0 || t >= temporal_) continue;
     const std::int32_t value = acc_[static_cast<std::size_t>((rows_ - 1) * cols_ + j)];
-    const std::int64_t pixel = weights_stationary ? t : fold_.cols.begin + j;
-    const std::int64_t filter = weights_stationary ? fold_.cols.begin + j : t;
+    const std::int64_t pixel = weights_stationary ? stream_begin_ + t : fold_.cols.begin + j;
+    const std::int64_t filter = weights_stationary ? fold_.cols.begin + j : stream_begin_ + t;
     write_output(pixel, filter, value, fold_.rows.begin > 0);
   }
 }

@@ -55,6 +55,7 @@ class SystolicCycleArray : public ICycleArray {
   TensorCounts glb_read_shares_, glb_write_shares_;
   LayerTensors* tensors_ = nullptr;
   std::int64_t rows_ = 0, cols_ = 0, used_rows_ = 0, used_cols_ = 0, temporal_ = 0;
+  std::int64_t stream_begin_ = 0;  // the fold's first streamed step
   std::int64_t cycle_ = 0, preload_left_ = 0, stream_length_ = 0;
   std::uint64_t glb_reads_left_ = 0, glb_writes_left_ = 0;
   std::vector<std::int32_t> a_, b_, acc_, stationary_;  // per PE

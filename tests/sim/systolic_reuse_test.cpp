@@ -1,0 +1,122 @@
+// Capacity-driven fold reuse (glb.fold_reuse: capacity, docs/dataflow.md): against Timeloop's simple weight-
+// and output-stationary exercise designs, the compulsory traffic when the buffers hold everything, partial
+// sums spilled at the accumulator width when the stream is kept whole, and the stream tile that avoids it.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "dataflows/loop_nest.hpp"
+#include "sim/run_pipeline.hpp"
+#include "sim/simulation.hpp"
+#include "tests/test_paths.hpp"
+
+namespace ergon {
+namespace {
+
+LayerResult run_layer(const std::string& workload_path, const std::string& layer,
+                      const std::vector<std::string>& overrides, const std::string& pins = "") {
+  const Chip chip(load_accelerator_config(test::source_dir() + "/configs/edge_tpu.yaml", overrides));
+  SimulationOptions options;
+  if (!pins.empty()) {
+    const auto pins_path = test::unique_temp_path("ergon_reuse_pins.yaml");
+    std::ofstream(pins_path) << "layers:\n  " << layer << ": {" << pins << "}\n";
+    options.mapping = load_mapping_file(pins_path.string());
+  }
+  const SimulationResult result = run_pipeline(chip, load_workload(workload_path), options);
+  for (const LayerResult& l : result.layers) {
+    if (l.name == layer) return l;
+  }
+  throw std::logic_error("no layer " + layer);
+}
+
+std::uint64_t tensor_count(const LayerResult& layer, Action action, Tensor tensor) {
+  return layer.count(tensor_counter_spec(action, tensor).name);
+}
+
+// Timeloop's exercise architecture as far as a systolic array can take it: 16x16 PEs, 16-bit words, 128 KiB
+// of buffer (here 64 KiB ifmaps, 32 KiB outputs, 32 KiB filters), a capacity-managed scratchpad.
+std::vector<std::string> timeloop_like(const std::string& dataflow, const std::string& reuse) {
+  return {"pe_array.rows=16", "pe_array.cols=16",      "pe_array.word_bits=16",  "pe_array.dataflow=" + dataflow,
+          "glb.size_kib=96",  "glb.ofmap_size_kib=32", "glb.filter_size_kib=32", "glb.fold_reuse=" + reuse};
+}
+
+// Timeloop's reference outputs for the default problem (MobileNet's first layer), DRAM words of 16 bits
+// (docs/sources/matrix-engines.md §3): 554,147 (weight stationary) and 572,528 (output stationary).
+TEST(SystolicReuse, TimeloopExercisesWithinTwiceTheirDramTraffic) {
+  const std::string problem = test::data_dir() + "/timeloop/default_problem.yaml";
+  // Compulsory: the stored input (3 x 224 x 224), the weights and the outputs, once each.
+  const std::uint64_t compulsory_words = 3 * 224 * 224 + 864 + 32 * 112 * 112;
+  for (const auto& [dataflow, timeloop_words] : {std::pair<std::string, double>{"ws", 554147.0}, {"os", 572528.0}}) {
+    const LayerResult capacity = run_layer(problem, "conv1", timeloop_like(dataflow, "capacity"));
+    const LayerResult previous = run_layer(problem, "conv1", timeloop_like(dataflow, "previous_fold"));
+    const double words = static_cast<double>(capacity.dram_bytes()) / 2;
+    EXPECT_LE(words, 2 * timeloop_words) << dataflow;
+    EXPECT_GE(words, static_cast<double>(compulsory_words)) << dataflow;
+    EXPECT_LE(capacity.dram_bytes(), previous.dram_bytes()) << dataflow;
+  }
+  // SCALE-Sim's rule re-reads the input rows of every pixel fold: 3.5x Timeloop's traffic.
+  const LayerResult previous_os = run_layer(problem, "conv1", timeloop_like("os", "previous_fold"));
+  EXPECT_GT(static_cast<double>(previous_os.dram_bytes()) / 2, 3 * 572528.0);
+}
+
+// Buffers that hold every tensor read each stored value they need once, whatever the dataflow and fold order.
+TEST(SystolicReuse, RoomyBuffersReadTheCompulsoryTraffic) {
+  const Workload workload = load_workload(test::source_dir() + "/workloads/resnet8.yaml");
+  for (const char* dataflow : {"os", "ws", "is"}) {
+    const Chip chip(load_accelerator_config(
+        test::source_dir() + "/configs/edge_tpu.yaml",
+        {"glb.fold_reuse=capacity", std::string("pe_array.dataflow=") + dataflow, "pe_array.rows=16",
+         "pe_array.cols=16", "glb.size_kib=8192", "glb.ofmap_size_kib=4096", "glb.filter_size_kib=4096"}));
+    const SimulationResult result = run_pipeline(chip, workload, SimulationOptions{});
+    for (const LayerResult& layer : result.layers) {
+      const Layer* l = workload.find_layer(layer.name);
+      if (!layer.executed || (l->op != OpKind::kConv && l->op != OpKind::kFullyConnected)) continue;
+      const auto stored_input = static_cast<std::uint64_t>(l->input_shapes.at(0).elements());
+      const LoopNest nest = loop_nest_of(*l, 1);
+      // A strided layer never reads the input rows between its windows.
+      const std::uint64_t inputs = tensor_count(layer, Action::kDramRead, Tensor::kInputs);
+      if (nest.stride_h == 1) {
+        EXPECT_EQ(inputs, stored_input) << dataflow << " " << layer.name;
+      } else {
+        EXPECT_LE(inputs, stored_input) << dataflow << " " << layer.name;
+        EXPECT_GE(inputs, stored_input / nest.stride_h) << dataflow << " " << layer.name;
+      }
+      const auto weights =
+          static_cast<std::uint64_t>(nest.groups * nest.filters * nest.filter_h * nest.filter_w * nest.channels);
+      EXPECT_EQ(tensor_count(layer, Action::kDramRead, Tensor::kWeights), weights) << dataflow << " " << layer.name;
+      EXPECT_EQ(tensor_count(layer, Action::kDramRead, Tensor::kOutputs), 0u) << dataflow << " " << layer.name;
+    }
+  }
+}
+
+// Weight stationary with the whole stream (SCALE-Sim's schedule) cannot hold the sums of 12,544 pixels in a
+// 32 KiB output buffer: the ones evicted go out and come back at the accumulator width. The planner's
+// stream tile keeps them on chip, for less energy.
+TEST(SystolicReuse, OverflowingPartialSumsSpillAtTheAccumulatorWidth) {
+  const std::string problem = test::data_dir() + "/timeloop/default_problem.yaml";
+  std::vector<std::string> overrides = timeloop_like("ws", "capacity");
+  const auto spills = [&](const std::string& accumulator_bits) {
+    std::vector<std::string> with_width = overrides;
+    with_width.push_back("pe_array.accumulator_bits=" + accumulator_bits);
+    const LayerResult layer = run_layer(problem, "conv1", with_width, "stream_tile: 12544, fold_order: columns_outer");
+    return std::pair{tensor_count(layer, Action::kDramRead, Tensor::kOutputs),
+                     tensor_count(layer, Action::kDramWrite, Tensor::kOutputs) - 32u * 112 * 112 * 2};
+  };
+  const auto [read16, written16] = spills("16");
+  const auto [read32, written32] = spills("32");
+  EXPECT_GT(read16, 0u);
+  EXPECT_EQ(read16, written16) << "every spilled sum is read back once";
+  EXPECT_EQ(read32, written32);
+  // Twice the bytes per sum, and room for half as many: more than twice the bytes.
+  EXPECT_GT(read32, 2 * read16);
+  const LayerResult chosen = run_layer(problem, "conv1", overrides);
+  EXPECT_LT(chosen.mapping->parameters.at("stream_tile").get<std::int64_t>(), 12544);
+  EXPECT_EQ(tensor_count(chosen, Action::kDramRead, Tensor::kOutputs), 0u);
+  const LayerResult whole = run_layer(problem, "conv1", overrides, "stream_tile: 12544");
+  EXPECT_LT(chosen.energy.total_pj(), whole.energy.total_pj());
+}
+
+}  // namespace
+}  // namespace ergon
