@@ -79,6 +79,7 @@ struct GlbConfig {
   double size_kib = 100.0;       // ifmap + psum
   double filter_size_kib = 0.0;  // a separate filter store; 0 = filters pass through the GLB
   double ofmap_size_kib = 0.0;   // systolic: the part of size_kib holding ofmaps; 0 = half
+  bool unified = false;          // systolic: size_kib holds ifmaps, filters and ofmaps, split per layer
   std::int64_t banks = 1;
   std::int64_t bank_width_bits = 64;
   std::int64_t read_ports_per_bank = 1;

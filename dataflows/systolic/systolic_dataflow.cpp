@@ -27,13 +27,21 @@ double ofmap_buffer_kib(const GlbConfig& glb) {
   return glb.ofmap_size_kib > 0 ? glb.ofmap_size_kib : glb.size_kib / 2;
 }
 
+// The configured buffers; under glb.unified, an even three-way split of size_kib that the planner varies.
 SystolicBuffers systolic_buffers(const AcceleratorConfig& config) {
   const int bits = config.pe_array.word_bits;
-  const double ofmap_kib = ofmap_buffer_kib(config.glb);
   SystolicBuffers buffers;
-  buffers.ifmap_words = words_of_kib(config.glb.size_kib - ofmap_kib, bits);
-  buffers.filter_words = words_of_kib(config.glb.filter_size_kib, bits);
-  buffers.ofmap_words = words_of_kib(ofmap_kib, bits);
+  if (config.glb.unified) {
+    const std::int64_t total = words_of_kib(config.glb.size_kib, bits);
+    buffers.filter_words = buffers.ofmap_words = total / 3;
+    buffers.ifmap_words = total - 2 * (total / 3);
+    buffers.split_by_planner = true;
+  } else {
+    const double ofmap_kib = ofmap_buffer_kib(config.glb);
+    buffers.ifmap_words = words_of_kib(config.glb.size_kib - ofmap_kib, bits);
+    buffers.filter_words = words_of_kib(config.glb.filter_size_kib, bits);
+    buffers.ofmap_words = words_of_kib(ofmap_kib, bits);
+  }
   buffers.reuse = config.glb.fold_reuse;
   buffers.word_bits = bits;
   buffers.accumulator_bits = config.pe_array.psum_bits();
@@ -113,21 +121,24 @@ class SystolicPlanner : public ILayerPlanner {
     std::optional<SystolicSchedule> best;
     MappingSummary::Estimate best_estimate;
     std::vector<double> objectives;
-    for (const SystolicDataflow dataflow : dataflows) {
-      for (const SystolicFoldOrder order : {SystolicFoldOrder::kColumnsOuter, SystolicFoldOrder::kRowsOuter}) {
-        if (pins.order && *pins.order != order) continue;
-        const std::vector<std::int64_t> tiles =
-            pins.stream_tile ? std::vector<std::int64_t>{*pins.stream_tile} : stream_tiles(nest, dataflow, order);
-        for (const std::int64_t tile : tiles) {
-          SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers_, order,
-                                     config_.glb.operand_fetch == OperandFetch::kIm2col, tile);
-          const MappingSummary::Estimate estimate =
-              estimate_schedule(candidate, config_, encoding, prices_, objective_);
-          objectives.push_back(estimate.best_objective);
-          if (!best || ranks_before(objective_, estimate.energy_pj, estimate.cycles, best_estimate.energy_pj,
-                                    best_estimate.cycles)) {  // full ties keep SCALE-Sim's order
-            best = std::move(candidate);
-            best_estimate = estimate;
+    const bool im2col = config_.glb.operand_fetch == OperandFetch::kIm2col;
+    for (const SystolicBuffers& buffers : buffer_splits(nest, im2col)) {
+      for (const SystolicDataflow dataflow : dataflows) {
+        for (const SystolicFoldOrder order : {SystolicFoldOrder::kColumnsOuter, SystolicFoldOrder::kRowsOuter}) {
+          if (pins.order && *pins.order != order) continue;
+          const std::vector<std::int64_t> tiles = pins.stream_tile ? std::vector<std::int64_t>{*pins.stream_tile}
+                                                                   : stream_tiles(nest, dataflow, order, buffers);
+          for (const std::int64_t tile : tiles) {
+            SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers, order,
+                                       im2col, tile);
+            const MappingSummary::Estimate estimate =
+                estimate_schedule(candidate, config_, encoding, prices_, objective_);
+            objectives.push_back(estimate.best_objective);
+            if (!best || ranks_before(objective_, estimate.energy_pj, estimate.cycles, best_estimate.energy_pj,
+                                      best_estimate.cycles)) {  // full ties keep SCALE-Sim's order
+              best = std::move(candidate);
+              best_estimate = estimate;
+            }
           }
         }
       }
@@ -140,27 +151,62 @@ class SystolicPlanner : public ILayerPlanner {
     // Only read when outputs may stay on chip: it walks every fold once more.
     const std::uint64_t staging =
         config_.glb.keep_activations == KeepActivations::kWhenFits ? best->staging_words() : 0;
+    const SystolicBuffers chosen = best->buffers();
     auto plan = std::make_unique<SystolicPlan>(std::move(*best), encoding, best_estimate);
-    plan->set_stream_timing(stream_timing(encoding));
+    plan->set_stream_timing(stream_timing(encoding, chosen));
     plan->set_glb_staging_words(staging);
     return plan;
   }
 
  private:
+  // The buffers a layer may use: the configured split, or under glb.unified a few splits of the one
+  // capacity: the filters get an eighth, a quarter or half (no more than they need), the ofmaps an eighth or
+  // a quarter, the ifmaps the rest; and when the layer's filters and ifmap fit whole, exactly those. A split
+  // leaving any buffer less than a double-buffered wavefront is not tried.
+  std::vector<SystolicBuffers> buffer_splits(const LoopNest& nest, bool im2col) const {
+    if (!config_.glb.unified) return {buffers_};
+    const std::int64_t total = buffers_.ifmap_words + buffers_.filter_words + buffers_.ofmap_words;
+    const std::int64_t wavefront = systolic_wavefront_words(config_.pe_array.rows, config_.pe_array.cols);
+    const std::int64_t filters = nest.groups * nest.filters * nest.filter_h * nest.filter_w * nest.channels;
+    const std::int64_t ifmap = nest.groups * (im2col ? nest.images * nest.ofmap_h * nest.ofmap_w * nest.filter_h *
+                                                           nest.filter_w * nest.channels
+                                                     : nest.images * nest.channels * nest.input_h * nest.input_w);
+    std::vector<SystolicBuffers> splits;
+    const auto add = [&](std::int64_t filter_words, std::int64_t ifmap_words) {
+      filter_words = std::max(filter_words, wavefront);
+      const std::int64_t ofmap_words = total - filter_words - ifmap_words;
+      if (ifmap_words < wavefront || ofmap_words < wavefront) return;
+      for (const SystolicBuffers& split : splits) {
+        if (split.filter_words == filter_words && split.ifmap_words == ifmap_words) return;
+      }
+      SystolicBuffers split = buffers_;
+      split.filter_words = filter_words, split.ifmap_words = ifmap_words, split.ofmap_words = ofmap_words;
+      splits.push_back(split);
+    };
+    for (const std::int64_t filter_eighths : {1, 2, 4}) {
+      const std::int64_t filter_words = std::min(total * filter_eighths / 8, filters);
+      for (const std::int64_t ofmap_eighths : {1, 2})
+        add(filter_words, total - filter_words - total * ofmap_eighths / 8);
+    }
+    if (filters + ifmap < total) add(filters, ifmap);
+    if (splits.empty()) splits.push_back(buffers_);  // the config check keeps the default split possible
+    return splits;
+  }
+
   // The stream lengths to try: the whole stream, and under capacity-driven reuse (weight and input
   // stationary) the longest tile whose partial sums, live across the inner folds, fit half the ofmap buffer
   // at the accumulator width (the other half drains the previous tile), in whole chunks of the array's rows.
-  std::vector<std::int64_t> stream_tiles(const LoopNest& nest, SystolicDataflow dataflow,
-                                         SystolicFoldOrder order) const {
+  std::vector<std::int64_t> stream_tiles(const LoopNest& nest, SystolicDataflow dataflow, SystolicFoldOrder order,
+                                         const SystolicBuffers& buffers) const {
     std::vector<std::int64_t> tiles = {0};
-    if (buffers_.reuse != FoldReuse::kCapacity || dataflow == SystolicDataflow::kOutputStationary) return tiles;
+    if (buffers.reuse != FoldReuse::kCapacity || dataflow == SystolicDataflow::kOutputStationary) return tiles;
     const std::int64_t rows = config_.pe_array.rows, cols = config_.pe_array.cols;
     const std::int64_t pixels = nest.images * nest.ofmap_h * nest.ofmap_w;
     const std::int64_t spatial_cols = dataflow == SystolicDataflow::kWeightStationary ? nest.filters : pixels;
     const std::int64_t temporal = dataflow == SystolicDataflow::kWeightStationary ? pixels : nest.filters;
     const std::int64_t live_cols =
         order == SystolicFoldOrder::kColumnsOuter ? std::min(cols, spatial_cols) : spatial_cols;
-    const std::int64_t psums = buffers_.ofmap_words * buffers_.word_bits / buffers_.accumulator_bits;
+    const std::int64_t psums = buffers.ofmap_words * buffers.word_bits / buffers.accumulator_bits;
     std::int64_t tile = psums / 2 / live_cols;
     if (tile >= rows) tile = tile / rows * rows;
     if (tile >= 1 && tile < temporal) tiles.push_back(tile);
@@ -169,11 +215,11 @@ class SystolicPlanner : public ILayerPlanner {
 
   // SCALE-Sim's read buffers (docs/scalesim-reference.md): the first fill of each buffer's active half is
   // free, and prefetches follow each other without waiting for the array.
-  StreamTiming stream_timing(const DramEncoding& encoding) const {
+  StreamTiming stream_timing(const DramEncoding& encoding, const SystolicBuffers& buffers) const {
     StreamTiming timing;
     if (config_.glb.first_fill == FirstFill::kFree) {
-      timing.free_filter_bytes = encoding.raw_bytes(as_count(buffers_.filter_words / 2));
-      timing.free_ifmap_bytes = encoding.raw_bytes(as_count(buffers_.ifmap_words / 2));
+      timing.free_filter_bytes = encoding.raw_bytes(as_count(buffers.filter_words / 2));
+      timing.free_ifmap_bytes = encoding.raw_bytes(as_count(buffers.ifmap_words / 2));
     }
     timing.run_ahead = config_.glb.prefetch == Prefetch::kRunAhead;
     return timing;
@@ -189,9 +235,22 @@ class SystolicPlanner : public ILayerPlanner {
 // less, the fold model would silently assume it feeds the array.
 void check_systolic_buffers(YamlMap glb_map, const AcceleratorConfig& config) {
   const GlbConfig& glb = config.glb;
-  if (glb.filter_size_kib <= 0) glb_map.view().fail("a systolic array needs a filter buffer: set filter_size_kib");
   const double words_per_kib = 1024.0 * 8.0 / config.pe_array.word_bits;
   const std::int64_t wavefront = systolic_wavefront_words(config.pe_array.rows, config.pe_array.cols);
+  if (glb.unified) {
+    const auto words = static_cast<std::int64_t>(glb.size_kib * words_per_kib);
+    if (words < 3 * wavefront) {
+      glb_map.at("size_kib")
+          .fail(fmt::format("the unified buffer holds {} words, less than three operand wavefronts of the {}x{} array, "
+                            "double-buffered ({} words); enlarge glb.size_kib to at least {:g} KiB",
+                            words, config.pe_array.rows, config.pe_array.cols, 3 * wavefront,
+                            static_cast<double>(3 * wavefront) / words_per_kib));
+    }
+    return;
+  }
+  if (glb.filter_size_kib <= 0) {
+    glb_map.view().fail("a systolic array needs a filter buffer: set filter_size_kib, or glb.unified: true");
+  }
   const double ofmap_kib = ofmap_buffer_kib(glb);
   const struct {
     const char* buffer;
@@ -247,6 +306,12 @@ MappingSummary SystolicPlan::mapping() const {
                         {"folds", s.fold_count()},
                         {"stream_tile", s.stream_tile()},
                         {"fold_order", fold_order_name(s.fold_order())}};
+  if (s.buffers().split_by_planner) {  // glb.unified: the split chosen for this layer
+    const double words_per_kib = 1024.0 * 8.0 / s.buffers().word_bits;
+    summary.parameters["ifmap_buffer_kib"] = static_cast<double>(s.buffers().ifmap_words) / words_per_kib;
+    summary.parameters["filter_buffer_kib"] = static_cast<double>(s.buffers().filter_words) / words_per_kib;
+    summary.parameters["ofmap_buffer_kib"] = static_cast<double>(s.buffers().ofmap_words) / words_per_kib;
+  }
   summary.estimate = estimate_;
   return summary;
 }

@@ -80,6 +80,19 @@ AcceleratorConfigKey operand_key(std::string path, T GlbConfig::*field, ChoiceNa
 
 AcceleratorConfigSection buffer_keys() {
   AcceleratorConfigSection section = config_section("glb", false, kSystolic);
+  AcceleratorConfigKey unified = bool_key<AcceleratorConfig>(
+      "glb.unified", ERGON_FIELD(glb.unified),
+      "one buffer of `size_kib` for ifmaps, filters and ofmaps, split per layer by the planner (NVDLA's "
+      "convolution buffer, Gemmini's scratchpad); no `filter_size_kib` or `ofmap_size_kib` then");
+  const auto read_unified = unified.load;
+  unified.load = [read_unified](YamlMap& map, AcceleratorConfig& config) {
+    read_unified(map, config);
+    if (config.glb.unified && config.glb.filter_size_kib > 0) {
+      map.at("unified").fail(
+          "a unified buffer holds the filters within glb.size_kib: remove glb.filter_size_kib "
+          "or set glb.unified: false");
+    }
+  };
   AcceleratorConfigKey ofmap = number_key<AcceleratorConfig>(
       "glb.ofmap_size_kib", ERGON_FIELD(glb.ofmap_size_kib), NumberRule{0.0, kMaxGlbKib, false}, "KiB",
       "the part of `size_kib` for ofmaps (the rest holds ifmaps); 0 = half");
@@ -87,10 +100,17 @@ AcceleratorConfigSection buffer_keys() {
   const auto read_number = ofmap.load;
   ofmap.load = [read_number](YamlMap& map, AcceleratorConfig& config) {
     read_number(map, config);
+    if (config.glb.unified && config.glb.ofmap_size_kib > 0) {
+      map.at("ofmap_size_kib")
+          .fail(
+              "a unified buffer is split per layer by the planner: remove glb.ofmap_size_kib "
+              "or set glb.unified: false");
+    }
     if (config.glb.ofmap_size_kib >= config.glb.size_kib)
       map.at("ofmap_size_kib").fail("must be smaller than glb.size_kib");
   };
   section.keys = {
+      unified,
       ofmap,
       operand_key("glb.operand_fetch", &GlbConfig::operand_fetch,
                   ChoiceNames<OperandFetch>{{"tensors", OperandFetch::kTensors}, {"im2col", OperandFetch::kIm2col}},

@@ -120,3 +120,36 @@ TEST(SystolicReuse, OverflowingPartialSumsSpillAtTheAccumulatorWidth) {
 
 }  // namespace
 }  // namespace ergon
+
+namespace ergon {
+namespace {
+
+// glb.unified: one capacity the planner splits per layer, so a buffer sweep runs down to a few wavefronts;
+// with activations kept on chip, MobileNetV2's DRAM traffic falls as the buffer grows until its working
+// set fits. Every layer's split fills the buffer exactly.
+TEST(SystolicReuse, AUnifiedBufferSweepsItsWholeRange) {
+  const Workload workload = load_workload(test::source_dir() + "/workloads/mobilenet_v2.yaml");
+  std::vector<std::uint64_t> dram;
+  for (const char* kib : {"64", "256", "1024", "8192"}) {
+    const Chip chip(load_accelerator_config(
+        test::source_dir() + "/configs/edge_tpu.yaml",
+        {"glb.unified=true", "glb.filter_size_kib=0", "glb.ofmap_size_kib=0", "glb.fold_reuse=capacity",
+         "glb.keep_activations=when_fits", std::string("glb.size_kib=") + kib}));
+    const SimulationResult result = run_pipeline(chip, workload, SimulationOptions{});
+    dram.push_back(result.total.dram_bytes());
+    for (const LayerResult& layer : result.layers) {
+      if (!layer.mapping || !layer.mapping->parameters.contains("filter_buffer_kib")) continue;
+      const auto& p = layer.mapping->parameters;
+      const double split_kib = p.at("ifmap_buffer_kib").get<double>() + p.at("filter_buffer_kib").get<double>() +
+                               p.at("ofmap_buffer_kib").get<double>();
+      EXPECT_NEAR(split_kib, std::stod(kib), 1e-9) << kib << " KiB " << layer.name;
+    }
+  }
+  EXPECT_GT(dram[0], dram[1]);
+  EXPECT_GT(dram[1], dram[2]);
+  EXPECT_GE(dram[2], dram[3]);
+  EXPECT_GE(static_cast<double>(dram[1]), 2.0 * static_cast<double>(dram[3])) << "256 KiB against 8 MiB";
+}
+
+}  // namespace
+}  // namespace ergon
