@@ -45,6 +45,10 @@ struct RegisterFileConfig {  // per PE, in words of pe_array.word_bits
   bool filter_double_buffered = false;  // the filter RF holds the next pass's filters while one computes
 };
 
+// How a systolic array runs a grouped (depthwise) convolution: group after group, or several groups at once
+// as one dense convolution whose filters are block-diagonal (docs/dataflow.md), or each layer's better one.
+enum class DepthwiseMode { kSerial, kChannelGroups, kAuto };
+
 struct PeArrayConfig {
   std::string impl = "row_stationary";  // a registered dataflow plug-in
   // Systolic: the dataflow of every layer; nullopt (`auto`): each layer's own, chosen by mapper.objective.
@@ -54,6 +58,7 @@ struct PeArrayConfig {
   int word_bits = 16;
   int accumulator_bits = 0;  // systolic: a partial sum's width in the ofmap buffer and DRAM; 0 = word_bits
   int psum_bits() const { return accumulator_bits > 0 ? accumulator_bits : word_bits; }
+  DepthwiseMode depthwise = DepthwiseMode::kSerial;  // systolic
   RegisterFileConfig rf;  // row stationary only
 };
 

@@ -122,22 +122,25 @@ class SystolicPlanner : public ILayerPlanner {
     MappingSummary::Estimate best_estimate;
     std::vector<double> objectives;
     const bool im2col = config_.glb.operand_fetch == OperandFetch::kIm2col;
-    for (const SystolicBuffers& buffers : buffer_splits(nest, im2col)) {
-      for (const SystolicDataflow dataflow : dataflows) {
-        for (const SystolicFoldOrder order : {SystolicFoldOrder::kColumnsOuter, SystolicFoldOrder::kRowsOuter}) {
-          if (pins.order && *pins.order != order) continue;
-          const std::vector<std::int64_t> tiles = pins.stream_tile ? std::vector<std::int64_t>{*pins.stream_tile}
-                                                                   : stream_tiles(nest, dataflow, order, buffers);
-          for (const std::int64_t tile : tiles) {
-            SystolicSchedule candidate(nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers, order,
-                                       im2col, tile);
-            const MappingSummary::Estimate estimate =
-                estimate_schedule(candidate, config_, encoding, prices_, objective_);
-            objectives.push_back(estimate.best_objective);
-            if (!best || ranks_before(objective_, estimate.energy_pj, estimate.cycles, best_estimate.energy_pj,
-                                      best_estimate.cycles)) {  // full ties keep SCALE-Sim's order
-              best = std::move(candidate);
-              best_estimate = estimate;
+    for (const std::int64_t group : channel_groups(nest)) {
+      const LoopNest run_nest = grouped_nest(nest, group);
+      for (const SystolicBuffers& buffers : buffer_splits(run_nest, im2col)) {
+        for (const SystolicDataflow dataflow : dataflows) {
+          for (const SystolicFoldOrder order : {SystolicFoldOrder::kColumnsOuter, SystolicFoldOrder::kRowsOuter}) {
+            if (pins.order && *pins.order != order) continue;
+            const std::vector<std::int64_t> tiles = pins.stream_tile ? std::vector<std::int64_t>{*pins.stream_tile}
+                                                                     : stream_tiles(nest, dataflow, order, buffers);
+            for (const std::int64_t tile : tiles) {
+              SystolicSchedule candidate(run_nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers,
+                                         order, im2col, tile, group);
+              const MappingSummary::Estimate estimate =
+                  estimate_schedule(candidate, config_, encoding, prices_, objective_);
+              objectives.push_back(estimate.best_objective);
+              if (!best || ranks_before(objective_, estimate.energy_pj, estimate.cycles, best_estimate.energy_pj,
+                                        best_estimate.cycles)) {  // full ties keep SCALE-Sim's order
+                best = std::move(candidate);
+                best_estimate = estimate;
+              }
             }
           }
         }
@@ -159,6 +162,25 @@ class SystolicPlanner : public ILayerPlanner {
   }
 
  private:
+  // How many groups of a grouped convolution run at once (pe_array.depthwise): one (serial), and with
+  // channel groups the most whose filters fit the array's columns, whose window fits its rows, and both, each
+  // a divisor of the group count.
+  std::vector<std::int64_t> channel_groups(const LoopNest& nest) const {
+    const DepthwiseMode mode = config_.pe_array.depthwise;
+    if (mode == DepthwiseMode::kSerial || nest.groups == 1 || nest.kind != LoopNestKind::kConv) return {1};
+    std::vector<std::int64_t> sizes;
+    if (mode == DepthwiseMode::kAuto) sizes.push_back(1);
+    const std::int64_t by_columns = config_.pe_array.cols / nest.filters;
+    const std::int64_t by_rows = config_.pe_array.rows / (nest.filter_h * nest.filter_w * nest.channels);
+    for (const std::int64_t limit : {by_columns, by_rows, std::min(by_columns, by_rows)}) {
+      std::int64_t size = std::min(limit, nest.groups);
+      while (size > 1 && nest.groups % size != 0) --size;
+      if (size > 1 && std::find(sizes.begin(), sizes.end(), size) == sizes.end()) sizes.push_back(size);
+    }
+    if (sizes.empty()) sizes.push_back(1);  // no two groups fit side by side
+    return sizes;
+  }
+
   // The buffers a layer may use: the configured split, or under glb.unified a few splits of the one
   // capacity: the filters get an eighth, a quarter or half (no more than they need), the ofmaps an eighth or
   // a quarter, the ifmaps the rest; and when the layer's filters and ifmap fit whole, exactly those. A split
@@ -306,6 +328,7 @@ MappingSummary SystolicPlan::mapping() const {
                         {"folds", s.fold_count()},
                         {"stream_tile", s.stream_tile()},
                         {"fold_order", fold_order_name(s.fold_order())}};
+  if (s.channel_group() > 1) summary.parameters["channel_groups"] = s.channel_group();
   if (s.buffers().split_by_planner) {  // glb.unified: the split chosen for this layer
     const double words_per_kib = 1024.0 * 8.0 / s.buffers().word_bits;
     summary.parameters["ifmap_buffer_kib"] = static_cast<double>(s.buffers().ifmap_words) / words_per_kib;
@@ -326,7 +349,11 @@ std::vector<std::string> SystolicPlan::loop_nest() const {
                                               s.array_cols(), s.spatial_cols());
   const std::string row_loop =
       fmt::format("for row_fold in [0, {})  # {} of {} spatial rows", row_folds, s.array_rows(), s.spatial_rows());
-  return {fmt::format("for group in [0, {})", s.nest().groups),
+  const std::string groups = s.channel_group() > 1
+                                 ? fmt::format("for group in [0, {})  # {} groups at once, block-diagonal filters",
+                                               s.nest().groups, s.channel_group())
+                                 : fmt::format("for group in [0, {})", s.nest().groups);
+  return {groups,
           fmt::format("  for stream_tile in [0, {})  # {} of {} streamed steps", tiles, s.stream_tile(), s.temporal()),
           "    " + (columns_outer ? column_loop : row_loop), "      " + (columns_outer ? row_loop : column_loop),
           fmt::format("        stream {} steps through the {}x{} array ({} stationary)", s.stream_tile(),

@@ -56,7 +56,15 @@ AcceleratorConfigSection array_keys() {
                             config.pe_array.word_bits, bits));
     }
   };
-  section.keys = {dataflow, accumulator};
+  AcceleratorConfigKey depthwise = choice_key<AcceleratorConfig>(
+      "pe_array.depthwise", ERGON_FIELD(pe_array.depthwise),
+      ChoiceNames<DepthwiseMode>{{"serial", DepthwiseMode::kSerial},
+                                 {"channel_groups", DepthwiseMode::kChannelGroups},
+                                 {"auto", DepthwiseMode::kAuto}},
+      "grouped and depthwise convolutions: one group after another (SCALE-Sim), several groups at once as a dense "
+      "convolution with block-diagonal filters whose zero weights are gated, or each layer's better one by "
+      "`mapper.objective` (`docs/dataflow.md`); channel groups at transaction level only");
+  section.keys = {dataflow, accumulator, depthwise};
   return section;
 }
 

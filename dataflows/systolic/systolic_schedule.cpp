@@ -46,7 +46,7 @@ TensorCounts systolic_hop_shares(SystolicDataflow dataflow, std::uint64_t macs) 
 
 SystolicSchedule::SystolicSchedule(const LoopNest& nest, SystolicDataflow dataflow, std::int64_t array_rows,
                                    std::int64_t array_cols, SystolicBuffers buffers, SystolicFoldOrder order,
-                                   bool im2col, std::int64_t stream_tile)
+                                   bool im2col, std::int64_t stream_tile, std::int64_t channel_group)
     : nest_(nest),
       dataflow_(dataflow),
       order_(order),
@@ -55,7 +55,10 @@ SystolicSchedule::SystolicSchedule(const LoopNest& nest, SystolicDataflow datafl
       buffers_(buffers),
       pixels_(nest.images * nest.ofmap_h * nest.ofmap_w),
       window_(nest.filter_h * nest.filter_w * nest.channels),
-      im2col_(im2col) {
+      im2col_(im2col),
+      channel_group_(channel_group),
+      block_channels_(nest.channels / channel_group),
+      block_filters_(nest.filters / channel_group) {
   switch (dataflow) {
     case SystolicDataflow::kOutputStationary:
       spatial_rows_ = pixels_, spatial_cols_ = nest.filters, temporal_ = window_;
@@ -79,6 +82,36 @@ SystolicSchedule::SystolicSchedule(const LoopNest& nest, SystolicDataflow datafl
   ifmap_fits_ = group_ifmap <= buffers.ifmap_words / 2;
   filters_fit_ = window_ * nest.filters <= buffers.filter_words / 2;
   if (buffers.reuse == FoldReuse::kCapacity) replay_buffers();
+}
+
+LoopNest grouped_nest(const LoopNest& nest, std::int64_t channel_group) {
+  LoopNest grouped = nest;
+  grouped.groups = nest.groups / channel_group;
+  grouped.channels = nest.channels * channel_group;
+  grouped.filters = nest.filters * channel_group;
+  return grouped;
+}
+
+// Window positions (k = (r * S + s) * C + c) in `window` whose channel c lies in channel block `block`.
+std::int64_t SystolicSchedule::window_in_block(IndexRange window, std::int64_t block) const {
+  const std::int64_t c = nest_.channels;
+  const auto up_to = [&](std::int64_t k) {
+    return k / c * block_channels_ + std::clamp(k % c - block * block_channels_, std::int64_t{0}, block_channels_);
+  };
+  return up_to(window.end) - up_to(window.begin);
+}
+
+// The (window position, filter) pairs of `window` x `filters` that hold a weight: all of them, or with
+// channel groups only those of the block diagonal.
+std::uint64_t SystolicSchedule::weight_pairs(IndexRange window, IndexRange filters) const {
+  if (channel_group_ == 1) return as_count(window.size() * filters.size());
+  std::uint64_t pairs = 0;
+  for (std::int64_t block = filters.begin / block_filters_; block <= (filters.end - 1) / block_filters_; ++block) {
+    const std::int64_t block_filters =
+        overlap_length(filters.begin, filters.end, block * block_filters_, (block + 1) * block_filters_);
+    pairs += as_count(window_in_block(window, block) * block_filters);
+  }
+  return pairs;
 }
 
 std::uint64_t SystolicSchedule::fold_count() const {
@@ -193,10 +226,10 @@ void SystolicSchedule::add_filter_blocks(const SystolicFold& fold, const BlockGr
   const auto [m0, m1] = chunks_of(fold_filters(fold), grid.filter_chunk);
   for (std::int64_t k = k0; k <= k1; ++k) {
     for (std::int64_t m = m0; m <= m1; ++m) {
-      const std::int64_t values = overlap_length(k * grid.window_chunk, (k + 1) * grid.window_chunk, 0, window_) *
-                                  overlap_length(m * grid.filter_chunk, (m + 1) * grid.filter_chunk, 0, nest_.filters);
+      const IndexRange window{k * grid.window_chunk, std::min((k + 1) * grid.window_chunk, window_)};
+      const IndexRange filters{m * grid.filter_chunk, std::min((m + 1) * grid.filter_chunk, nest_.filters)};
       uses.add(static_cast<std::uint32_t>((fold.group * grid.window_chunks + k) * grid.filter_chunks + m),
-               as_count(values));
+               weight_pairs(window, filters));
     }
   }
 }
@@ -271,7 +304,8 @@ StepTraffic SystolicSchedule::traffic(std::uint64_t index, const SystolicFold& f
   const std::uint64_t rows = as_count(fold.rows.size()), cols = as_count(fold.cols.size());
   const std::uint64_t t = as_count(fold.stream.size());
   StepTraffic traffic;
-  traffic.macs = traffic.nonzero_macs = rows * cols * t;  // no zero gating in a systolic array
+  // No zero gating in a systolic array, except a channel group's zero weights.
+  traffic.macs = traffic.nonzero_macs = as_count(pixels.size()) * weight_pairs(window, filters);
   traffic.active_pes = rows * cols;
   traffic.compute_cycles = t;
   traffic.fill_cycles = dataflow_ == SystolicDataflow::kOutputStationary ? 0 : as_count(array_rows_);
@@ -292,8 +326,9 @@ StepTraffic SystolicSchedule::traffic(std::uint64_t index, const SystolicFold& f
   traffic.filter_bus_words = filter_reads;
   traffic.psum_bus_words = ofmap_writes;
   traffic.psum_glb_writes = ofmap_writes;
-  traffic.pe_hop_words = 2 * traffic.macs;  // two operands hop to a neighbour per MAC
-  traffic.pe_hop_shares = systolic_hop_shares(dataflow_, traffic.macs);
+  const std::uint64_t slots = rows * cols * t;  // MAC slots, a channel group's gated ones included
+  traffic.pe_hop_words = 2 * slots;             // two operands hop to a neighbour per slot
+  traffic.pe_hop_shares = systolic_hop_shares(dataflow_, slots);
 
   if (buffers_.reuse == FoldReuse::kCapacity) {
     const FoldDram& dram = capacity_dram_[index];
@@ -307,7 +342,7 @@ StepTraffic SystolicSchedule::traffic(std::uint64_t index, const SystolicFold& f
       traffic.ifmap_dram_words = traffic.ifmap_dram_stored_words =
           im2col_ ? as_count(pixels.size() * window.size()) : ifmap_words_for_pixels(pixels, window);
     }
-    if (traffic.filter_dram_words > 0) traffic.filter_dram_words = as_count(window.size() * filters.size());
+    if (traffic.filter_dram_words > 0) traffic.filter_dram_words = weight_pairs(window, filters);
   }
   // Outputs are complete once the whole window has been accumulated.
   const bool complete = window.end == window_;

@@ -33,7 +33,7 @@ struct SystolicBuffers {  // words each on-chip buffer holds, and how it keeps b
   std::int64_t ofmap_words = 0;
   FoldReuse reuse = FoldReuse::kPreviousFold;
   int word_bits = 8;
-  int accumulator_bits = 8;  // a partial sum's width in the ofmap buffer and when spilled
+  int accumulator_bits = 8;       // a partial sum's width in the ofmap buffer and when spilled
   bool split_by_planner = false;  // glb.unified: the planner chose this split for the layer
 };
 
@@ -53,11 +53,18 @@ struct FoldDram {
   std::uint64_t psum_spill_write_words = 0;
 };
 
+// `nest` with `channel_group` of its groups run at once (SystolicSchedule's channel_group).
+LoopNest grouped_nest(const LoopNest& nest, std::int64_t channel_group);
+
 class SystolicSchedule {
  public:
   SystolicSchedule(const LoopNest& nest, SystolicDataflow dataflow, std::int64_t array_rows, std::int64_t array_cols,
                    SystolicBuffers buffers, SystolicFoldOrder order = SystolicFoldOrder::kColumnsOuter,
-                   bool im2col = false, std::int64_t stream_tile = 0);  // 0: T whole
+                   bool im2col = false, std::int64_t stream_tile = 0,  // 0: T whole
+                   std::int64_t channel_group = 1);
+  // channel_group > 1: `nest` runs `channel_group` of a grouped layer's groups at once, as one group whose
+  // channels and filters are theirs side by side and whose filters are block-diagonal (the other groups'
+  // weights are zeros, gated): grouped_nest() builds it.
 
   const LoopNest& nest() const { return nest_; }
   SystolicDataflow dataflow() const { return dataflow_; }
@@ -70,6 +77,7 @@ class SystolicSchedule {
   std::int64_t spatial_cols() const { return spatial_cols_; }  // Sc
   std::int64_t temporal() const { return temporal_; }          // T
   std::int64_t stream_tile() const { return stream_tile_; }    // T per fold, at most
+  std::int64_t channel_group() const { return channel_group_; }
   const SystolicBuffers& buffers() const { return buffers_; }
   bool im2col() const { return im2col_; }
   std::uint64_t fold_count() const;
@@ -101,6 +109,8 @@ class SystolicSchedule {
   std::uint64_t staging_words() const;
 
  private:
+  std::int64_t window_in_block(IndexRange window, std::int64_t block) const;
+  std::uint64_t weight_pairs(IndexRange window, IndexRange filters) const;
   struct BlockGrid;
   BlockGrid block_grid() const;
   void add_ifmap_blocks(const SystolicFold& fold, const BlockGrid& grid, FoldBlockUses& uses) const;
@@ -119,6 +129,7 @@ class SystolicSchedule {
   std::int64_t pixels_, window_, spatial_rows_, spatial_cols_, temporal_;
   std::int64_t row_folds_, col_folds_, stream_tile_, stream_tiles_;
   bool im2col_;
+  std::int64_t channel_group_, block_channels_, block_filters_;
   bool ifmap_fits_, filters_fit_;
   std::vector<FoldDram> capacity_dram_;  // per fold, under FoldReuse::kCapacity
 };
