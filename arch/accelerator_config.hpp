@@ -59,6 +59,7 @@ struct PeArrayConfig {
   int accumulator_bits = 0;  // systolic: a partial sum's width in the ofmap buffer and DRAM; 0 = word_bits
   int psum_bits() const { return accumulator_bits > 0 ? accumulator_bits : word_bits; }
   DepthwiseMode depthwise = DepthwiseMode::kSerial;  // systolic
+  bool pipelined_folds = false;  // systolic: the PEs double-buffer the stationary operand (docs/dataflow.md)
   RegisterFileConfig rf;  // row stationary only
 };
 

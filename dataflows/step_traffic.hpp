@@ -78,6 +78,7 @@ struct StepTraffic {
   std::uint64_t compute_cycles = 0;               // the busiest PE's MAC cycles, one MAC per cycle
   std::uint64_t accumulation_latency_cycles = 0;  // psums rippling up the tallest PE column
   std::uint64_t fill_cycles = 0;                  // systolic: shifting the stationary operand in before the stream
+  bool skew_overlapped = false;  // systolic, pipelined folds: the wavefront's skew overlaps the next fold's stream
   IfmapStream ifmap_stream;
 
   // Words DRAM deposits into the on-chip buffers for this step.

@@ -185,6 +185,11 @@ void check_run_options(const Chip& chip, const Workload& workload, const Simulat
         "glb.keep_activations: when_fits is modelled at transaction level only; run with --fidelity tlm or set "
         "glb.keep_activations=never");
   }
+  if (options.fidelity == Fidelity::kCycleAccurate && chip.config().pe_array.pipelined_folds) {
+    throw std::invalid_argument(
+        "pe_array.pipelined_folds is modelled at transaction level only; run with --fidelity tlm or set "
+        "pe_array.pipelined_folds=false");
+  }
   if (options.fidelity == Fidelity::kCycleAccurate && chip.config().pe_array.depthwise != DepthwiseMode::kSerial) {
     throw std::invalid_argument(
         "pe_array.depthwise: channel groups are modelled at transaction level only; run with --fidelity tlm or set "

@@ -45,6 +45,7 @@ SystolicBuffers systolic_buffers(const AcceleratorConfig& config) {
   buffers.reuse = config.glb.fold_reuse;
   buffers.word_bits = bits;
   buffers.accumulator_bits = config.pe_array.psum_bits();
+  buffers.pipelined_folds = config.pe_array.pipelined_folds;
   return buffers;
 }
 

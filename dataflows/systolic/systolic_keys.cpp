@@ -64,7 +64,12 @@ AcceleratorConfigSection array_keys() {
       "grouped and depthwise convolutions: one group after another (SCALE-Sim), several groups at once as a dense "
       "convolution with block-diagonal filters whose zero weights are gated, or each layer's better one by "
       "`mapper.objective` (`docs/dataflow.md`); channel groups at transaction level only");
-  section.keys = {dataflow, accumulator, depthwise};
+  AcceleratorConfigKey pipelined = bool_key<AcceleratorConfig>(
+      "pe_array.pipelined_folds", ERGON_FIELD(pe_array.pipelined_folds),
+      "the PEs double-buffer the stationary operand (TPU v1's weight tiles, Gemmini's PE registers) or the "
+      "accumulators: a fold's shift-in or drain overlaps the neighbouring fold's stream and the wavefront skew is "
+      "paid once per layer; false: each fold pays its shift-in, stream and skew (SCALE-Sim). Transaction level only");
+  section.keys = {dataflow, accumulator, depthwise, pipelined};
   return section;
 }
 

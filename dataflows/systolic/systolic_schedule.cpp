@@ -309,6 +309,13 @@ StepTraffic SystolicSchedule::traffic(std::uint64_t index, const SystolicFold& f
   traffic.active_pes = rows * cols;
   traffic.compute_cycles = t;
   traffic.fill_cycles = dataflow_ == SystolicDataflow::kOutputStationary ? 0 : as_count(array_rows_);
+  if (buffers_.pipelined_folds && previous) {
+    // The PEs hold a second copy of the stationary operand (weight or input stationary) or of the
+    // accumulators (output stationary): this fold's shift-in, or the previous fold's result drain, takes
+    // `rows` cycles during the previous fold's stream, and waits only for what that stream leaves over.
+    traffic.fill_cycles = as_count(std::max<std::int64_t>(array_rows_ - previous->stream.size(), 0));
+  }
+  traffic.skew_overlapped = buffers_.pipelined_folds && index + 1 < fold_count();
   // Buffer reads into the array and writes out of it, as SCALE-Sim counts them.
   std::uint64_t ifmap_reads = 0, filter_reads = 0, ofmap_writes = 0;
   switch (dataflow_) {

@@ -35,6 +35,7 @@ struct SystolicBuffers {  // words each on-chip buffer holds, and how it keeps b
   int word_bits = 8;
   int accumulator_bits = 8;       // a partial sum's width in the ofmap buffer and when spilled
   bool split_by_planner = false;  // glb.unified: the planner chose this split for the layer
+  bool pipelined_folds = false;   // pe_array.pipelined_folds
 };
 
 struct SystolicFold {

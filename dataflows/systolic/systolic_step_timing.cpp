@@ -18,7 +18,8 @@ SystolicTiming systolic_timing(const AcceleratorConfig& config) {
 }
 
 std::uint64_t systolic_array_cycles(const StepTraffic& t, const SystolicTiming& timing) {
-  return t.fill_cycles + t.compute_cycles + static_cast<std::uint64_t>(timing.rows + timing.cols - 2);
+  const auto skew = t.skew_overlapped ? 0 : static_cast<std::uint64_t>(timing.rows + timing.cols - 2);
+  return t.fill_cycles + t.compute_cycles + skew;
 }
 
 std::uint64_t systolic_step_cycles(const StepTraffic& t, const SystolicTiming& timing) {

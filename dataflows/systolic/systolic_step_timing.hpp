@@ -5,9 +5,10 @@
 //
 // The stationary operand shifts in first (fill_cycles), then T steps stream through the array and its
 // wavefront skew adds rows + cols - 2 cycles: output stationary T + R + C - 2, weight/input stationary
-// 2R + C + T - 2 (as SCALE-Sim v2 counts them). The buffers feed the array's edges directly (one word per edge
-// row or column per cycle); their bank ports carry the DRAM deposits and the finished outputs leaving for
-// DRAM, and can only slow a fold down.
+// 2R + C + T - 2 (as SCALE-Sim v2 counts them). Pipelined folds (SystolicSchedule) hide a fold's shift-in
+// behind the previous fold's stream and its skew behind the next fold's. The buffers feed the array's edges directly
+// (one word per edge row or column per cycle); their bank ports carry the DRAM deposits and the finished outputs
+// leaving for DRAM, and can only slow a fold down.
 #include <cstdint>
 
 #include "arch/accelerator_config.hpp"

@@ -1,8 +1,11 @@
-// Grouped and depthwise convolutions on a systolic array (pe_array.depthwise, docs/dataflow.md): channel
-// groups run several groups at once with block-diagonal filters, counting only the real weights' MACs and
-// DRAM words; `auto` takes each layer's better mechanism; cycle fidelity refuses what it does not model.
+// Systolic array modes (docs/dataflow.md): grouped and depthwise convolutions (pe_array.depthwise) and
+// pipelined folds (pe_array.pipelined_folds). Channel groups run several groups at once with block-diagonal
+// filters, counting only the real weights' MACs and DRAM words; `auto` takes each layer's better mechanism;
+// cycle fidelity refuses what it does not model.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -72,6 +75,56 @@ TEST(SystolicDepthwise, CycleFidelityRefusesChannelGroups) {
     FAIL() << "expected a refusal";
   } catch (const std::invalid_argument& error) {
     EXPECT_NE(std::string(error.what()).find("pe_array.depthwise"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace ergon
+
+namespace ergon {
+namespace {
+
+// pe_array.pipelined_folds: with a DRAM too fast to stall, a layer of F folds of T streamed steps on an R x C
+// weight-stationary array takes F (2R + C + T - 2) cycles one fold at a time (SCALE-Sim), and
+// R + F T + (F - 1) max(R - T, 0) + R + C - 2 pipelined: the first shift-in, the streams back to back (each
+// next shift-in hidden behind them when T >= R), and one skew.
+TEST(SystolicPipelinedFolds, ShiftInAndSkewOverlapTheNeighbouringFolds) {
+  const auto path = test::unique_temp_path("ergon_pipelined.yaml");
+  std::ofstream(path) << "name: pipelined\nsource: test\nlayers:\n"
+                         "  - {name: image, op: input, shape: [64, 8, 8]}\n"
+                         "  - {name: conv, op: conv, inputs: [image], filters: 96, kernel: 3, padding: 1}\n"
+                         "  - {name: narrow, op: conv, inputs: [conv], filters: 32, kernel: 1, stride: 4}\n";
+  const Workload workload = load_workload(path.string());
+  const std::int64_t r = 32, c = 32;
+  const auto cycles = [&](bool pipelined) {
+    const Chip chip(load_accelerator_config(
+        test::source_dir() + "/configs/edge_tpu.yaml",
+        {"pe_array.rows=32", "pe_array.cols=32", "pe_array.dataflow=ws", "dram.bandwidth_gbps=1000000",
+         "dram.latency_ns=0", std::string("pe_array.pipelined_folds=") + (pipelined ? "true" : "false")}));
+    const SimulationResult result = run_pipeline(chip, workload, SimulationOptions{});
+    return std::pair{result.layers[1].cycles, result.layers[2].cycles};
+  };
+  // conv: K = 576 -> 18 row folds, M = 96 -> 3 column folds, T = 64 pixels. narrow: K = 96 -> 3, M = 32 -> 1,
+  // T = 4 pixels (shorter than the shift-in).
+  const auto expected = [&](std::int64_t folds, std::int64_t t, bool pipelined) {
+    if (!pipelined) return static_cast<std::uint64_t>(folds * (2 * r + c + t - 2));
+    return static_cast<std::uint64_t>(r + folds * t + (folds - 1) * std::max<std::int64_t>(r - t, 0) + r + c - 2);
+  };
+  const auto [conv_serial, narrow_serial] = cycles(false);
+  const auto [conv_pipelined, narrow_pipelined] = cycles(true);
+  // The network's first layer waits one cycle for its first data, however fast the DRAM.
+  EXPECT_EQ(conv_serial, expected(54, 64, false) + 1);
+  EXPECT_EQ(narrow_serial, expected(3, 4, false));
+  EXPECT_EQ(conv_pipelined, expected(54, 64, true) + 1);
+  EXPECT_EQ(narrow_pipelined, expected(3, 4, true));
+}
+
+TEST(SystolicPipelinedFolds, CycleFidelityRefusesThem) {
+  try {
+    run({"pe_array.pipelined_folds=true"}, Fidelity::kCycleAccurate);
+    FAIL() << "expected a refusal";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("pe_array.pipelined_folds"), std::string::npos) << error.what();
   }
 }
 
