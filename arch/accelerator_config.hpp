@@ -60,7 +60,7 @@ struct PeArrayConfig {
   int psum_bits() const { return accumulator_bits > 0 ? accumulator_bits : word_bits; }
   DepthwiseMode depthwise = DepthwiseMode::kSerial;  // systolic
   bool pipelined_folds = false;  // systolic: the PEs double-buffer the stationary operand (docs/dataflow.md)
-  RegisterFileConfig rf;  // row stationary only
+  RegisterFileConfig rf;         // row stationary only
 };
 
 // Words of `word_bits` in `kib` KiB.
@@ -95,6 +95,10 @@ struct GlbConfig {
   Prefetch prefetch = Prefetch::kDoubleBuffered;
   FoldReuse fold_reuse = FoldReuse::kCapacity;
   KeepActivations keep_activations = KeepActivations::kNever;
+  KeepActivations keep_weights = KeepActivations::kNever;  // across inferences (docs/simulator.md)
+  bool keeps_tensors() const {
+    return keep_activations == KeepActivations::kWhenFits || keep_weights == KeepActivations::kWhenFits;
+  }
   // Words every bank's `ports_per_bank` ports move per cycle together (at least one).
   std::int64_t port_words_per_cycle(std::int64_t ports_per_bank, int word_bits) const {
     return std::max<std::int64_t>(banks * ports_per_bank * bank_width_bits / word_bits, 1);

@@ -21,9 +21,11 @@ class ResidencyPlanner {
     for (std::size_t j = 0; j < jobs.size(); ++j) job_of_[jobs[j].layer_index] = j;
   }
 
-  void plan(std::uint64_t pool_words) {
+  void plan(std::uint64_t pool_words, bool weights, bool activations) {
+    const std::uint64_t cached = weights ? cache_weights(pool_words) : 0;
+    if (!activations) return;
     find_consumers();
-    keep_outputs(pool_words);
+    keep_outputs(pool_words - cached);
     share_inputs();
   }
 
@@ -73,6 +75,22 @@ class ResidencyPlanner {
         if (!weights) inputs_[j].push_back({output_words(*producer), sources});
       }
     }
+  }
+
+  // Weights cached across inferences, layer by layer in execution order while the cache and every layer's
+  // staging fit the pool; the words cached.
+  std::uint64_t cache_weights(std::uint64_t pool_words) {
+    std::uint64_t staging = 0;
+    for (const LayerJob& job : jobs_) staging = std::max(staging, job.plan->glb_staging_words());
+    std::uint64_t cached = 0;
+    for (LayerJob& job : jobs_) {
+      const Layer& layer = workload_.layers()[job.layer_index];
+      if (layer.second_input_is_weights() || layer.params_count == 0) continue;  // activations, or none
+      if (cached + layer.params_count + staging > pool_words) break;
+      cached += layer.params_count;
+      job.residency.weights_on_chip = true;
+    }
+    return cached;
   }
 
   void keep_outputs(std::uint64_t pool_words) {
@@ -126,9 +144,11 @@ class ResidencyPlanner {
 
 void plan_residency(const Workload& workload, const std::vector<std::int64_t>& batch_per_layer,
                     const AcceleratorConfig& config, std::vector<LayerJob>& jobs) {
-  if (config.glb.keep_activations != KeepActivations::kWhenFits) return;
+  if (!config.glb.keeps_tensors()) return;
   ResidencyPlanner(workload, batch_per_layer, jobs)
-      .plan(static_cast<std::uint64_t>(words_of_kib(config.glb.size_kib, config.pe_array.word_bits)));
+      .plan(static_cast<std::uint64_t>(words_of_kib(config.glb.size_kib, config.pe_array.word_bits)),
+            config.glb.keep_weights == KeepActivations::kWhenFits,
+            config.glb.keep_activations == KeepActivations::kWhenFits);
 }
 
 }  // namespace ergon

@@ -7,6 +7,9 @@
 // and read again, as with `never`. An output stays only if every consumer reads it as its input: not the
 // network's outputs, not an output read as a matmul's second operand (it streams as weights) nor one read
 // through a concat (its consumers read the concat's region). The first output that fits is kept first.
+// With glb.keep_weights: when_fits, layers' weights are cached first, across inferences (a steady-state
+// inference reads none of them), in execution order while they and the largest staging fit; the outputs then
+// share what is left.
 #include <cstdint>
 #include <vector>
 

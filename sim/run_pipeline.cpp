@@ -185,6 +185,11 @@ void check_run_options(const Chip& chip, const Workload& workload, const Simulat
         "glb.keep_activations: when_fits is modelled at transaction level only; run with --fidelity tlm or set "
         "glb.keep_activations=never");
   }
+  if (options.fidelity == Fidelity::kCycleAccurate && chip.config().glb.keep_weights == KeepActivations::kWhenFits) {
+    throw std::invalid_argument(
+        "glb.keep_weights: when_fits is modelled at transaction level only; run with --fidelity tlm or set "
+        "glb.keep_weights=never");
+  }
   if (options.fidelity == Fidelity::kCycleAccurate && chip.config().pe_array.pipelined_folds) {
     throw std::invalid_argument(
         "pe_array.pipelined_folds is modelled at transaction level only; run with --fidelity tlm or set "
@@ -297,9 +302,9 @@ SimulationResult simulate_run(const Chip& chip, const Workload& workload, RunPla
     LayerResult& entry = result.layers[jobs[j].layer_index];
     const LayerMeasurement& measured = controller->measurements()[j];
     fill_measurement(entry, measured, result.pe_count, is_mac_layer(workload.layers()[jobs[j].layer_index]));
-    if (config.glb.keep_activations == KeepActivations::kWhenFits) {
-      entry.activations_on_chip =
-          LayerResult::ActivationsOnChip{measured.input_on_chip_bytes, measured.output_kept_bytes};
+    if (config.glb.keeps_tensors()) {
+      entry.activations_on_chip = LayerResult::ActivationsOnChip{
+          measured.input_on_chip_bytes, measured.output_kept_bytes, measured.weight_on_chip_bytes};
     }
   }
   for (LayerResult& entry : result.layers) {

@@ -74,7 +74,8 @@ nlohmann::ordered_json layer_json(const LayerResult& l, const SimulationResult& 
   add_dram_bank_fields(json, l);
   if (l.activations_on_chip) {
     json["activations_on_chip"] = {{"input_bytes_found", l.activations_on_chip->input_bytes_found},
-                                   {"output_bytes_kept", l.activations_on_chip->output_bytes_kept}};
+                                   {"output_bytes_kept", l.activations_on_chip->output_bytes_kept},
+                                   {"weight_bytes_found", l.activations_on_chip->weight_bytes_found}};
   }
   json["tensors"] = tensors_json(l);
   return json;

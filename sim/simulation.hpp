@@ -85,8 +85,10 @@ struct LayerResult {
   struct ActivationsOnChip {
     std::uint64_t input_bytes_found = 0;
     std::uint64_t output_bytes_kept = 0;
+    std::uint64_t weight_bytes_found = 0;  // glb.keep_weights: weights found in the GLB's cache
     ActivationsOnChip& operator+=(const ActivationsOnChip& o) {
       input_bytes_found += o.input_bytes_found, output_bytes_kept += o.output_bytes_kept;
+      weight_bytes_found += o.weight_bytes_found;
       return *this;
     }
   };

@@ -129,6 +129,7 @@ void Controller::run_step(const LoadedStep& loaded, LayerMeasurement& layer) {
     loader_.write(busy.dram_bytes, loaded.job);
   }
   layer.input_on_chip_bytes += loaded.on_chip.input_on_chip_bytes;
+  layer.weight_on_chip_bytes += loaded.on_chip.weight_on_chip_bytes;
   if (loaded.on_chip.output_kept_words > 0) {
     layer.output_kept_bytes += job.plan->encoding().ofmap_bytes(loaded.on_chip.output_kept_words);
   }

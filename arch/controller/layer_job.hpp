@@ -18,7 +18,8 @@ namespace ergon {
 struct LayerResidency {
   double input_share_on_chip = 0;  // of the input words the layer would read from DRAM, the share kept on chip
   bool output_kept = false;        // its output stays in the GLB for its consumers and is never written back
-  bool any() const { return input_share_on_chip > 0 || output_kept; }
+  bool weights_on_chip = false;    // its weights are cached in the GLB across inferences: never read from DRAM
+  bool any() const { return input_share_on_chip > 0 || output_kept || weights_on_chip; }
 };
 
 struct LayerJob {
@@ -51,6 +52,7 @@ struct LayerMeasurement {
   // chip instead of written back (as the layer's DRAM encoding would have moved them).
   std::uint64_t input_on_chip_bytes = 0;
   std::uint64_t output_kept_bytes = 0;
+  std::uint64_t weight_on_chip_bytes = 0;  // weights found in the GLB's cache instead of read
   // Cycle fidelity: the simulated output compared with the reference computation.
   bool output_checked = false;
   std::uint64_t output_mismatches = 0;

@@ -26,6 +26,11 @@ ResidentTraffic::Moved ResidentTraffic::apply(LayerStep& step) {
     step.stored_ifmap_nonzeros -= nonzeros;
     t.glb_writes -= words;  // already in the GLB: nothing deposited
   }
+  if (residency_.weights_on_chip) {
+    moved.weight_on_chip_bytes = encoding_.raw_bytes(t.filter_dram_words);
+    t.glb_writes -= t.filter_dram_words;  // already in the GLB: nothing deposited
+    t.filter_dram_words = 0;
+  }
   if (residency_.output_kept) {
     moved.output_kept_words = t.ofmap_dram_words;
     t.glb_reads -= t.ofmap_dram_words;  // not read out for a write-back

@@ -18,6 +18,7 @@ class ResidentTraffic {
   struct Moved {
     std::uint64_t input_on_chip_bytes = 0;  // as the step would have read them
     std::uint64_t output_kept_words = 0;
+    std::uint64_t weight_on_chip_bytes = 0;
   };
   Moved apply(LayerStep& step);
 

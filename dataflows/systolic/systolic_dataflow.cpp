@@ -154,7 +154,7 @@ class SystolicPlanner : public ILayerPlanner {
     best_estimate.worst_objective = objectives.back();
     // Only read when outputs may stay on chip: it walks every fold once more.
     const std::uint64_t staging =
-        config_.glb.keep_activations == KeepActivations::kWhenFits ? best->staging_words() : 0;
+        config_.glb.keeps_tensors() ? best->staging_words() : 0;
     const SystolicBuffers chosen = best->buffers();
     auto plan = std::make_unique<SystolicPlan>(std::move(*best), encoding, best_estimate);
     plan->set_stream_timing(stream_timing(encoding, chosen));

@@ -8,7 +8,7 @@
 //   coding's best packing (a 64-bit word full of non-zero values), else raw; the network's input raw.
 // Partial sums spilled, tiles fetched twice, burst granularity and DRAM latency only add to it.
 // With glb.keep_activations: when_fits any activation passed between layers may stay on chip, so only the
-// network's input and outputs count among the activations.
+// network's input and outputs count among the activations; with glb.keep_weights: when_fits no weights count.
 #include "power/estimators/roofline.hpp"
 
 #include <algorithm>
@@ -113,6 +113,7 @@ Roofline roofline_bound(const Workload& workload, const AcceleratorConfig& confi
       if (!workload.reads_network_input(layer)) l.traffic.ifmap_bytes = 0;
       if (boost::out_degree(index, workload.graph()) > 0) l.traffic.ofmap_bytes = 0;
     }
+    if (config.glb.keep_weights == KeepActivations::kWhenFits) l.traffic.weight_bytes = 0;  // may be cached
     l.name = layer.name;
     l.op = op_name(layer.op);
     l.macs = layer.macs * static_cast<std::uint64_t>(l.batch);
