@@ -11,7 +11,6 @@ constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 // The executed layers whose outputs reach a layer's input through layers that move no data.
 struct Sources {
   std::vector<std::size_t> layers;
-  bool through_concat = false;  // the consumer reads a concat's region
 };
 
 class ResidencyPlanner {
@@ -48,7 +47,6 @@ class ResidencyPlanner {
     const bool passes_data =
         l.op == OpKind::kActivation || l.op == OpKind::kLayout || l.op == OpKind::kSlice || l.op == OpKind::kConcat;
     if (!passes_data) return;  // the network input: in DRAM
-    if (l.op == OpKind::kConcat) sources.through_concat = true;
     for (const std::string& name : l.input_names) {
       if (const auto producer = index_of(name)) collect(*producer, sources);
     }
@@ -69,7 +67,7 @@ class ResidencyPlanner {
         collect(*producer, sources);
         const bool weights = consumer.second_input_is_weights() && k == 1;
         for (const std::size_t source : sources.layers) {
-          if (weights || sources.through_concat) keepable_[source] = false;
+          if (weights) keepable_[source] = false;
           last_consumer_[source] = last_consumer_[source] == kNone ? j : std::max(last_consumer_[source], j);
         }
         if (!weights) inputs_[j].push_back({output_words(*producer), sources});
@@ -117,10 +115,13 @@ class ResidencyPlanner {
       std::uint64_t total = 0, on_chip = 0;
       for (const Input& input : inputs_[j]) {
         total += input.words;
-        const bool resident =
+        // Through a concat each kept producer holds its own part of the concat's region.
+        std::uint64_t kept_words = 0;
+        for (const std::size_t source : input.sources.layers) kept_words += kept_[source] ? output_words(source) : 0;
+        const bool whole =
             !input.sources.layers.empty() && std::all_of(input.sources.layers.begin(), input.sources.layers.end(),
                                                          [this](std::size_t source) { return kept_[source]; });
-        if (resident) on_chip += input.words;
+        on_chip += whole ? input.words : std::min(kept_words, input.words);
       }
       jobs_[j].residency.input_share_on_chip =
           total > 0 ? static_cast<double>(on_chip) / static_cast<double>(total) : 0.0;

@@ -5,8 +5,9 @@
 // words) holds it beside the outputs already kept there and that layer's own staging
 // (LayerPlan::glb_staging_words, planned as if every operand came from DRAM); otherwise it is written back
 // and read again, as with `never`. An output stays only if every consumer reads it as its input: not the
-// network's outputs, not an output read as a matmul's second operand (it streams as weights) nor one read
-// through a concat (its consumers read the concat's region). The first output that fits is kept first.
+// network's outputs, nor an output read as a matmul's second operand (it streams as weights). An output read
+// through a concat stays as its part of the concat, and a consumer finds on chip the parts kept. The first
+// output that fits is kept first.
 // With glb.keep_weights: when_fits, layers' weights are cached first, across inferences (a steady-state
 // inference reads none of them), in execution order while they and the largest staging fit; the outputs then
 // share what is left.

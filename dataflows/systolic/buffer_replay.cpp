@@ -22,11 +22,33 @@ std::vector<std::size_t> next_use_folds(const FoldBlockUses& uses) {
   return next;
 }
 
+// Every block in the buffer at once: each is filled at its first use (partial sums: never) and stays.
+bool fill_once_if_all_fit(const FoldBlockUses& uses, std::uint64_t capacity_values, bool accumulating,
+                          BufferTraffic& traffic) {
+  std::vector<bool> seen(uses.block_count(), false);
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < uses.use_count(); ++i) {
+    const BufferBlockUse& use = uses.use(i);
+    if (!seen[use.block]) total += use.values, seen[use.block] = true;
+    if (total > capacity_values) return false;
+  }
+  if (accumulating) return true;
+  seen.assign(uses.block_count(), false);
+  for (std::size_t fold = 0; fold < uses.fold_count(); ++fold) {
+    for (std::size_t i = uses.begin(fold); i < uses.end(fold); ++i) {
+      const BufferBlockUse& use = uses.use(i);
+      if (!seen[use.block]) traffic.filled[fold] += use.values, seen[use.block] = true;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 BufferTraffic replay_buffer(const FoldBlockUses& uses, std::uint64_t capacity_values, bool accumulating) {
   const std::size_t folds = uses.fold_count();
   BufferTraffic traffic{std::vector<std::uint64_t>(folds, 0), std::vector<std::uint64_t>(folds, 0)};
+  if (fill_once_if_all_fit(uses, capacity_values, accumulating, traffic)) return traffic;
   const std::vector<std::size_t> next = next_use_folds(uses);
   std::vector<std::size_t> last_use(uses.block_count(), kNever);    // fold of the latest use so far
   std::vector<std::size_t> next_after(uses.block_count(), kNever);  // its next use after that

@@ -76,6 +76,14 @@ void expect_bound_holds(const SimulationResult& simulated, const nlohmann::json&
   EXPECT_LE(report["total_latency_ms_per_image"].get<double>(), simulated_ms_per_image * (1 + 1e-9)) << pair;
 }
 
+// The reference chips (docs/architectures.md) run the workloads of at most 100 M MACs here: a 64-MAC NVDLA
+// plans and simulates ResNet-50 in half a minute, beyond the test budget; the other configs run them all.
+bool reference_chip(const std::string& name) {
+  return name == "coral_edge_tpu" || name == "tpu_v1" || name == "gemmini" || name == "nvdla_full" ||
+         name == "nvdla_small";
+}
+constexpr std::uint64_t kReferenceChipMacs = 100'000'000;
+
 TEST(Roofline, EveryShippedWorkloadOnEveryShippedConfigStaysUnderTheSimulation) {
   const auto start = std::chrono::steady_clock::now();
   std::size_t pairs = 0;
@@ -85,13 +93,14 @@ TEST(Roofline, EveryShippedWorkloadOnEveryShippedConfigStaysUnderTheSimulation) 
     const ChipInputs chip{config, table};
     for (const std::string& workload_path : shipped("workloads", true)) {
       const Workload workload = load_workload(workload_path);
+      if (reference_chip(config.name) && workload.total_macs() > kReferenceChipMacs) continue;
       const std::string pair = fs::path(workload_path).filename().string() + " on " + config.name;
       const SimulationResult simulated = Simulation(config, table, workload, {}).run();
       expect_bound_holds(simulated, roofline_report(workload, chip, {}), pair);
       ++pairs;
     }
   }
-  EXPECT_GE(pairs, 4u * 21u);
+  EXPECT_GE(pairs, 4u * 21u + 5u * 4u);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << pairs << " pairs in " << seconds << " s\n";
 }

@@ -153,3 +153,26 @@ TEST(SystolicReuse, AUnifiedBufferSweepsItsWholeRange) {
 
 }  // namespace
 }  // namespace ergon
+
+namespace ergon {
+namespace {
+
+// The shipped Coral Edge TPU (docs/architectures.md): MobileNetV2's off-chip traffic falls more than twice
+// between a 256 KiB and an 8 MiB buffer, and at 8 MiB only the input image and the output cross the link.
+TEST(SystolicReuse, CoralEdgeTpuTrafficFallsWithItsBuffer) {
+  const Workload workload = load_workload(test::source_dir() + "/workloads/mobilenet_v2.yaml");
+  const auto dram = [&](const char* kib) {
+    const Chip chip(load_accelerator_config(test::source_dir() + "/configs/coral_edge_tpu.yaml",
+                                            {std::string("glb.size_kib=") + kib}));
+    return run_pipeline(chip, workload, SimulationOptions{}).total.dram_bytes();
+  };
+  const std::uint64_t small = dram("256"), large = dram("8192");
+  EXPECT_GE(small, 2 * large);
+  const Layer& input = workload.layers().front();
+  const std::uint64_t io =
+      static_cast<std::uint64_t>(input.output_shape.elements() + workload.layers().back().output_shape.elements());
+  EXPECT_EQ(large, io) << "8-bit words: the input image and the logits";
+}
+
+}  // namespace
+}  // namespace ergon
