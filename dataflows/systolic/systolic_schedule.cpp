@@ -190,7 +190,7 @@ void SystolicSchedule::add_ifmap_blocks(const SystolicFold& fold, const BlockGri
     }
     return;
   }
-  const std::int64_t c = nest_.channels, s = nest_.filter_w;
+  const std::int64_t c = nest_.channels;
   std::vector<std::int64_t> channel_chunks;  // touched by the window, in order
   if (window.size() >= c) {
     for (std::int64_t chunk = 0; chunk < grid.channel_chunks; ++chunk) channel_chunks.push_back(chunk);
@@ -202,23 +202,15 @@ void SystolicSchedule::add_ifmap_blocks(const SystolicFold& fold, const BlockGri
       }
     }
   }
-  const std::int64_t first_r = window.begin / (s * c), last_r = (window.end - 1) / (s * c);
-  const std::int64_t per_image = nest_.ofmap_h * nest_.ofmap_w;
   const auto row_values = as_count(nest_.input_w * grid.channel_chunk);
-  for (std::int64_t image = pixels.begin / per_image; image <= (pixels.end - 1) / per_image; ++image) {
-    const std::int64_t first_pixel = std::max(pixels.begin, image * per_image) - image * per_image;
-    const std::int64_t last_pixel = std::min(pixels.end, (image + 1) * per_image) - 1 - image * per_image;
-    const std::int64_t first_row = (first_pixel / nest_.ofmap_w) * nest_.stride_h + first_r * nest_.dilation_h;
-    const std::int64_t last_row = (last_pixel / nest_.ofmap_w) * nest_.stride_h + last_r * nest_.dilation_h;
-    const std::int64_t top = std::max(first_row - nest_.pad_top, std::int64_t{0});
-    const std::int64_t bottom = std::min(last_row - nest_.pad_top, nest_.input_h - 1);
+  for_each_row_band(pixels, window, [&](std::int64_t image, std::int64_t top, std::int64_t bottom) {
     for (std::int64_t y = top; y <= bottom; ++y) {
       for (const std::int64_t chunk : channel_chunks) {
         const std::int64_t row = (fold.group * nest_.images + image) * nest_.input_h + y;
         uses.add(static_cast<std::uint32_t>(row * grid.channel_chunks + chunk), row_values);
       }
     }
-  }
+  });
 }
 
 void SystolicSchedule::add_filter_blocks(const SystolicFold& fold, const BlockGrid& grid, FoldBlockUses& uses) const {
@@ -280,21 +272,11 @@ void SystolicSchedule::replay_buffers() {
 // The stored ifmap words a set of output pixels and window positions touches: the input rows and channels
 // they read, over the full input width (window index k = (r * S + s) * C + c, as SCALE-Sim lays it out).
 std::uint64_t SystolicSchedule::ifmap_words_for_pixels(IndexRange pixels, IndexRange window) const {
-  const std::int64_t per_image = nest_.ofmap_h * nest_.ofmap_w;
-  const std::int64_t c = nest_.channels, s = nest_.filter_w;
-  const std::int64_t first_r = window.begin / (s * c), last_r = (window.end - 1) / (s * c);
-  const bool all_channels = window.size() >= c;
-  const std::int64_t channels = all_channels ? c : std::min(c, window.size());
+  const std::int64_t channels = std::min(nest_.channels, window.size());
   std::uint64_t words = 0;
-  for (std::int64_t image = pixels.begin / per_image; image <= (pixels.end - 1) / per_image; ++image) {
-    const std::int64_t first_pixel = std::max(pixels.begin, image * per_image) - image * per_image;
-    const std::int64_t last_pixel = std::min(pixels.end, (image + 1) * per_image) - 1 - image * per_image;
-    const std::int64_t first_row = (first_pixel / nest_.ofmap_w) * nest_.stride_h + first_r * nest_.dilation_h;
-    const std::int64_t last_row = (last_pixel / nest_.ofmap_w) * nest_.stride_h + last_r * nest_.dilation_h;
-    const std::int64_t top = std::max(first_row - nest_.pad_top, std::int64_t{0});
-    const std::int64_t bottom = std::min(last_row - nest_.pad_top, nest_.input_h - 1);
+  for_each_row_band(pixels, window, [&](std::int64_t /*image*/, std::int64_t top, std::int64_t bottom) {
     if (bottom >= top) words += as_count((bottom - top + 1) * nest_.input_w * channels);
-  }
+  });
   return words;
 }
 

@@ -9,6 +9,7 @@
 // group) so that a tile's partial sums fit the output buffer. The ifmap is fetched as the tensor rows a fold
 // touches, or (`im2col`, as SCALE-Sim v2 does) as the fold's block of the im2col operand matrix, every window
 // position apart. Which blocks stay on chip between folds is FoldReuse's rule (docs/dataflow.md).
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -119,6 +120,21 @@ class SystolicSchedule {
   void add_psum_blocks(const SystolicFold& fold, const BlockGrid& grid, FoldBlockUses& uses) const;
   void replay_buffers();
   std::uint64_t ifmap_words_for_pixels(IndexRange pixels, IndexRange window) const;
+  // Calls visit(image, top, bottom) for each image `pixels` covers, with the band of stored input rows
+  // [top, bottom] its pixels and the window rows of `window` read (bottom < top: none).
+  template <typename Visit>
+  void for_each_row_band(IndexRange pixels, IndexRange window, Visit&& visit) const {
+    const std::int64_t per_image = nest_.ofmap_h * nest_.ofmap_w, row_span = nest_.filter_w * nest_.channels;
+    const std::int64_t first_r = window.begin / row_span, last_r = (window.end - 1) / row_span;
+    for (std::int64_t image = pixels.begin / per_image; image <= (pixels.end - 1) / per_image; ++image) {
+      const std::int64_t first_pixel = std::max(pixels.begin, image * per_image) - image * per_image;
+      const std::int64_t last_pixel = std::min(pixels.end, (image + 1) * per_image) - 1 - image * per_image;
+      const std::int64_t first_row = first_pixel / nest_.ofmap_w * nest_.stride_h + first_r * nest_.dilation_h;
+      const std::int64_t last_row = last_pixel / nest_.ofmap_w * nest_.stride_h + last_r * nest_.dilation_h;
+      visit(image, std::max(first_row - nest_.pad_top, std::int64_t{0}),
+            std::min(last_row - nest_.pad_top, nest_.input_h - 1));
+    }
+  }
   void previous_fold_dram(const SystolicFold& fold, const std::optional<SystolicFold>& previous,
                           StepTraffic& traffic) const;
 
