@@ -179,26 +179,25 @@ SimulationResult result_heading(const Chip& chip, const Workload& workload, cons
 
 void check_run_options(const Chip& chip, const Workload& workload, const SimulationOptions& options) {
   check_layer_levels(options.layer_levels, chip.config(), workload);
-  if (options.fidelity == Fidelity::kCycleAccurate &&
-      chip.config().glb.keep_activations == KeepActivations::kWhenFits) {
-    throw std::invalid_argument(
-        "glb.keep_activations: when_fits is modelled at transaction level only; run with --fidelity tlm or set "
-        "glb.keep_activations=never");
-  }
-  if (options.fidelity == Fidelity::kCycleAccurate && chip.config().glb.keep_weights == KeepActivations::kWhenFits) {
-    throw std::invalid_argument(
-        "glb.keep_weights: when_fits is modelled at transaction level only; run with --fidelity tlm or set "
-        "glb.keep_weights=never");
-  }
-  if (options.fidelity == Fidelity::kCycleAccurate && chip.config().pe_array.pipelined_folds) {
-    throw std::invalid_argument(
-        "pe_array.pipelined_folds is modelled at transaction level only; run with --fidelity tlm or set "
-        "pe_array.pipelined_folds=false");
-  }
-  if (options.fidelity == Fidelity::kCycleAccurate && chip.config().pe_array.depthwise != DepthwiseMode::kSerial) {
-    throw std::invalid_argument(
-        "pe_array.depthwise: channel groups are modelled at transaction level only; run with --fidelity tlm or set "
-        "pe_array.depthwise=serial");
+  const AcceleratorConfig& config = chip.config();
+  const struct {
+    bool set;
+    const char* setting;  // what the cycle-accurate modules do not model, with its verb
+    const char* instead;  // the override that runs without it
+  } transaction_level_only[] = {
+      {config.glb.keep_activations == KeepActivations::kWhenFits, "glb.keep_activations: when_fits is",
+       "glb.keep_activations=never"},
+      {config.glb.keep_weights == KeepActivations::kWhenFits, "glb.keep_weights: when_fits is",
+       "glb.keep_weights=never"},
+      {config.pe_array.pipelined_folds, "pe_array.pipelined_folds is", "pe_array.pipelined_folds=false"},
+      {config.pe_array.depthwise != DepthwiseMode::kSerial, "pe_array.depthwise: channel groups are",
+       "pe_array.depthwise=serial"},
+  };
+  for (const auto& entry : transaction_level_only) {
+    if (options.fidelity == Fidelity::kCycleAccurate && entry.set) {
+      throw std::invalid_argument(fmt::format(
+          "{} modelled at transaction level only; run with --fidelity tlm or set {}", entry.setting, entry.instead));
+    }
   }
   if (options.mapping) {
     std::vector<std::string> names;

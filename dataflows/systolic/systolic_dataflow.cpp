@@ -153,8 +153,7 @@ class SystolicPlanner : public ILayerPlanner {
     best_estimate.median_objective = objectives[objectives.size() / 2];
     best_estimate.worst_objective = objectives.back();
     // Only read when outputs may stay on chip: it walks every fold once more.
-    const std::uint64_t staging =
-        config_.glb.keeps_tensors() ? best->staging_words() : 0;
+    const std::uint64_t staging = config_.glb.keeps_tensors() ? best->staging_words() : 0;
     const SystolicBuffers chosen = best->buffers();
     auto plan = std::make_unique<SystolicPlan>(std::move(*best), encoding, best_estimate);
     plan->set_stream_timing(stream_timing(encoding, chosen));
@@ -191,9 +190,7 @@ class SystolicPlanner : public ILayerPlanner {
     const std::int64_t total = buffers_.ifmap_words + buffers_.filter_words + buffers_.ofmap_words;
     const std::int64_t wavefront = systolic_wavefront_words(config_.pe_array.rows, config_.pe_array.cols);
     const std::int64_t filters = nest.groups * nest.filters * nest.filter_h * nest.filter_w * nest.channels;
-    const std::int64_t ifmap = nest.groups * (im2col ? nest.images * nest.ofmap_h * nest.ofmap_w * nest.filter_h *
-                                                           nest.filter_w * nest.channels
-                                                     : nest.images * nest.channels * nest.input_h * nest.input_w);
+    const std::int64_t ifmap = nest.groups * group_ifmap_words(nest, im2col);
     std::vector<SystolicBuffers> splits;
     const auto add = [&](std::int64_t filter_words, std::int64_t ifmap_words) {
       filter_words = std::max(filter_words, wavefront);

@@ -77,11 +77,14 @@ SystolicSchedule::SystolicSchedule(const LoopNest& nest, SystolicDataflow datafl
   stream_tile_ = splittable ? std::min(stream_tile, temporal_) : temporal_;
   stream_tiles_ = ceil_div(temporal_, stream_tile_);
   // Operands that fit half their buffer (the other half stages the next tile) are fetched once.
-  const std::int64_t group_ifmap =
-      im2col ? pixels_ * window_ : nest.images * nest.channels * nest.input_h * nest.input_w;
-  ifmap_fits_ = group_ifmap <= buffers.ifmap_words / 2;
+  ifmap_fits_ = group_ifmap_words(nest, im2col) <= buffers.ifmap_words / 2;
   filters_fit_ = window_ * nest.filters <= buffers.filter_words / 2;
   if (buffers.reuse == FoldReuse::kCapacity) replay_buffers();
+}
+
+std::int64_t group_ifmap_words(const LoopNest& nest, bool im2col) {
+  return im2col ? nest.images * nest.ofmap_h * nest.ofmap_w * nest.filter_h * nest.filter_w * nest.channels
+                : nest.images * nest.channels * nest.input_h * nest.input_w;
 }
 
 LoopNest grouped_nest(const LoopNest& nest, std::int64_t channel_group) {
@@ -366,10 +369,7 @@ std::uint64_t SystolicSchedule::staging_words() const {
     ifmap_block = std::max(ifmap_block, t.ifmap_dram_words);
     output_block = std::max(output_block, t.psum_glb_writes);
   });
-  const std::uint64_t kept_ifmap =
-      ifmap_fits_
-          ? as_count(im2col_ ? pixels_ * window_ : nest_.images * nest_.channels * nest_.input_h * nest_.input_w)
-          : 0;
+  const std::uint64_t kept_ifmap = ifmap_fits_ ? as_count(group_ifmap_words(nest_, im2col_)) : 0;
   const std::uint64_t words = std::max(2 * ifmap_block, kept_ifmap) + 2 * output_block;
   return std::min(words, as_count(buffers_.ifmap_words + buffers_.ofmap_words));
 }

@@ -55,6 +55,9 @@ struct FoldDram {
   std::uint64_t psum_spill_write_words = 0;
 };
 
+// Words of one group's ifmap as the buffers hold it: the stored tensor, or its im2col operand matrix.
+std::int64_t group_ifmap_words(const LoopNest& nest, bool im2col);
+
 // `nest` with `channel_group` of its groups run at once (SystolicSchedule's channel_group).
 LoopNest grouped_nest(const LoopNest& nest, std::int64_t channel_group);
 

@@ -69,13 +69,18 @@ TEST(SystolicDepthwise, AutoIsNoWorseThanEitherMechanism) {
   }
 }
 
-TEST(SystolicDepthwise, CycleFidelityRefusesChannelGroups) {
+// Cycle fidelity refuses `setting`, naming `key`.
+void expect_cycle_fidelity_refuses(const std::string& setting, const std::string& key) {
   try {
-    run({"pe_array.depthwise=channel_groups"}, Fidelity::kCycleAccurate);
-    FAIL() << "expected a refusal";
+    run({setting}, Fidelity::kCycleAccurate);
+    FAIL() << "expected a refusal of " << setting;
   } catch (const std::invalid_argument& error) {
-    EXPECT_NE(std::string(error.what()).find("pe_array.depthwise"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find(key), std::string::npos) << error.what();
   }
+}
+
+TEST(SystolicDepthwise, CycleFidelityRefusesChannelGroups) {
+  expect_cycle_fidelity_refuses("pe_array.depthwise=channel_groups", "pe_array.depthwise");
 }
 
 }  // namespace
@@ -120,12 +125,7 @@ TEST(SystolicPipelinedFolds, ShiftInAndSkewOverlapTheNeighbouringFolds) {
 }
 
 TEST(SystolicPipelinedFolds, CycleFidelityRefusesThem) {
-  try {
-    run({"pe_array.pipelined_folds=true"}, Fidelity::kCycleAccurate);
-    FAIL() << "expected a refusal";
-  } catch (const std::invalid_argument& error) {
-    EXPECT_NE(std::string(error.what()).find("pe_array.pipelined_folds"), std::string::npos) << error.what();
-  }
+  expect_cycle_fidelity_refuses("pe_array.pipelined_folds=true", "pe_array.pipelined_folds");
 }
 
 }  // namespace
