@@ -87,15 +87,18 @@ class LayerPlan {
 };
 
 // Plans the layers of one run; caches mappings by layer shape (networks repeat shapes).
+struct ResidencyPlanning;
+
 class ILayerPlanner {
  public:
   virtual ~ILayerPlanner() = default;
   // Null when the dataflow does not run this kind of layer (element-wise layers then stream through the
   // GLB). `constraints`: the layer's entry in a mapping file (mapping_file.hpp), or null; the planner reads
   // the parameters it can pin and fails at any other key, or at an entry no mapping satisfies. Throws
-  // MappingError naming what does not fit.
+  // MappingError naming what does not fit. `residency`: null when first planned; else what the GLB holds of
+  // the layer's tensors, which a planner that can rank by it does (dataflows/resident_traffic.hpp).
   virtual std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding,
-                                          const YamlView* constraints) = 0;
+                                          const YamlView* constraints, const ResidencyPlanning* residency) = 0;
 };
 
 class IDataflow {

@@ -33,9 +33,9 @@ LayerPlanning::LayerPlanning(const AcceleratorConfig& config, const AccessPrices
     : config_(config), dataflow_(dataflow_of(config.pe_array)), planner_(dataflow_.planner(config, prices)) {}
 
 std::unique_ptr<LayerPlan> LayerPlanning::plan(const Layer& layer, std::int64_t batch, bool reads_network_input,
-                                               const YamlView* constraints) {
+                                               const YamlView* constraints, const ResidencyPlanning* residency) {
   const DramEncoding encoding = dram_encoding(config_, layer, reads_network_input);
-  if (auto plan = planner_->plan(layer, batch, encoding, constraints)) return plan;
+  if (auto plan = planner_->plan(layer, batch, encoding, constraints, residency)) return plan;
   std::unique_ptr<LayerPlan> plan;
   for (const auto& streaming : Registry<StreamingPlanner>::instance().items()) {
     plan = streaming.entry(layer, batch, config_, encoding);

@@ -39,9 +39,9 @@ class LayerPlanning {
   // Null when the layer is not executed on the array. `reads_network_input`: its ifmap is the network's
   // input (stored raw in DRAM). `constraints`: the layer's entry in a mapping file, or null. Throws
   // MappingError when no mapping fits (and InputError, located in the mapping file, when the constraints
-  // leave none).
+  // leave none). `residency`: the layer planned again with what the GLB holds of it.
   std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, bool reads_network_input,
-                                  const YamlView* constraints = nullptr);
+                                  const YamlView* constraints = nullptr, const ResidencyPlanning* residency = nullptr);
 
  private:
   const AcceleratorConfig& config_;

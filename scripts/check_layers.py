@@ -20,8 +20,8 @@ LAYERS = [
     ("dataflows", ["dataflows/registry.", "dataflows/dataflow.hpp"] + [
         f"dataflows/{name}" for name in ("access_prices.hpp", "dram_encoding.hpp", "integer_math.hpp",
                                          "layer_tensors.", "loop_nest.", "mapping_error.hpp", "mapping_file.",
-                                         "mapping_summary.hpp", "mapper_keys.cpp", "step_pipeline.",
-                                         "step_traffic.hpp", "step_pipeline.", "step_traffic.hpp")]),
+                                         "mapping_summary.hpp", "mapper_keys.cpp", "resident_traffic.",
+                                         "step_pipeline.", "step_traffic.hpp")]),
     ("dataflows/elementwise", ["dataflows/elementwise/"]),
     ("dataflows/<name>", ["dataflows/row_stationary/", "dataflows/systolic/"]),
     ("arch", ["arch/"]),

@@ -180,14 +180,17 @@ SimulationResult result_heading(const Chip& chip, const Workload& workload, cons
 void check_run_options(const Chip& chip, const Workload& workload, const SimulationOptions& options) {
   check_layer_levels(options.layer_levels, chip.config(), workload);
   const AcceleratorConfig& config = chip.config();
+  // The systolic cycle array takes its DRAM deposits and write-backs from the step's traffic, from which
+  // the residency has already taken what the GLB holds; the row-stationary one counts its own.
+  const bool residency_unmodelled = config.pe_array.impl != "systolic";
   const struct {
     bool set;
     const char* setting;  // what the cycle-accurate modules do not model, with its verb
     const char* instead;  // the override that runs without it
   } transaction_level_only[] = {
-      {config.glb.keep_activations == KeepActivations::kWhenFits, "glb.keep_activations: when_fits is",
-       "glb.keep_activations=never"},
-      {config.glb.keep_weights == KeepActivations::kWhenFits, "glb.keep_weights: when_fits is",
+      {residency_unmodelled && config.glb.keep_activations == KeepActivations::kWhenFits,
+       "glb.keep_activations: when_fits is", "glb.keep_activations=never"},
+      {residency_unmodelled && config.glb.keep_weights == KeepActivations::kWhenFits, "glb.keep_weights: when_fits is",
        "glb.keep_weights=never"},
       {config.pe_array.pipelined_folds, "pe_array.pipelined_folds is", "pe_array.pipelined_folds=false"},
       {config.pe_array.depthwise != DepthwiseMode::kSerial, "pe_array.depthwise: channel groups are",
@@ -196,7 +199,8 @@ void check_run_options(const Chip& chip, const Workload& workload, const Simulat
   for (const auto& entry : transaction_level_only) {
     if (options.fidelity == Fidelity::kCycleAccurate && entry.set) {
       throw std::invalid_argument(fmt::format(
-          "{} modelled at transaction level only; run with --fidelity tlm or set {}", entry.setting, entry.instead));
+          "{} modelled at transaction level only with pe_array.impl: {}; run with --fidelity tlm or set {}",
+          entry.setting, config.pe_array.impl, entry.instead));
     }
   }
   if (options.mapping) {
@@ -205,6 +209,28 @@ void check_run_options(const Chip& chip, const Workload& workload, const Simulat
     check_mapping_layers(*options.mapping, names, workload.name());
   }
 }
+
+namespace {
+
+// Plans again, knowing what the GLB holds of them, the layers the residency plan trims: the mapping is chosen
+// for the traffic left, within the staging the residency plan counted on (dataflows/resident_traffic.hpp).
+void replan_resident_layers(const Chip& chip, const Workload& workload, const SimulationOptions& options,
+                            RunPlan& run) {
+  LayerPlanning planning(chip.config(), chip.prices());
+  for (LayerJob& job : run.jobs) {
+    if (!job.residency.any()) continue;
+    const Layer& layer = workload.layers()[job.layer_index];
+    const ResidencyPlanning residency{job.residency, job.plan->glb_staging_words()};
+    std::unique_ptr<LayerPlan> plan =
+        planning.plan(layer, run.batch_per_layer[job.layer_index], workload.reads_network_input(layer),
+                      options.mapping ? options.mapping->constraints_of(layer.name) : nullptr, &residency);
+    if (!plan) continue;
+    run.layers[job.layer_index].mapping = plan->mapping();
+    job.plan = std::move(plan);
+  }
+}
+
+}  // namespace
 
 RunPlan plan_run(const Chip& chip, const Workload& workload, const SimulationOptions& options) {
   const OperatingLevels nominal = nominal_levels(chip.config());
@@ -243,6 +269,7 @@ RunPlan plan_run(const Chip& chip, const Workload& workload, const SimulationOpt
   };
   plan_layers(chip, workload, planning);
   plan_residency(workload, run.batch_per_layer, chip.config(), run.jobs);
+  replan_resident_layers(chip, workload, options, run);
   progress.finish(fmt::format("{} layers", workload.layers().size()));
   return run;
 }

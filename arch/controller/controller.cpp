@@ -128,11 +128,7 @@ void Controller::run_step(const LoadedStep& loaded, LayerMeasurement& layer) {
     busy.dram_bytes = job.plan->encoding().ofmap_bytes(t.ofmap_dram_words);
     loader_.write(busy.dram_bytes, loaded.job);
   }
-  layer.input_on_chip_bytes += loaded.on_chip.input_on_chip_bytes;
-  layer.weight_on_chip_bytes += loaded.on_chip.weight_on_chip_bytes;
-  if (loaded.on_chip.output_kept_words > 0) {
-    layer.output_kept_bytes += job.plan->encoding().ofmap_bytes(loaded.on_chip.output_kept_words);
-  }
+  record_on_chip(loaded, layer);
   busy.dram_bytes += reads_to_show_;
   events_.emit(job.layer_index, start, busy);
   events_.trace(TraceEvent::Kind::kPass, job.layer_index, start, sc_core::sc_time_stamp());
@@ -155,7 +151,17 @@ void Controller::run_step_cycle_accurate(const LoadedStep& loaded, LayerMeasurem
   ++layer.passes;
   layer.peak_active_pes = std::max(layer.peak_active_pes, measured.active_pes);
   if (measured.ofmap_words > 0) loader_.write(encoding.ofmap_bytes(measured.ofmap_words), loaded.job);
+  record_on_chip(loaded, layer);
   events_.trace(TraceEvent::Kind::kPass, job.layer_index, start, sc_core::sc_time_stamp());
+}
+
+// What the GLB held of the step's tensors (glb.keep_activations, glb.keep_weights).
+void Controller::record_on_chip(const LoadedStep& loaded, LayerMeasurement& layer) const {
+  layer.input_on_chip_bytes += loaded.on_chip.input_on_chip_bytes;
+  layer.weight_on_chip_bytes += loaded.on_chip.weight_on_chip_bytes;
+  if (loaded.on_chip.output_kept_words > 0) {
+    layer.output_kept_bytes += jobs_[loaded.job].plan->encoding().ofmap_bytes(loaded.on_chip.output_kept_words);
+  }
 }
 
 // The ofmap write-back must land before the layer ends.

@@ -62,6 +62,7 @@ class Controller : public sc_core::sc_module {
   void wait_for_step(std::size_t job, bool first, LoadedStep& loaded, LayerMeasurement& layer);
   void run_step(const LoadedStep& loaded, LayerMeasurement& layer);
   void run_step_cycle_accurate(const LoadedStep& loaded, LayerMeasurement& layer);
+  void record_on_chip(const LoadedStep& loaded, LayerMeasurement& layer) const;
   void drain(std::size_t job, LayerMeasurement& layer);
   void measure(LayerMeasurement& layer);
   void measure_busy(LayerMeasurement& layer);

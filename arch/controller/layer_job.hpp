@@ -11,16 +11,9 @@
 #include "arch/dram/dram.hpp"
 #include "arch/operating_levels.hpp"
 #include "dataflows/dataflow.hpp"
+#include "dataflows/resident_traffic.hpp"
 
 namespace ergon {
-
-// What the GLB holds of a layer's activations from other layers (glb.keep_activations; sim/residency_plan.hpp).
-struct LayerResidency {
-  double input_share_on_chip = 0;  // of the input words the layer would read from DRAM, the share kept on chip
-  bool output_kept = false;        // its output stays in the GLB for its consumers and is never written back
-  bool weights_on_chip = false;    // its weights are cached in the GLB across inferences: never read from DRAM
-  bool any() const { return input_share_on_chip > 0 || output_kept || weights_on_chip; }
-};
 
 struct LayerJob {
   std::size_t layer_index = 0;

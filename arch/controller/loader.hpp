@@ -19,7 +19,7 @@
 #include "arch/controller/dvfs_switch.hpp"
 #include "arch/controller/layer_job.hpp"
 #include "arch/controller/layer_values.hpp"
-#include "arch/controller/resident_traffic.hpp"
+#include "dataflows/resident_traffic.hpp"
 #include "arch/controller/run_events.hpp"
 #include "arch/glb/global_buffer.hpp"
 

@@ -23,13 +23,14 @@ AcceleratorConfigSection glb_keys() {
           ChoiceNames<KeepActivations>{{"never", KeepActivations::kNever}, {"when_fits", KeepActivations::kWhenFits}},
           "`when_fits`: a layer's output stays in the GLB (glb.size_kib) for its consumers, never written to DRAM, "
           "when it fits beside the staging of every layer until its last consumer and the outputs already kept; "
-          "`never`: every output is written back and read again (the Eyeriss test system). Transaction level only"),
+          "`never`: every output is written back and read again (the Eyeriss test system); cycle fidelity: systolic "
+          "arrays only"),
       choice_key<AcceleratorConfig>(
           "glb.keep_weights", ERGON_FIELD(glb.keep_weights),
           ChoiceNames<KeepActivations>{{"never", KeepActivations::kNever}, {"when_fits", KeepActivations::kWhenFits}},
           "`when_fits`: the GLB (glb.size_kib) caches layers' weights across inferences, in execution order while "
           "they fit beside every layer's staging (the Coral Edge TPU's parameter cache), so a steady-state inference "
-          "reads them from no DRAM; `never`: every inference reads every weight. Transaction level only"),
+          "reads them from no DRAM; `never`: every inference reads every weight; cycle fidelity: systolic arrays only"),
   };
   return section;
 }

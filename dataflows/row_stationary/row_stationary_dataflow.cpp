@@ -94,8 +94,9 @@ class RowStationaryPlanner : public ILayerPlanner {
  public:
   explicit RowStationaryPlanner(MapperContext context) : context_(std::move(context)) {}
 
+  // The search ranks mappings as if every operand came from DRAM, residency or not (docs/mapping.md).
   std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding,
-                                  const YamlView* constraints) override {
+                                  const YamlView* constraints, const ResidencyPlanning* /*residency*/) override {
     if (!has_loop_nest(layer)) return nullptr;
     const LoopNest nest = loop_nest_of(layer, batch);
     MapperContext context = context_;

@@ -7,7 +7,7 @@ namespace ergon {
 
 MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, const AcceleratorConfig& config,
                                            const DramEncoding& encoding, const AccessPrices& prices,
-                                           MapperObjective objective) {
+                                           MapperObjective objective, const LayerResidency& residency) {
   PipelineTiming timing;
   timing.dram_bytes_per_cycle = config.dram.bandwidth_gbps * 1e3 / config.clock.frequency_mhz;
   timing.dram_latency_cycles = config.dram.latency_ns * config.clock.frequency_mhz * 1e-3;
@@ -16,7 +16,18 @@ MappingSummary::Estimate estimate_schedule(const SystolicSchedule& schedule, con
   const SystolicTiming fold_timing = systolic_timing(config);
   ActionCounts counts;  // the folds' on-chip actions
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
-  schedule.for_each_fold([&](const SystolicFold& /*fold*/, const StepTraffic& t) {
+  ResidentTraffic resident(residency, encoding);
+  const bool trimmed = residency.any();
+  LayerStep step;
+  schedule.for_each_fold([&](const SystolicFold& /*fold*/, const StepTraffic& folded) {
+    const StepTraffic* traffic = &folded;
+    if (trimmed) {
+      step.traffic = folded;
+      step.stored_ifmap_nonzeros = DramEncoding::expected(folded.ifmap_dram_stored_words, encoding.ifmap_density);
+      resident.apply(step);
+      traffic = &step.traffic;
+    }
+    const StepTraffic& t = *traffic;
     const StepDram dram = step_dram(t, encoding);
     pipeline.add(dram, static_cast<double>(systolic_step_cycles(t, fold_timing)));
     counts += on_chip_counts(t);

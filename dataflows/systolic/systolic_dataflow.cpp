@@ -103,7 +103,7 @@ class SystolicPlanner : public ILayerPlanner {
       : config_(config), prices_(prices), objective_(config.mapper.objective), buffers_(systolic_buffers(config)) {}
 
   std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding,
-                                  const YamlView* constraints) override {
+                                  const YamlView* constraints, const ResidencyPlanning* residency) override {
     ElementwiseWork work;
     if (pooling_work(layer, batch, work)) {
       if (constraints != nullptr) constraints->fail("pooling streams through the buffers: it has no mapping to pin");
@@ -134,11 +134,13 @@ class SystolicPlanner : public ILayerPlanner {
             for (const std::int64_t tile : tiles) {
               SystolicSchedule candidate(run_nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers,
                                          order, im2col, tile, group);
-              const MappingSummary::Estimate estimate =
-                  estimate_schedule(candidate, config_, encoding, prices_, objective_);
+              const MappingSummary::Estimate estimate = estimate_schedule(
+                  candidate, config_, encoding, prices_, objective_, residency ? residency->residency : LayerResidency{});
               objectives.push_back(estimate.best_objective);
-              if (!best || ranks_before(objective_, estimate.energy_pj, estimate.cycles, best_estimate.energy_pj,
-                                        best_estimate.cycles)) {  // full ties keep SCALE-Sim's order
+              const bool better = !best || ranks_before(objective_, estimate.energy_pj, estimate.cycles,
+                                                        best_estimate.energy_pj, best_estimate.cycles);
+              // full ties keep SCALE-Sim's order; with residency, the staging must leave the kept tensors room
+              if (better && (!residency || candidate.staging_words() <= residency->max_staging_words)) {
                 best = std::move(candidate);
                 best_estimate = estimate;
               }
@@ -147,6 +149,7 @@ class SystolicPlanner : public ILayerPlanner {
         }
       }
     }
+    if (!best) throw std::logic_error("no systolic schedule stages within the residency plan's room");
     best_estimate.objective = mapper_objective_name(objective_);
     best_estimate.candidates = objectives.size();
     std::sort(objectives.begin(), objectives.end());

@@ -67,7 +67,8 @@ TEST(SystolicReuse, RoomyBuffersReadTheCompulsoryTraffic) {
   for (const char* dataflow : {"os", "ws", "is"}) {
     const Chip chip(load_accelerator_config(
         test::source_dir() + "/configs/edge_tpu.yaml",
-        {"glb.fold_reuse=capacity", std::string("pe_array.dataflow=") + dataflow, "pe_array.rows=16",
+        {"glb.fold_reuse=capacity", "glb.keep_activations=never", std::string("pe_array.dataflow=") + dataflow,
+         "pe_array.rows=16",
          "pe_array.cols=16", "glb.size_kib=8192", "glb.ofmap_size_kib=4096", "glb.filter_size_kib=4096"}));
     const SimulationResult result = run_pipeline(chip, workload, SimulationOptions{});
     for (const LayerResult& layer : result.layers) {

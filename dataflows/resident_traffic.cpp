@@ -1,4 +1,4 @@
-#include "arch/controller/resident_traffic.hpp"
+#include "dataflows/resident_traffic.hpp"
 
 #include <algorithm>
 
