@@ -177,6 +177,15 @@ struct EnergyConfig {
   std::string table = "cnnergy_65nm";  // a shipped table name, or a path to a .yaml table
 };
 
+// The sequencer that issues each step's tile commands (arch/controller/command_queue.hpp).
+struct CommandsConfig {
+  std::int64_t issue_cycles = 0;  // compute-clock cycles to issue one command; 0: issue is free
+  // Commands each engine's queue holds; 0: unbounded.
+  std::int64_t load_queue_depth = 0;
+  std::int64_t compute_queue_depth = 0;
+  std::int64_t store_queue_depth = 0;
+};
+
 struct AcceleratorConfig {
   std::string name;
   std::string description;
@@ -185,6 +194,7 @@ struct AcceleratorConfig {
   PeArrayConfig pe_array;
   GlbConfig glb;
   NocConfig noc;
+  CommandsConfig commands;
   DramConfig dram;
   DvfsConfig dvfs;
   EnergyConfig energy;

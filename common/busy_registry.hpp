@@ -15,7 +15,7 @@ namespace ergon {
 // bound a layer. Array, buffer ports and network buses run on the compute clock; the memory is the
 // DRAM; fill and drain are the waits for a layer's first data and last write-back; a DVFS switch stops
 // the compute clock.
-enum class ResourceKind { kArray, kBufferPort, kNetworkBus, kMemory, kFillDrain, kDvfsSwitch };
+enum class ResourceKind { kArray, kBufferPort, kNetworkBus, kMemory, kFillDrain, kDvfsSwitch, kSequencer };
 
 // The unit a resource counts its busy time in: cycles of the compute clock, or picoseconds.
 enum class BusyUnit { kComputeCycles, kPicoseconds };

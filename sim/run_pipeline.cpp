@@ -310,7 +310,7 @@ SimulationResult simulate_run(const Chip& chip, const Workload& workload, RunPla
   const std::vector<LayerJob>& jobs = plan.jobs;
   auto controller = std::make_unique<Controller>(
       "controller", ControlledModules{clock, *glb, *noc, *pe_array, *dram, cycle_array.get(), registry, busy}, dvfs,
-      jobs,
+      config.commands, jobs,
       progress_shown() ? with_progress(options.observers, workload, plan.batch_per_layer, progress) : options.observers,
       options.check_outputs);
   controller->dram_socket().bind(dram->target_socket());

@@ -6,7 +6,8 @@
 namespace ergon {
 
 Controller::Controller(sc_core::sc_module_name name, ControlledModules modules, const DvfsSetup& dvfs,
-                       std::vector<LayerJob> jobs, RunObservers observers, bool check_outputs)
+                       const CommandsConfig& commands, std::vector<LayerJob> jobs, RunObservers observers,
+                       bool check_outputs)
     : sc_core::sc_module(name),
       modules_(modules),
       jobs_(std::move(jobs)),
@@ -14,7 +15,8 @@ Controller::Controller(sc_core::sc_module_name name, ControlledModules modules, 
       dvfs_(modules.clock, modules.dram, dvfs, events_),
       values_(modules.cycle_array != nullptr ? std::make_unique<LayerValues>(jobs_) : nullptr),
       check_outputs_(check_outputs),
-      loader_("loader", jobs_, modules.glb, dvfs_, values_.get(), events_,
+      commands_(commands, modules.clock),
+      loader_("loader", jobs_, modules.glb, dvfs_, commands_, values_.get(), events_,
               [this](std::size_t job, const std::string& message) { record_failure(job, message); }),
       measurements_(jobs_.size()),
       at_last_layer_end_(modules.counters.snapshot()) {
@@ -24,6 +26,11 @@ Controller::Controller(sc_core::sc_module_name name, ControlledModules modules, 
   modules.busy.add({"dvfs_switch", ResourceKind::kDvfsSwitch, BusyUnit::kPicoseconds,
                     "the compute clock stopped while its level changed"},
                    dvfs_switch_ps_);
+  if (commands.issue_cycles > 0) {  // free issue is never busy: no column for it
+    modules.busy.add({"sequencer", ResourceKind::kSequencer, BusyUnit::kComputeCycles,
+                      "the sequencer issuing tile commands (commands.issue_cycles each)"},
+                     commands_.issue_cycles());
+  }
   busy_at_last_layer_end_ = modules.busy.snapshot();
   SC_HAS_PROCESS(Controller);
   SC_THREAD(compute_thread);
@@ -97,6 +104,8 @@ void Controller::wait_for_step(std::size_t job, bool first, LoadedStep& loaded, 
   const sc_core::sc_time wait_start = sc_core::sc_time_stamp();
   loaded = loader_.next_step();
   if (loaded.ready_at > sc_core::sc_time_stamp()) wait(loaded.ready_at - sc_core::sc_time_stamp());  // ran ahead
+  commands_.wait_until_issued(CommandQueue::Engine::kCompute);
+  commands_.left(CommandQueue::Engine::kCompute, sc_core::sc_time_stamp());
   reads_to_show_ = loaded.dram_read_bytes;
   if (sc_core::sc_time_stamp() == wait_start) return;
   const std::uint64_t stalled = events_.cycle_at(sc_core::sc_time_stamp()) - events_.cycle_at(wait_start);
@@ -124,14 +133,35 @@ void Controller::run_step(const LoadedStep& loaded, LayerMeasurement& layer) {
   busy.rf_accesses = t.rf.total();
   busy.noc_transfers = t.filter_bus_words + t.ifmap_bus_words + t.psum_bus_words + t.pe_hop_words;
   busy.glb_accesses = t.glb_reads + t.glb_writes;
+  // The write-back is posted once the sequencer has issued its store: now, or after the step (a stall).
+  sc_core::sc_time store_issued = sc_core::SC_ZERO_TIME;
   if (t.ofmap_dram_words > 0) {
     busy.dram_bytes = job.plan->encoding().ofmap_bytes(t.ofmap_dram_words);
-    loader_.write(busy.dram_bytes, loaded.job);
+    store_issued = commands_.issue(CommandQueue::Engine::kStore);
+    if (store_issued <= sc_core::sc_time_stamp()) loader_.write(busy.dram_bytes, loaded.job);
   }
   record_on_chip(loaded, layer);
+  const std::uint64_t late_write_bytes = store_issued > sc_core::sc_time_stamp() ? busy.dram_bytes : 0;
   busy.dram_bytes += reads_to_show_;
   events_.emit(job.layer_index, start, busy);
   events_.trace(TraceEvent::Kind::kPass, job.layer_index, start, sc_core::sc_time_stamp());
+  if (late_write_bytes > 0) {
+    wait_for_store(store_issued, loaded.job, layer);
+    loader_.write(late_write_bytes, loaded.job);
+  }
+}
+
+// The array idles until the sequencer issues the step's store (a full store queue holds up the commands
+// behind it): a stall.
+void Controller::wait_for_store(const sc_core::sc_time& issued, std::size_t job, LayerMeasurement& layer) {
+  const sc_core::sc_time wait_start = sc_core::sc_time_stamp();
+  if (issued <= wait_start) return;
+  wait(issued - wait_start);
+  layer.stall_cycles += events_.cycle_at(sc_core::sc_time_stamp()) - events_.cycle_at(wait_start);
+  ActivityInterval stall;
+  stall.stall = true;
+  events_.emit(jobs_[job].layer_index, wait_start, stall);
+  events_.trace(TraceEvent::Kind::kStall, jobs_[job].layer_index, wait_start, sc_core::sc_time_stamp());
 }
 
 void Controller::run_step_cycle_accurate(const LoadedStep& loaded, LayerMeasurement& layer) {
@@ -150,7 +180,10 @@ void Controller::run_step_cycle_accurate(const LoadedStep& loaded, LayerMeasurem
   const MeasuredStep& measured = array.measured();
   ++layer.passes;
   layer.peak_active_pes = std::max(layer.peak_active_pes, measured.active_pes);
-  if (measured.ofmap_words > 0) loader_.write(encoding.ofmap_bytes(measured.ofmap_words), loaded.job);
+  if (measured.ofmap_words > 0) {
+    wait_for_store(commands_.issue(CommandQueue::Engine::kStore), loaded.job, layer);
+    loader_.write(encoding.ofmap_bytes(measured.ofmap_words), loaded.job);
+  }
   record_on_chip(loaded, layer);
   events_.trace(TraceEvent::Kind::kPass, job.layer_index, start, sc_core::sc_time_stamp());
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "arch/clock.hpp"
+#include "arch/controller/command_queue.hpp"
 #include "arch/controller/dvfs_switch.hpp"
 #include "arch/controller/layer_job.hpp"
 #include "arch/controller/layer_values.hpp"
@@ -40,8 +41,9 @@ struct ControlledModules {
 
 class Controller : public sc_core::sc_module {
  public:
-  Controller(sc_core::sc_module_name name, ControlledModules modules, const DvfsSetup& dvfs, std::vector<LayerJob> jobs,
-             RunObservers observers, bool check_outputs = true);
+  Controller(sc_core::sc_module_name name, ControlledModules modules, const DvfsSetup& dvfs,
+             const CommandsConfig& commands, std::vector<LayerJob> jobs, RunObservers observers,
+             bool check_outputs = true);
 
   tlm_utils::simple_initiator_socket<Loader>& dram_socket() { return loader_.dram_socket; }
   const std::vector<LayerMeasurement>& measurements() const { return measurements_; }
@@ -63,6 +65,7 @@ class Controller : public sc_core::sc_module {
   void run_step(const LoadedStep& loaded, LayerMeasurement& layer);
   void run_step_cycle_accurate(const LoadedStep& loaded, LayerMeasurement& layer);
   void record_on_chip(const LoadedStep& loaded, LayerMeasurement& layer) const;
+  void wait_for_store(const sc_core::sc_time& issued, std::size_t job, LayerMeasurement& layer);
   void drain(std::size_t job, LayerMeasurement& layer);
   void measure(LayerMeasurement& layer);
   void measure_busy(LayerMeasurement& layer);
@@ -74,6 +77,7 @@ class Controller : public sc_core::sc_module {
   DvfsSwitch dvfs_;
   std::unique_ptr<LayerValues> values_;  // cycle fidelity
   bool check_outputs_;
+  CommandQueue commands_;
   Loader loader_;
   std::vector<LayerMeasurement> measurements_;
   std::size_t computing_job_ = 0;

@@ -19,12 +19,13 @@ std::size_t queue_capacity(const std::vector<LayerJob>& jobs) {
 }  // namespace
 
 Loader::Loader(sc_core::sc_module_name name, const std::vector<LayerJob>& jobs, IGlobalBuffer& glb, DvfsSwitch& dvfs,
-               LayerValues* values, const RunEvents& events, FailureHandler on_failure)
+               CommandQueue& commands, LayerValues* values, const RunEvents& events, FailureHandler on_failure)
     : sc_core::sc_module(name),
       dram_socket("dram_socket"),
       jobs_(jobs),
       glb_(glb),
       dvfs_(dvfs),
+      commands_(commands),
       values_(values),
       events_(events),
       on_failure_(std::move(on_failure)),
@@ -111,9 +112,12 @@ void Loader::queue(LoadedStep&& loaded, bool double_buffered) {
   const StepReads reads = step_reads(job, loaded.step);
   loaded.dram_read_bytes = reads.total();
   const std::uint64_t spilled = loaded.step.traffic.psum_spill_write_words;
-  if (spilled > 0) {  // the evicted psums leave before this step's arrive
-    dram_transfer(tlm::TLM_WRITE_COMMAND, DramStream::kPsums, cursors_[loaded.job].spill_writes,
-                  job.plan->encoding().psum_bytes(spilled), loaded.job);
+  if (spilled > 0) {  // the evicted psums leave before this step's arrive: a store command
+    commands_.wait_until_issued(CommandQueue::Engine::kStore);
+    const sc_core::sc_time delay =
+        dram_transfer(tlm::TLM_WRITE_COMMAND, DramStream::kPsums, cursors_[loaded.job].spill_writes,
+                      job.plan->encoding().psum_bytes(spilled), loaded.job);
+    commands_.left(CommandQueue::Engine::kStore, sc_core::sc_time_stamp() + delay);
   }
   // Double buffering: one step computes while the next one's tiles load; fetch only into a free buffer.
   // Single buffering: a fetch waits until the array has finished with the buffer. Running ahead: fetch
@@ -122,6 +126,8 @@ void Loader::queue(LoadedStep&& loaded, bool double_buffered) {
   while (queued_steps() >= (run_ahead ? capacity_ : 1)) wait(next_.data_read_event());
   if (loaded.dram_read_bytes > 0) {
     while (!double_buffered && steps_in_flight_ > 0) wait(step_done_event_);
+    commands_.wait_until_issued(CommandQueue::Engine::kLoad);
+    commands_.left(CommandQueue::Engine::kLoad, sc_core::sc_time_stamp());
     const sc_core::sc_time delay = fetch(reads, loaded.job);
     if (run_ahead) {
       loaded.ready_at = sc_core::sc_time_stamp() + delay;
@@ -148,7 +154,9 @@ void Loader::layer_done() {
 }
 
 void Loader::write(std::uint64_t bytes, std::size_t job) {
-  dram_transfer(tlm::TLM_WRITE_COMMAND, DramStream::kOfmaps, cursors_[job].ofmap, bytes, job);
+  const sc_core::sc_time delay =
+      dram_transfer(tlm::TLM_WRITE_COMMAND, DramStream::kOfmaps, cursors_[job].ofmap, bytes, job);
+  commands_.left(CommandQueue::Engine::kStore, sc_core::sc_time_stamp() + delay);
 }
 
 sc_core::sc_time Loader::dram_transfer(tlm::tlm_command command, DramStream stream, RegionCursor& cursor,

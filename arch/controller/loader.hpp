@@ -15,13 +15,14 @@
 #include <systemc>
 #include <vector>
 
+#include "arch/controller/command_queue.hpp"
 #include "arch/controller/dram_address_map.hpp"
 #include "arch/controller/dvfs_switch.hpp"
 #include "arch/controller/layer_job.hpp"
 #include "arch/controller/layer_values.hpp"
-#include "dataflows/resident_traffic.hpp"
 #include "arch/controller/run_events.hpp"
 #include "arch/glb/global_buffer.hpp"
+#include "dataflows/resident_traffic.hpp"
 
 namespace ergon {
 
@@ -44,15 +45,16 @@ class Loader : public sc_core::sc_module {
   using FailureHandler = std::function<void(std::size_t job, const std::string& message)>;
 
   // `values`: the layers' real values at cycle fidelity (steps staged with them); null at transaction level.
+  // `commands`: the sequencer that issues the loads and stores (and the compute side's computes).
   Loader(sc_core::sc_module_name name, const std::vector<LayerJob>& jobs, IGlobalBuffer& glb, DvfsSwitch& dvfs,
-         LayerValues* values, const RunEvents& events, FailureHandler on_failure);
+         CommandQueue& commands, LayerValues* values, const RunEvents& events, FailureHandler on_failure);
 
   // The compute side, from its thread: the next loaded step (waits for it), the step's buffer released,
   // the layer's ofmap written (the next layer may load).
   LoadedStep next_step();
   void step_done();
   void layer_done();
-  // A posted ofmap write: the DRAM serialises it with the reads that follow.
+  // A posted ofmap write, its store command issued: the DRAM serialises it with the reads that follow.
   void write(std::uint64_t bytes, std::size_t job);
   // When the last posted write completes, as the DRAM answered it.
   sc_core::sc_time writes_complete_at() const { return writes_complete_at_; }
@@ -84,6 +86,7 @@ class Loader : public sc_core::sc_module {
   std::vector<JobCursors> cursors_;
   IGlobalBuffer& glb_;
   DvfsSwitch& dvfs_;
+  CommandQueue& commands_;
   LayerValues* values_;
   const RunEvents& events_;
   FailureHandler on_failure_;

@@ -163,7 +163,8 @@ BoundDomain bound_domain(std::optional<ResourceKind> bound) {
   switch (*bound) {
     case ResourceKind::kArray:
     case ResourceKind::kBufferPort:
-    case ResourceKind::kNetworkBus: return BoundDomain::kCompute;
+    case ResourceKind::kNetworkBus:
+    case ResourceKind::kSequencer: return BoundDomain::kCompute;
     case ResourceKind::kMemory:
     case ResourceKind::kFillDrain: return BoundDomain::kMemory;
     case ResourceKind::kDvfsSwitch: return BoundDomain::kNone;
