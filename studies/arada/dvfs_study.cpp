@@ -196,7 +196,8 @@ std::vector<std::string> dvfs_study_traffic_models() {
 }
 
 std::vector<std::string> scalesim_overrides(double clock_mhz, const std::string& dram) {
-  std::vector<std::string> overrides = {"glb.operand_fetch=im2col",
+  std::vector<std::string> overrides = {"glb.keep_activations=never",  // every output through DRAM
+                                        "glb.operand_fetch=im2col",
                                         "glb.first_fill=free",
                                         "glb.prefetch=run_ahead",
                                         "dram.impl=streams",
