@@ -58,6 +58,8 @@ struct PeArrayConfig {
   int word_bits = 16;
   int accumulator_bits = 0;  // systolic: a partial sum's width in the ofmap buffer and DRAM; 0 = word_bits
   int psum_bits() const { return accumulator_bits > 0 ? accumulator_bits : word_bits; }
+  int weight_bits = 0;  // systolic: a weight's width in the filter buffer and DRAM (4-bit weights); 0 = word_bits
+  int weight_width() const { return weight_bits > 0 ? weight_bits : word_bits; }
   DepthwiseMode depthwise = DepthwiseMode::kSerial;  // systolic
   bool pipelined_folds = false;  // systolic: the PEs double-buffer the stationary operand (docs/dataflow.md)
   RegisterFileConfig rf;         // row stationary only

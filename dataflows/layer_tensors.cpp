@@ -32,16 +32,18 @@ std::int16_t padding_value(LoopNestKind kind) {
   return kind == LoopNestKind::kMaxPool ? std::numeric_limits<std::int16_t>::min() : 0;
 }
 
-LayerTensors synthetic_tensors(const LoopNest& nest, double ifmap_sparsity, int word_bits, std::uint64_t seed) {
+LayerTensors synthetic_tensors(const LoopNest& nest, double ifmap_sparsity, int word_bits, int weight_bits,
+                               std::uint64_t seed) {
   std::mt19937_64 random(seed);
-  const std::int16_t limit = word_bits == 8 ? 127 : 32767;
-  std::uniform_int_distribution<int> magnitude(1, limit);
+  const auto largest = [](int bits) { return (1 << (bits - 1)) - 1; };  // symmetric: no -2^(bits-1)
+  std::uniform_int_distribution<int> magnitude(1, largest(word_bits)), weight_magnitude(1, largest(weight_bits));
   std::bernoulli_distribution negative(0.5);
   std::bernoulli_distribution zero(ifmap_sparsity);
-  const auto nonzero_value = [&] {
-    const int value = magnitude(random);
+  const auto signed_value = [&](std::uniform_int_distribution<int>& distribution) {
+    const int value = distribution(random);
     return static_cast<std::int16_t>(negative(random) ? -value : value);
   };
+  const auto nonzero_value = [&] { return signed_value(magnitude); };
   LayerTensors tensors;
   tensors.ifmap.resize(
       static_cast<std::size_t>(nest.images * nest.groups * nest.channels * nest.input_h * nest.input_w));
@@ -49,7 +51,7 @@ LayerTensors synthetic_tensors(const LoopNest& nest, double ifmap_sparsity, int 
   if (nest.kind == LoopNestKind::kConv) {
     tensors.weights.resize(
         static_cast<std::size_t>(nest.groups * nest.filters * nest.channels * nest.filter_h * nest.filter_w));
-    for (auto& value : tensors.weights) value = nonzero_value();
+    for (auto& value : tensors.weights) value = signed_value(weight_magnitude);
   }
   tensors.ofmap.assign(static_cast<std::size_t>(nest.images * nest.groups * nest.filters * nest.ofmap_h * nest.ofmap_w),
                        0);

@@ -24,9 +24,10 @@ std::size_t weight_index(const LoopNest& nest, std::int64_t group, std::int64_t 
 std::size_t ofmap_index(const LoopNest& nest, std::int64_t image, std::int64_t group, std::int64_t filter,
                         std::int64_t e, std::int64_t f);
 
-// Deterministic pseudo-random values in the word width's range; a share `ifmap_sparsity` of the ifmap
-// values is zero (and no other value is); weights are non-zero.
-LayerTensors synthetic_tensors(const LoopNest& nest, double ifmap_sparsity, int word_bits, std::uint64_t seed);
+// Deterministic pseudo-random values in the widths' ranges (activations word_bits, weights weight_bits); a
+// share `ifmap_sparsity` of the ifmap values is zero (and no other value is); weights are non-zero.
+LayerTensors synthetic_tensors(const LoopNest& nest, double ifmap_sparsity, int word_bits, int weight_bits,
+                               std::uint64_t seed);
 
 // The layer computed directly from the loop nest.
 std::vector<std::int32_t> reference_output(const LoopNest& nest, const LayerTensors& tensors);

@@ -22,6 +22,7 @@ DramEncoding dram_encoding(const AcceleratorConfig& config, const Layer& layer, 
   DramEncoding encoding;
   encoding.word_bits = config.pe_array.word_bits;
   encoding.psum_bits = config.pe_array.psum_bits();
+  encoding.weight_bits = config.pe_array.weight_width();
   encoding.ifmap_raw = reads_network_input;
   encoding.ifmap_density = 1 - layer.sparsity.ifmap;
   encoding.ofmap_density = 1 - layer.sparsity.ofmap;

@@ -27,7 +27,7 @@ ResidentTraffic::Moved ResidentTraffic::apply(LayerStep& step) {
     t.glb_writes -= words;  // already in the GLB: nothing deposited
   }
   if (residency_.weights_on_chip) {
-    moved.weight_on_chip_bytes = encoding_.raw_bytes(t.filter_dram_words);
+    moved.weight_on_chip_bytes = encoding_.weight_bytes(t.filter_dram_words);
     t.glb_writes -= t.filter_dram_words;  // already in the GLB: nothing deposited
     t.filter_dram_words = 0;
   }

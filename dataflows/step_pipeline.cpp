@@ -9,7 +9,7 @@ StepDram step_dram(const StepTraffic& t, const DramEncoding& encoding) {
   StepDram dram;
   dram.evicted_bytes = encoding.psum_bytes(t.psum_spill_write_words);
   dram.read_bytes =
-      encoding.raw_bytes(t.filter_dram_words) + encoding.psum_bytes(t.psum_spill_read_words) +
+      encoding.weight_bytes(t.filter_dram_words) + encoding.psum_bytes(t.psum_spill_read_words) +
       (stored > 0 ? encoding.ifmap_bytes(stored, DramEncoding::expected(stored, encoding.ifmap_density)) : 0);
   dram.written_bytes = t.ofmap_dram_words > 0 ? encoding.ofmap_bytes(t.ofmap_dram_words) : 0;
   return dram;

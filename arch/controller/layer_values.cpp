@@ -9,8 +9,9 @@ LayerTensors* LayerValues::tensors(std::size_t job) {
   auto& tensors = tensors_[job];
   if (!tensors) {
     const DramEncoding& encoding = layer.plan->encoding();
-    tensors = std::make_unique<LayerTensors>(
-        synthetic_tensors(*nest, 1 - encoding.ifmap_density, encoding.word_bits, 0x5eed0000 + layer.layer_index));
+    tensors =
+        std::make_unique<LayerTensors>(synthetic_tensors(*nest, 1 - encoding.ifmap_density, encoding.word_bits,
+                                                         encoding.weight_width(), 0x5eed0000 + layer.layer_index));
   }
   return tensors.get();
 }

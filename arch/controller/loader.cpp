@@ -83,7 +83,7 @@ Loader::StepReads Loader::step_reads(const LayerJob& job, const LayerStep& step)
   const StepTraffic& t = step.traffic;
   const DramEncoding& encoding = job.plan->encoding();
   const std::uint64_t stored = t.ifmap_dram_stored_words;
-  return {encoding.raw_bytes(t.filter_dram_words),
+  return {encoding.weight_bytes(t.filter_dram_words),
           stored > 0 ? encoding.ifmap_bytes(stored, step.stored_ifmap_nonzeros) : 0,
           encoding.psum_bytes(t.psum_spill_read_words)};
 }

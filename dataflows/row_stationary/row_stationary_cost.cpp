@@ -243,7 +243,7 @@ MappingCost mapping_counts(const LoopNest& nest, const TilingAnalysis& a, const 
   cost.glb_writes += cost.filter_dram_words + cost.ifmap_dram_words + cost.psum_spill_words;
   cost.glb_reads += cost.filter_bus_words + cost.psum_spill_words;
   cost.dram_read_bytes =
-      encoding.raw_bytes(cost.filter_dram_words) + ifmap_bytes + encoding.raw_bytes(cost.psum_spill_words);
+      encoding.weight_bytes(cost.filter_dram_words) + ifmap_bytes + encoding.raw_bytes(cost.psum_spill_words);
   cost.dram_write_bytes = a.ofmap_dram_bytes + encoding.raw_bytes(cost.psum_spill_words);
 
   // Cycles: the average step's preload and stream at this mapping's filter and DRAM traffic; DRAM transfers

@@ -31,19 +31,21 @@ double ofmap_buffer_kib(const GlbConfig& glb) {
 SystolicBuffers systolic_buffers(const AcceleratorConfig& config) {
   const int bits = config.pe_array.word_bits;
   SystolicBuffers buffers;
+  buffers.word_bits = bits;
+  buffers.weight_bits = config.pe_array.weight_width();
   if (config.glb.unified) {
     const std::int64_t total = words_of_kib(config.glb.size_kib, bits);
-    buffers.filter_words = buffers.ofmap_words = total / 3;
+    buffers.ofmap_words = total / 3;
+    buffers.filter_words = buffers.weights_in(total / 3);
     buffers.ifmap_words = total - 2 * (total / 3);
     buffers.split_by_planner = true;
   } else {
     const double ofmap_kib = ofmap_buffer_kib(config.glb);
     buffers.ifmap_words = words_of_kib(config.glb.size_kib - ofmap_kib, bits);
-    buffers.filter_words = words_of_kib(config.glb.filter_size_kib, bits);
+    buffers.filter_words = words_of_kib(config.glb.filter_size_kib, config.pe_array.weight_width());
     buffers.ofmap_words = words_of_kib(ofmap_kib, bits);
   }
   buffers.reuse = config.glb.fold_reuse;
-  buffers.word_bits = bits;
   buffers.accumulator_bits = config.pe_array.psum_bits();
   buffers.pipelined_folds = config.pe_array.pipelined_folds;
   return buffers;
@@ -134,8 +136,9 @@ class SystolicPlanner : public ILayerPlanner {
             for (const std::int64_t tile : tiles) {
               SystolicSchedule candidate(run_nest, dataflow, config_.pe_array.rows, config_.pe_array.cols, buffers,
                                          order, im2col, tile, group);
-              const MappingSummary::Estimate estimate = estimate_schedule(
-                  candidate, config_, encoding, prices_, objective_, residency ? residency->residency : LayerResidency{});
+              const MappingSummary::Estimate estimate =
+                  estimate_schedule(candidate, config_, encoding, prices_, objective_,
+                                    residency ? residency->residency : LayerResidency{});
               objectives.push_back(estimate.best_objective);
               const bool better = !best || ranks_before(objective_, estimate.energy_pj, estimate.cycles,
                                                         best_estimate.energy_pj, best_estimate.cycles);
@@ -190,20 +193,24 @@ class SystolicPlanner : public ILayerPlanner {
   // leaving any buffer less than a double-buffered wavefront is not tried.
   std::vector<SystolicBuffers> buffer_splits(const LoopNest& nest, bool im2col) const {
     if (!config_.glb.unified) return {buffers_};
-    const std::int64_t total = buffers_.ifmap_words + buffers_.filter_words + buffers_.ofmap_words;
+    // In words of word_bits; the filter part holds weights_in() its words.
+    const std::int64_t total =
+        buffers_.ifmap_words + buffers_.words_for_weights(buffers_.filter_words) + buffers_.ofmap_words;
     const std::int64_t wavefront = systolic_wavefront_words(config_.pe_array.rows, config_.pe_array.cols);
-    const std::int64_t filters = nest.groups * nest.filters * nest.filter_h * nest.filter_w * nest.channels;
+    const std::int64_t filters =
+        buffers_.words_for_weights(nest.groups * nest.filters * nest.filter_h * nest.filter_w * nest.channels);
     const std::int64_t ifmap = nest.groups * group_ifmap_words(nest, im2col);
     std::vector<SystolicBuffers> splits;
     const auto add = [&](std::int64_t filter_words, std::int64_t ifmap_words) {
       filter_words = std::max(filter_words, wavefront);
       const std::int64_t ofmap_words = total - filter_words - ifmap_words;
       if (ifmap_words < wavefront || ofmap_words < wavefront) return;
-      for (const SystolicBuffers& split : splits) {
-        if (split.filter_words == filter_words && split.ifmap_words == ifmap_words) return;
-      }
       SystolicBuffers split = buffers_;
-      split.filter_words = filter_words, split.ifmap_words = ifmap_words, split.ofmap_words = ofmap_words;
+      split.filter_words = split.weights_in(filter_words), split.ifmap_words = ifmap_words,
+      split.ofmap_words = ofmap_words;
+      for (const SystolicBuffers& other : splits) {
+        if (other.filter_words == split.filter_words && other.ifmap_words == ifmap_words) return;
+      }
       splits.push_back(split);
     };
     for (const std::int64_t filter_eighths : {1, 2, 4}) {
@@ -241,7 +248,7 @@ class SystolicPlanner : public ILayerPlanner {
   StreamTiming stream_timing(const DramEncoding& encoding, const SystolicBuffers& buffers) const {
     StreamTiming timing;
     if (config_.glb.first_fill == FirstFill::kFree) {
-      timing.free_filter_bytes = encoding.raw_bytes(as_count(buffers.filter_words / 2));
+      timing.free_filter_bytes = encoding.weight_bytes(as_count(buffers.filter_words / 2));
       timing.free_ifmap_bytes = encoding.raw_bytes(as_count(buffers.ifmap_words / 2));
     }
     timing.run_ahead = config_.glb.prefetch == Prefetch::kRunAhead;
@@ -333,7 +340,8 @@ MappingSummary SystolicPlan::mapping() const {
   if (s.buffers().split_by_planner) {  // glb.unified: the split chosen for this layer
     const double words_per_kib = 1024.0 * 8.0 / s.buffers().word_bits;
     summary.parameters["ifmap_buffer_kib"] = static_cast<double>(s.buffers().ifmap_words) / words_per_kib;
-    summary.parameters["filter_buffer_kib"] = static_cast<double>(s.buffers().filter_words) / words_per_kib;
+    summary.parameters["filter_buffer_kib"] =
+        static_cast<double>(s.buffers().words_for_weights(s.buffers().filter_words)) / words_per_kib;
     summary.parameters["ofmap_buffer_kib"] = static_cast<double>(s.buffers().ofmap_words) / words_per_kib;
   }
   summary.estimate = estimate_;

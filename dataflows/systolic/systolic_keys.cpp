@@ -56,6 +56,19 @@ AcceleratorConfigSection array_keys() {
                             config.pe_array.word_bits, bits));
     }
   };
+  AcceleratorConfigKey weights = int_key<AcceleratorConfig>(
+      "pe_array.weight_bits", ERGON_FIELD(pe_array.weight_bits), IntRule{0, 16}, "bits",
+      "width of a weight in the filter buffer and DRAM (int4 x int8 engines: 4); the array multiplies it with "
+      "word_bits activations; 0 = word_bits");
+  weights.info.range = "0, 4, 8 or 16";
+  const auto read_weight_bits = weights.load;
+  weights.load = [read_weight_bits](YamlMap& map, AcceleratorConfig& config) {
+    read_weight_bits(map, config);
+    const int bits = config.pe_array.weight_bits;
+    if (bits != 0 && bits != 4 && bits != 8 && bits != 16) {
+      map.at("weight_bits").fail(fmt::format("give 0 (word_bits), 4, 8 or 16; got {}", bits));
+    }
+  };
   AcceleratorConfigKey depthwise = choice_key<AcceleratorConfig>(
       "pe_array.depthwise", ERGON_FIELD(pe_array.depthwise),
       ChoiceNames<DepthwiseMode>{{"serial", DepthwiseMode::kSerial},
@@ -69,7 +82,7 @@ AcceleratorConfigSection array_keys() {
       "the PEs double-buffer the stationary operand (TPU v1's weight tiles, Gemmini's PE registers) or the "
       "accumulators: a fold's shift-in or drain overlaps the neighbouring fold's stream and the wavefront skew is "
       "paid once per layer; false: each fold pays its shift-in, stream and skew (SCALE-Sim). Transaction level only");
-  section.keys = {dataflow, accumulator, depthwise, pipelined};
+  section.keys = {dataflow, accumulator, weights, depthwise, pipelined};
   return section;
 }
 

@@ -28,13 +28,19 @@ enum class SystolicFoldOrder { kColumnsOuter, kRowsOuter };
 // input stationary: weights and partial sums).
 TensorCounts systolic_hop_shares(SystolicDataflow dataflow, std::uint64_t macs);
 
-struct SystolicBuffers {  // words each on-chip buffer holds, and how it keeps blocks between folds
+struct SystolicBuffers {  // values each on-chip buffer holds, and how it keeps blocks between folds
   std::int64_t ifmap_words = 0;
-  std::int64_t filter_words = 0;
+  std::int64_t filter_words = 0;  // weights, of weight_bits each
   std::int64_t ofmap_words = 0;
   FoldReuse reuse = FoldReuse::kPreviousFold;
   int word_bits = 8;
-  int accumulator_bits = 8;       // a partial sum's width in the ofmap buffer and when spilled
+  int weight_bits = 8;       // pe_array.weight_bits: narrower weights pack into the filter buffer
+  int accumulator_bits = 8;  // a partial sum's width in the ofmap buffer and when spilled
+  // Weights `words` words of word_bits hold, and the words `weights` weights take (rounded up).
+  std::int64_t weights_in(std::int64_t words) const { return words * word_bits / weight_bits; }
+  std::int64_t words_for_weights(std::int64_t weights) const {
+    return (weights * weight_bits + word_bits - 1) / word_bits;
+  }
   bool split_by_planner = false;  // glb.unified: the planner chose this split for the layer
   bool pipelined_folds = false;   // pe_array.pipelined_folds
 };

@@ -54,7 +54,7 @@ CompulsoryTraffic loop_nest_traffic(const LoopNest& nest, const DramEncoding& en
   if (nest.kind == LoopNestKind::kConv) {
     const double weights =
         groups * filters * channels * static_cast<double>(nest.filter_h) * static_cast<double>(nest.filter_w);
-    traffic.weight_bytes = weights * encoding.word_bits / 8.0;
+    traffic.weight_bytes = weights * encoding.weight_width() / 8.0;
   }
   traffic.ifmap_bytes =
       activation_bytes(encoding, n * groups * channels * rows * cols, encoding.ifmap_density, encoding.ifmap_raw);

@@ -165,6 +165,7 @@ AcceleratorConfig random_systolic_config(std::uint64_t seed) {
   const char* dataflows[] = {"os", "ws", "is", "auto"};  // auto: each layer's own dataflow and fold order
   const char* reuses[] = {"capacity", "previous_fold"};  // capacity: stream tiles and psum spills too
   const char* accumulators[] = {"0", "16", "32"};
+  const char* weight_widths[] = {"0", "4", "16"};  // packed narrower, or wider than the 8-bit activations
   const std::vector<std::string> overrides = {
       std::string("glb.fold_reuse=") + reuses[uniform(random, 0, 1)],
       std::string("pe_array.accumulator_bits=") + accumulators[uniform(random, 0, 2)],
@@ -176,6 +177,7 @@ AcceleratorConfig random_systolic_config(std::uint64_t seed) {
       "glb.filter_size_kib=" + std::to_string(uniform(random, 1, 64)),
       "glb.banks=" + std::to_string(uniform(random, 1, 8)),
       "dram.bandwidth_gbps=" + std::to_string(static_cast<double>(uniform(random, 1, 50)) / 10.0),
+      std::string("pe_array.weight_bits=") + weight_widths[uniform(random, 0, 2)],
   };
   return load_accelerator_config(test::source_dir() + "/configs/edge_tpu.yaml", overrides);
 }

@@ -119,6 +119,30 @@ TEST(SystolicReuse, OverflowingPartialSumsSpillAtTheAccumulatorWidth) {
   EXPECT_LT(chosen.energy.total_pj(), whole.energy.total_pj());
 }
 
+// pe_array.weight_bits: 4-bit weights next to 8-bit activations move half the weight bytes and pack twice
+// as many weights into the filter buffer. A 64 KiB filter buffer holds 65,536 8-bit weights, not the layer's
+// 73,728, so the 8-bit schedule reads its input several times; at 4 bits they fit and it reads it once.
+TEST(SystolicReuse, NarrowWeightsMoveFewerBytesAndFitTheFilterBuffer) {
+  const auto path = test::unique_temp_path("ergon_weight_bits.yaml");
+  std::ofstream(path) << "name: weight_bits\nsource: test\nlayers:\n"
+                         "  - {name: image, op: input, shape: [64, 28, 28]}\n"
+                         "  - {name: conv, op: conv, inputs: [image], filters: 128, kernel: 3, padding: 1}\n";
+  const auto run = [&](const std::string& weight_bits) {
+    return run_layer(path.string(), "conv",
+                     {"pe_array.rows=16", "pe_array.cols=16", "glb.fold_reuse=capacity", "glb.size_kib=64",
+                      "glb.ofmap_size_kib=32", "glb.filter_size_kib=64", "pe_array.weight_bits=" + weight_bits});
+  };
+  const LayerResult int8 = run("8"), int4 = run("4");
+  constexpr std::uint64_t kWeights = 64 * 128 * 9, kInputs = 64 * 28 * 28;
+  EXPECT_EQ(tensor_count(int8, Action::kDramRead, Tensor::kWeights), kWeights);
+  EXPECT_EQ(tensor_count(int4, Action::kDramRead, Tensor::kWeights), kWeights / 2);
+  EXPECT_GT(tensor_count(int8, Action::kDramRead, Tensor::kInputs), kInputs);
+  EXPECT_EQ(tensor_count(int4, Action::kDramRead, Tensor::kInputs), kInputs);
+  EXPECT_EQ(int4.macs, int8.macs);
+  EXPECT_EQ(int8.count("dram.read") - int4.count("dram.read"),
+            kWeights / 2 + tensor_count(int8, Action::kDramRead, Tensor::kInputs) - kInputs);
+}
+
 }  // namespace
 }  // namespace ergon
 
