@@ -40,6 +40,7 @@ class CommandQueue {
   sc_core::sc_time issued_until_ = sc_core::SC_ZERO_TIME;  // when the sequencer finished its last command
   std::array<std::deque<sc_core::sc_time>, 3> leaves_;     // each bounded queue's last `depth` leaving times
   std::uint64_t issue_cycles_ = 0;
+  bool free_;  // free issue and unbounded queues: the sequencer never holds anything up
 };
 
 }  // namespace ergon
