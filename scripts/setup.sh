@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config ccache time
   libsystemc-dev libboost-graph-dev libyaml-cpp-dev libfmt-dev
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox parallel libeigen3-dev libonnx-dev libprotobuf-dev
-  python3-dev pybind11-dev python3-numpy python3-pandas python3-matplotlib python3-yaml
+  python3-dev pybind11-dev python3-numpy python3-pandas python3-matplotlib python3-yaml python3-onnx
 )
 if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 

@@ -207,6 +207,46 @@ TEST(OnnxLowering, LowersMatMulsOfAnyRank) {
   }
 }
 
+// Constants folded from the input's shape keep their own dims for their consumers, small ones with values
+// (ViT's class token expanded to the batch) and large ones without (a causal mask sliced to the sequence).
+// An earlier round of ONNX's inference had given them symbolic dims, which once left every consumer unsized.
+TEST(OnnxLowering, AFoldedConstantKeepsItsShapeForItsConsumers) {
+  OnnxGraph g;
+  g.dynamic_input("x", {-1, 196, 192});
+  g.weights("cls", {1, 1, 192});
+  g.weights("w", {192, 192});
+  g.weights("mask_table", {1, 1, 1024, 1024});  // over 65,536 values: folded without them
+  g.int64s("zero", {0});
+  g.int64s("one", {1});
+  g.int64s("tail", {1, 192});
+  g.node("Shape", {"x"}, {"s"});
+  auto* gather = g.node("Gather", {"s", "zero"}, {"batch"});
+  OnnxGraph::integer(gather, "axis", 0);
+  auto* shape = g.node("Concat", {"batch", "tail"}, {"cls_shape"});
+  OnnxGraph::integer(shape, "axis", 0);
+  g.node("Expand", {"cls", "cls_shape"}, {"cls_batch"});
+  auto* tokens = g.node("Concat", {"cls_batch", "x"}, {"tokens"});
+  OnnxGraph::integer(tokens, "axis", 1);
+  g.node("MatMul", {"tokens", "w"}, {"q"});
+  OnnxGraph::ints(g.node("Transpose", {"q"}, {"kt"}), "perm", {0, 2, 1});
+  g.node("MatMul", {"q", "kt"}, {"scores"});
+  g.node("Shape", {"tokens"}, {"ts"});
+  auto* sequence = g.node("Gather", {"ts", "one"}, {"sequence"});
+  OnnxGraph::integer(sequence, "axis", 0);
+  g.int64s("axes", {2, 3});
+  auto* ends = g.node("Concat", {"sequence", "sequence"}, {"ends"});
+  OnnxGraph::integer(ends, "axis", 0);
+  g.int64s("starts", {0, 0});
+  g.node("Slice", {"mask_table", "starts", "ends", "axes"}, {"mask"});
+  g.node("Add", {"scores", "mask"}, {"masked"});
+  const Workload workload = load_onnx_workload(g.save("ergon_folded_shapes.onnx"));
+  const auto layers = by_name(workload);
+  EXPECT_EQ(layers.at("q")->macs, 197u * 192 * 192);
+  EXPECT_EQ(layers.at("scores")->macs, 197u * 192 * 197);
+  EXPECT_EQ(layers.at("masked")->output_shape.elements(), std::int64_t{197} * 197);
+  EXPECT_EQ(workload.total_macs(), 197u * 192 * 192 + 197u * 192 * 197);
+}
+
 // LSTM, 3 steps, 8 inputs, 4 hidden units, no initial state: one input projection for all steps, then a
 // recurrent fc for steps 1 and 2 and a cell per step.
 TEST(OnnxLowering, UnrollsRecurrentLayersOverTheirSteps) {

@@ -300,6 +300,9 @@ class GraphPreparation {
 
   // The graph's initializers are the constants known so far (folded ones included), so ONNX's inference
   // sees folded shape tensors as data.
+  // A folded tensor's value_info from an earlier round (inferred before its shape inputs were known, so
+  // with symbolic dimensions) would override the constant's dims, and every consumer would stay unsized:
+  // the constant's own dims replace it.
   void refresh_initializers() {
     onnx::GraphProto& graph = *result_.model.mutable_graph();
     std::set<std::string> present;
@@ -307,6 +310,11 @@ class GraphPreparation {
     for (const auto& [name, constant] : result_.constants) {
       if (present.count(name) == 0) *graph.add_initializer() = constant_to_proto(constant, name);
     }
+    auto* infos = graph.mutable_value_info();
+    infos->erase(
+        std::remove_if(infos->begin(), infos->end(),
+                       [this](const onnx::ValueInfoProto& info) { return result_.constants.count(info.name()) > 0; }),
+        infos->end());
   }
 
   void collect_shapes() {
