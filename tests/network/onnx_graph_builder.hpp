@@ -22,6 +22,7 @@ class OnnxGraph {
     graph()->set_name("tiny_cnn");
   }
   onnx::GraphProto* graph() { return model_.mutable_graph(); }
+  onnx::ModelProto& model() { return model_; }
   void input(const std::string& name, const std::vector<std::int64_t>& dims) {
     value(graph()->add_input(), name, dims);
   }

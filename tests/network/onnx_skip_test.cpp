@@ -112,6 +112,45 @@ TEST(OnnxSkippedMacs, WarnsOfTheMacsSkippingDropsAndListsTheNodes) {
   check(load_workload(yaml_path));
 }
 
+// An operator of another domain that ONNX's inference cannot size (onnxruntime's com.microsoft Attention)
+// reaches the unsupported list like any other, and so does every node its unsized output reaches, naming it:
+// before, the first of them failed as if an input needed pinning.
+TEST(OnnxSkippedMacs, AnOperatorOfAnotherDomainIsListedWithWhatItLeavesUnsized) {
+  OnnxGraph g;
+  g.model().add_opset_import()->set_domain("com.microsoft");
+  g.model().mutable_opset_import(1)->set_version(1);
+  g.input("x", {1, 16, 64});
+  g.weights("qkv_w", {64, 192});
+  g.weights("o_w", {64, 64});
+  g.weights("ffn_w", {64, 64});
+  auto* attention = g.node("Attention", {"x", "qkv_w"}, {"attn"});
+  attention->set_domain("com.microsoft");
+  attention->set_name("attention0");
+  OnnxGraph::integer(attention, "num_heads", 4);
+  g.node("MatMul", {"attn", "o_w"}, {"proj"});
+  g.node("Add", {"proj", "x"}, {"residual"});
+  g.node("MatMul", {"x", "ffn_w"}, {"ffn"});  // beside the attention: still lowered
+  const std::string path = g.save("ergon_ms_attention.onnx");
+  try {
+    load_onnx_workload(path);
+    FAIL() << "expected the unsupported list";
+  } catch (const InputError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("3 node(s) cannot be lowered"), std::string::npos) << message;
+    EXPECT_NE(message.find("operator of domain com.microsoft"), std::string::npos) << message;
+    EXPECT_NE(message.find("reads 'attn', which unsupported node 'attention0' (Attention) leaves without a shape"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("reads 'proj', which unsupported node 'attention0' (Attention)"), std::string::npos)
+        << message;
+  }
+  OnnxImportOptions skip;
+  skip.skip_unsupported = true;
+  const Workload workload = load_onnx_workload(path, skip);
+  EXPECT_EQ(workload.skipped_nodes().size(), 3u);
+  EXPECT_EQ(workload.total_macs(), 16u * 64 * 64);  // the feed-forward product beside it
+}
+
 TEST(OnnxSkippedMacs, ReportJsonListsTheSkippedNodes) {
   OnnxGraph g;
   g.input("image", {1, 3, 8, 8});

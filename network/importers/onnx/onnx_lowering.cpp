@@ -169,6 +169,7 @@ class Lowering {
   const Dims& dims_of(const std::string& tensor, const std::string& where) const {
     const auto found = graph_.shapes.find(tensor);
     if (found == graph_.shapes.end()) {
+      unsized_check(tensor);
       fail(path_, where,
            "ONNX's shape inference leaves tensor '" + tensor +
                "' without a static shape, so its layer cannot be sized; pin the inputs' dynamic dimensions with "
@@ -201,6 +202,7 @@ class Lowering {
   const Value& value_of(const std::string& tensor, const std::string& where) const {
     const auto found = values_.find(tensor);
     if (found == values_.end()) {
+      unsized_check(tensor);
       fail(path_, where,
            "input tensor '" + tensor +
                "' has no layer: the node writing it was skipped, and ONNX's shape inference gives the tensor no "
@@ -439,6 +441,14 @@ class Lowering {
   // ---- operators ----
 
   struct Skip {};
+  // A node reads a tensor an unsupported node left without a shape: it cannot be sized either.
+  struct UnsizedInput {
+    std::string tensor, origin;  // origin: the unsupported node it comes from
+  };
+  void unsized_check(const std::string& tensor) const {
+    const auto unsized = unsized_.find(tensor);
+    if (unsized != unsized_.end()) throw UnsizedInput{tensor, unsized->second};
+  }
 
   void unsupported(const onnx::NodeProto& node, const std::string& where, const std::string& why) {
     unsupported_.push_back(
@@ -455,12 +465,19 @@ class Lowering {
 
   // Outputs of a node Ergon cannot lower: a free layout (or, without activation inputs, an intermediate
   // input), so later nodes still import and every unsupported node is reported at once.
-  void pass_through(const onnx::NodeProto& node, const std::string& where) {
-    const std::vector<std::string> inputs = activations(node);
+  // Outputs no shape inference sizes stay unsized, remembered with the unsupported node they come from
+  // (`origin`: this node, or the one upstream whose unsized output it read).
+  void pass_through(const onnx::NodeProto& node, const std::string& where, const std::string& origin) {
     std::vector<std::string> layers;
-    for (const auto& input : inputs) layers.push_back(materialized(input, where).layer);
+    for (const auto& input : activations(node)) {
+      if (unsized_.count(input) == 0) layers.push_back(materialized(input, where).layer);
+    }
     for (const auto& output : node.output()) {
-      if (output.empty() || graph_.shapes.count(output) == 0) continue;
+      if (output.empty()) continue;
+      if (graph_.shapes.count(output) == 0) {
+        unsized_[output] = origin;
+        continue;
+      }
       const TensorShape shape = canonical_of(output, where);
       YAML::Node layer;
       if (layers.empty()) {
@@ -485,15 +502,22 @@ class Lowering {
     const std::vector<std::string> inputs = activations(node);
     if (inputs.empty()) return constant_only(node);
     const std::size_t before = unsupported_.size();
+    std::string origin = fmt::format("'{}' ({})", node_label(node, node.output(0)), node.op_type());
     try {
+      for (const std::string& input : inputs) unsized_check(input);
       if (!(node.domain().empty() || node.domain() == "ai.onnx")) {
         unsupported(node, where, "operator of domain " + node.domain());
       } else {
         dispatch(node, where);
       }
     } catch (const Skip&) {
+    } catch (const UnsizedInput& unsized) {
+      unsupported(
+          node, where,
+          fmt::format("reads '{}', which unsupported node {} leaves without a shape", unsized.tensor, unsized.origin));
+      origin = unsized.origin;
     }
-    if (unsupported_.size() > before) pass_through(node, where);
+    if (unsupported_.size() > before) pass_through(node, where, origin);
   }
 
   // A node of constants only that folding left (weights without values through an operator the folder does
@@ -1186,6 +1210,7 @@ class Lowering {
   std::map<std::string, OnnxConstant> derived_constants_;    // outputs of constant-only nodes left unfolded
   std::set<std::string> names_;
   std::vector<Unsupported> unsupported_;
+  std::map<std::string, std::string> unsized_;  // tensors unsupported nodes leave unsized, and which node
   YAML::Node layers_{YAML::NodeType::Sequence};
   LoweredOnnx result_;
 };
