@@ -247,6 +247,40 @@ TEST(OnnxLowering, AFoldedConstantKeepsItsShapeForItsConsumers) {
   EXPECT_EQ(workload.total_macs(), 197u * 192 * 192 + 197u * 192 * 197);
 }
 
+// onnxruntime's transformer optimizer fuses the element-wise parts of a BERT layer into com.microsoft
+// operators, and newer opsets add Gelu (20) and RMSNormalization (23), none of which this ONNX library's
+// inference sizes: Ergon keeps their input's shape and lowers them as vector work. The fused normalisation's
+// fourth output (input + skip) feeds the next residual, as the optimizer wires it.
+TEST(OnnxLowering, LowersFusedElementwiseTransformerOperators) {
+  OnnxGraph g;
+  g.model().mutable_opset_import(0)->set_version(23);
+  g.model().add_opset_import()->set_domain("com.microsoft");
+  g.model().mutable_opset_import(1)->set_version(1);
+  g.input("x", {1, 8, 32});
+  g.input("skip", {1, 8, 32});
+  for (const char* name : {"gamma", "beta", "bias"}) g.weights(name, {32});
+  g.weights("w", {32, 32});
+  auto* skip_norm = g.node("SkipLayerNormalization", {"x", "skip", "gamma", "beta", "bias"}, {"norm", "", "", "sum"});
+  skip_norm->set_domain("com.microsoft");
+  g.node("MatMul", {"norm", "w"}, {"proj"});
+  auto* gelu = g.node("FastGelu", {"proj", "bias"}, {"act"});
+  gelu->set_domain("com.microsoft");
+  g.node("Gelu", {"act"}, {"act2"});  // opset 20
+  g.node("Add", {"act2", "sum"}, {"residual"});
+  g.node("RMSNormalization", {"residual", "gamma"}, {"out"});  // opset 23
+  const Workload workload = load_onnx_workload(g.save("ergon_fused_elementwise.onnx"));
+  const auto layers = by_name(workload);
+  EXPECT_EQ(layers.at("proj")->macs, 8u * 32 * 32);
+  EXPECT_EQ(workload.total_macs(), 8u * 32 * 32);
+  EXPECT_EQ(layers.at("sum")->op, OpKind::kElementwise);
+  EXPECT_EQ(layers.at("sum")->vector_ops, 2u * 8 * 32);  // input + skip + bias
+  EXPECT_EQ(layers.at("residual")->input_names, (std::vector<std::string>{"act2", "sum"}));
+  EXPECT_EQ(layers.at("act")->op, OpKind::kActivation);
+  EXPECT_EQ(layers.at("act2")->op, OpKind::kActivation);
+  EXPECT_EQ(layers.at("out")->vector_ops, 4u * 8 * 32);
+  EXPECT_EQ(layers.at("out")->output_shape.elements(), std::int64_t{8} * 32);
+}
+
 // LSTM, 3 steps, 8 inputs, 4 hidden units, no initial state: one input projection for all steps, then a
 // recurrent fc for steps 1 and 2 and a cell per step.
 TEST(OnnxLowering, UnrollsRecurrentLayersOverTheirSteps) {

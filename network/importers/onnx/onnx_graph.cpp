@@ -170,8 +170,8 @@ class GraphPreparation {
     for (int round = 0; round < 64; ++round) {
       refresh_initializers();
       infer_shapes_isolated(path_, result_.model);
-      collect_shapes();
-      if (!fold_pass() && !take_chosen_branches()) break;
+      const bool propagated = collect_shapes();
+      if (!fold_pass() && !take_chosen_branches() && !propagated) break;
     }
     check_sizes();
     find_undecided_ifs();
@@ -317,7 +317,9 @@ class GraphPreparation {
         infos->end());
   }
 
-  void collect_shapes() {
+  // True when Ergon's own rules sized a tensor ONNX's inference had not: another round of inference then
+  // sizes what follows it.
+  bool collect_shapes() {
     const onnx::GraphProto& graph = result_.model.graph();
     const auto take = [this](const onnx::ValueInfoProto& value) {
       if (!value.type().has_tensor_type() || !value.type().tensor_type().has_shape()) return;
@@ -332,21 +334,83 @@ class GraphPreparation {
     for (const auto& value : graph.value_info()) take(value);
     for (const auto& value : graph.output()) take(value);
     for (const auto& [name, constant] : result_.constants) result_.shapes[name] = constant.dims;
-    propagate_same_shapes();
+    return propagate_same_shapes();
   }
 
-  // Old exports (opset < 7 Dropout with is_test, Identity after it) can leave ONNX's inference without an
-  // output shape where the operator keeps its input's shape; take the input's.
-  void propagate_same_shapes() {
-    static const std::set<std::string> same_shape = {
-        "Dropout", "Identity", "Relu", "LeakyRelu", "Sigmoid", "Tanh", "Clip", "Softmax", "LRN", "BatchNormalization"};
+  // Where ONNX's inference leaves an output unsized and the operator keeps its first input's shape, take
+  // it: old exports (opset < 7 Dropout with is_test, Identity after it), operators newer than this ONNX
+  // library (Gelu and GroupNormalization at opsets 18-20, RMSNormalization and RotaryEmbedding at 23), and
+  // onnxruntime's fused element-wise operators (com.microsoft), whose schemas it does not have. The Skip*
+  // normalisations' fourth output, the input plus the skip, has that shape too.
+  bool propagate_same_shapes() {
+    bool added = false;
+    static const std::set<std::string> same_shape = {"Dropout",
+                                                     "Identity",
+                                                     "Relu",
+                                                     "LeakyRelu",
+                                                     "Sigmoid",
+                                                     "Tanh",
+                                                     "Clip",
+                                                     "Softmax",
+                                                     "LRN",
+                                                     "BatchNormalization",
+                                                     "Gelu",
+                                                     "Mish",
+                                                     "GroupNormalization",
+                                                     "RMSNormalization",
+                                                     "RotaryEmbedding",
+                                                     "FastGelu",
+                                                     "BiasGelu",
+                                                     "QuickGelu",
+                                                     "BiasAdd",
+                                                     "SkipLayerNormalization",
+                                                     "SkipSimplifiedLayerNormalization",
+                                                     "SimplifiedLayerNormalization"};
     for (const auto& node : result_.model.graph().node()) {
       if (same_shape.count(node.op_type()) == 0 || node.input_size() < 1 || node.output_size() < 1) continue;
       const auto input = result_.shapes.find(node.input(0));
-      if (input != result_.shapes.end() && result_.shapes.count(node.output(0)) == 0) {
-        result_.shapes[node.output(0)] = input->second;
+      if (input == result_.shapes.end()) continue;
+      for (const int o : {0, 3}) {
+        const bool carries_input = o == 0 || node.op_type().rfind("Skip", 0) == 0;
+        if (o < node.output_size() && carries_input && !node.output(o).empty() &&
+            result_.shapes.count(node.output(o)) == 0) {
+          result_.shapes[node.output(o)] = input->second;
+          record_value_info(node.output(o), input->second, element_type(node.input(0)));
+          added = true;
+        }
       }
     }
+    return added;
+  }
+
+  // The element type ONNX knows for `tensor` (float when it knows none).
+  std::int32_t element_type(const std::string& tensor) const {
+    const onnx::GraphProto& graph = result_.model.graph();
+    for (const auto* values : {&graph.input(), &graph.value_info(), &graph.output()}) {
+      for (const auto& value : *values) {
+        if (value.name() == tensor && value.type().tensor_type().elem_type() != 0) {
+          return value.type().tensor_type().elem_type();
+        }
+      }
+    }
+    for (const auto& init : graph.initializer()) {
+      if (init.name() == tensor) return init.data_type();
+    }
+    return onnx::TensorProto::FLOAT;
+  }
+
+  // A shape Ergon inferred, written where ONNX's next round of inference reads it.
+  void record_value_info(const std::string& tensor, const std::vector<std::int64_t>& dims, std::int32_t type) {
+    auto* infos = result_.model.mutable_graph()->mutable_value_info();
+    infos->erase(std::remove_if(infos->begin(), infos->end(),
+                                [&](const onnx::ValueInfoProto& info) { return info.name() == tensor; }),
+                 infos->end());  // an unsized entry the exporter left
+    onnx::ValueInfoProto* info = infos->Add();
+    info->set_name(tensor);
+    auto* tensor_type = info->mutable_type()->mutable_tensor_type();
+    tensor_type->set_elem_type(type);
+    auto* shape = tensor_type->mutable_shape();
+    for (const std::int64_t d : dims) shape->add_dim()->set_dim_value(d);
   }
 
   std::vector<FoldInput> fold_inputs(const onnx::NodeProto& node) const {

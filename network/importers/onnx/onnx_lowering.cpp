@@ -41,6 +41,15 @@ const std::map<std::string, std::string>& activation_functions() {
   return functions;
 }
 
+// onnxruntime's fused element-wise operators (domain com.microsoft), with their vector operations per
+// element: the Gelus as the activation they compute (a bias input is added on the way); the normalisations
+// as LayerNormalization's 5 (mean, variance, normalise, scale, shift) or RMS normalisation's 4 (square, mean,
+// normalise, scale), after the skip's (and bias's) addition; rotary embedding's 3 (x cos + rotated x sin).
+const std::set<std::string>& microsoft_gelus() {
+  static const std::set<std::string> ops = {"FastGelu", "BiasGelu", "QuickGelu", "Gelu"};
+  return ops;
+}
+
 // Element-wise arithmetic: one operation per output element per extra operand.
 const std::set<std::string>& arithmetic_operators() {
   static const std::set<std::string> ops = {"Add",   "Sub",  "Mul",     "Div",         "Pow",
@@ -505,7 +514,9 @@ class Lowering {
     std::string origin = fmt::format("'{}' ({})", node_label(node, node.output(0)), node.op_type());
     try {
       for (const std::string& input : inputs) unsized_check(input);
-      if (!(node.domain().empty() || node.domain() == "ai.onnx")) {
+      if (node.domain() == "com.microsoft") {
+        dispatch_microsoft(node, where);
+      } else if (!(node.domain().empty() || node.domain() == "ai.onnx")) {
         unsupported(node, where, "operator of domain " + node.domain());
       } else {
         dispatch(node, where);
@@ -548,6 +559,8 @@ class Lowering {
     if (op == "InstanceNormalization" || op == "LayerNormalization" || op == "GroupNormalization") {
       return lower_elementwise(node, ascii_lower(op), 5.0, where);  // mean, variance, normalise, scale, shift
     }
+    if (op == "RMSNormalization") return lower_elementwise(node, "rmsnormalization", 4.0, where);
+    if (op == "RotaryEmbedding") return lower_vector_on_first(node, "rotary_embedding", 3.0, where);
     if (op == "LRN") return lower_elementwise(node, "lrn", static_cast<double>(integer(node, "size", 1)) + 3.0, where);
     if (op.rfind("Reduce", 0) == 0 || op == "ArgMax" || op == "ArgMin") return lower_reduce(node, where);
     if (op == "Concat") return lower_concat(node, where);
@@ -558,6 +571,60 @@ class Lowering {
     if (op == "If") return lower_if(node, where);
     if (layout_operators().count(op) > 0) return lower_layout(node, ascii_lower(op), where);
     unsupported(node, where, "");
+  }
+
+  // The com.microsoft operators Ergon lowers; the rest are unsupported, listed like any other.
+  void dispatch_microsoft(const onnx::NodeProto& node, const std::string& where) {
+    const std::string& op = node.op_type();
+    if (microsoft_gelus().count(op) > 0) {
+      const TensorShape shape = canonical_of(node.output(0), where);
+      YAML::Node layer = new_layer(node_label(node, node.output(0)), "activation", {need(node.input(0), shape, where)});
+      layer["function"] = "gelu";
+      return bind(node.output(0), emit(layer, shape));
+    }
+    if (op == "BiasAdd") return lower_elementwise(node, "add", 2.0, where);  // input + bias + skip
+    if (op == "SimplifiedLayerNormalization") return lower_elementwise(node, "rmsnormalization", 4.0, where);
+    if (op == "SkipLayerNormalization") return lower_skip_normalization(node, "layernormalization", 5.0, where);
+    if (op == "SkipSimplifiedLayerNormalization") {
+      return lower_skip_normalization(node, "rmsnormalization", 4.0, where);
+    }
+    if (op == "RotaryEmbedding") return lower_vector_on_first(node, "rotary_embedding", 3.0, where);
+    unsupported(node, where, "operator of domain com.microsoft");
+  }
+
+  // input + skip (+ bias), kept as output 3 when the graph reads it, then the normalisation as output 0.
+  void lower_skip_normalization(const onnx::NodeProto& node, const std::string& normalization, double operations,
+                                const std::string& where) {
+    const TensorShape shape = canonical_of(node.output(0), where);
+    std::vector<std::string> inputs;
+    for (int i = 0; i < std::min(node.input_size(), 2); ++i) {
+      if (!node.input(i).empty() && !is_constant(node.input(i))) inputs.push_back(need(node.input(i), shape, where));
+    }
+    const bool biased = node.input_size() > 4 && !node.input(4).empty();
+    const std::string sum_name =
+        node.output_size() > 3 && !node.output(3).empty() ? node.output(3) : node_label(node, node.output(0)) + "/sum";
+    YAML::Node sum = new_layer(sum_name, "elementwise", inputs);
+    sum["function"] = "add";
+    if (biased) sum["operations_per_element"] = 2.0;
+    sum["shape"] = shape_node(shape);
+    const std::string sum_layer = emit(sum, shape);
+    if (node.output_size() > 3 && !node.output(3).empty()) bind(node.output(3), sum_layer);
+    YAML::Node norm = new_layer(node_label(node, node.output(0)), "elementwise", {sum_layer});
+    norm["function"] = normalization;
+    norm["operations_per_element"] = operations;
+    norm["shape"] = shape_node(shape);
+    bind(node.output(0), emit(norm, shape));
+  }
+
+  // Vector work on the first input only (the others are positions and tables it indexes).
+  void lower_vector_on_first(const onnx::NodeProto& node, const std::string& function, double operations,
+                             const std::string& where) {
+    const TensorShape shape = canonical_of(node.output(0), where);
+    YAML::Node layer = new_layer(node_label(node, node.output(0)), "elementwise", {need(node.input(0), shape, where)});
+    layer["function"] = function;
+    layer["operations_per_element"] = operations;
+    layer["shape"] = shape_node(shape);
+    bind(node.output(0), emit(layer, shape));
   }
 
   void lower_conv(const onnx::NodeProto& node, const std::string& where) {
