@@ -281,6 +281,44 @@ TEST(OnnxLowering, LowersFusedElementwiseTransformerOperators) {
   EXPECT_EQ(layers.at("out")->output_shape.elements(), std::int64_t{8} * 32);
 }
 
+// Quantised graphs as exporters write them: QLinearConv (weights at input 3, int32 bias at 8), a dynamically
+// quantised product (DynamicQuantizeLinear, then MatMulInteger with its zero point, dequantised by a Mul with
+// the scales) and QLinearMatMul: each computes what its float operator would, with the same MACs.
+TEST(OnnxLowering, LowersQuantisedConvolutionsAndProducts) {
+  OnnxGraph g;
+  g.typed_input("image", {1, 3, 8, 8}, onnx::TensorProto::UINT8);
+  OnnxGraph::typed_weights(g.graph(), "w_conv", {8, 3, 3, 3}, onnx::TensorProto::INT8);
+  OnnxGraph::typed_weights(g.graph(), "bias", {8}, onnx::TensorProto::INT32);
+  g.floats("scale", {0.02f});
+  OnnxGraph::typed_weights(g.graph(), "zero", {}, onnx::TensorProto::UINT8);
+  OnnxGraph::typed_weights(g.graph(), "wzero", {}, onnx::TensorProto::INT8);
+  auto* qconv = g.node("QLinearConv", {"image", "scale", "zero", "w_conv", "scale", "wzero", "scale", "zero", "bias"},
+                       {"conv"}, "qconv");
+  OnnxGraph::ints(qconv, "pads", {1, 1, 1, 1});
+  g.node("DequantizeLinear", {"conv", "scale", "zero"}, {"conv_f"});
+  g.int64s("flat_shape", {1, 512});
+  g.node("Reshape", {"conv_f", "flat_shape"}, {"flat"});
+  g.node("DynamicQuantizeLinear", {"flat"}, {"flat_q", "flat_scale", "flat_zero"}, "quantize");
+  OnnxGraph::typed_weights(g.graph(), "w_fc", {512, 16}, onnx::TensorProto::UINT8);
+  g.node("MatMulInteger", {"flat_q", "w_fc", "flat_zero", "zero"}, {"fc_i32"}, "qmatmul");
+  auto* cast = g.node("Cast", {"fc_i32"}, {"fc_f"});
+  OnnxGraph::integer(cast, "to", onnx::TensorProto::FLOAT);
+  g.node("Mul", {"fc_f", "flat_scale"}, {"fc"});
+  g.node("QuantizeLinear", {"fc", "scale", "zero"}, {"fc_q"});
+  OnnxGraph::typed_weights(g.graph(), "w_out", {16, 10}, onnx::TensorProto::UINT8);
+  g.node("QLinearMatMul", {"fc_q", "scale", "zero", "w_out", "scale", "zero", "scale", "zero"}, {"logits"}, "out");
+  const Workload workload = load_onnx_workload(g.save("ergon_quantised_graph.onnx"));
+  const auto layers = by_name(workload);
+  EXPECT_EQ(layers.at("qconv")->op, OpKind::kConv);
+  EXPECT_TRUE(layers.at("qconv")->conv().bias);
+  EXPECT_EQ(layers.at("qconv")->macs, 8u * 8 * 8 * 27);
+  EXPECT_EQ(layers.at("quantize")->vector_ops, 4u * 512);
+  EXPECT_EQ(layers.at("qmatmul")->macs, 512u * 16);
+  EXPECT_EQ(layers.at("out")->macs, 16u * 10);
+  EXPECT_TRUE(workload.skipped_nodes().empty());
+  EXPECT_EQ(workload.total_macs(), 8u * 8 * 8 * 27 + 512u * 16 + 16u * 10);
+}
+
 // LSTM, 3 steps, 8 inputs, 4 hidden units, no initial state: one input projection for all steps, then a
 // recurrent fc for steps 1 and 2 and a cell per step.
 TEST(OnnxLowering, UnrollsRecurrentLayersOverTheirSteps) {

@@ -546,6 +546,9 @@ class Lowering {
   void dispatch(const onnx::NodeProto& node, const std::string& where) {
     const std::string& op = node.op_type();
     if (op == "Conv") return lower_conv(node, where);
+    if (op == "ConvInteger" || op == "QLinearConv") return lower_conv(as_float_operator(node), where);
+    if (op == "MatMulInteger" || op == "QLinearMatMul") return lower_gemm(as_float_operator(node), where);
+    if (op == "DynamicQuantizeLinear") return lower_dynamic_quantize(node, where);
     if (op == "ConvTranspose") return lower_conv_transpose(node, where);
     if (op == "Gemm" || op == "MatMul") return lower_gemm(node, where);
     if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") return lower_pool(node, where);
@@ -571,6 +574,33 @@ class Lowering {
     if (op == "If") return lower_if(node, where);
     if (layout_operators().count(op) > 0) return lower_layout(node, ascii_lower(op), where);
     unsupported(node, where, "");
+  }
+
+  // A quantised convolution or product as the one it computes: the data and the weights (and
+  // QLinearConv's int32 bias), without the scales and zero points, which the producer applies as it writes
+  // back (requantisation).
+  static onnx::NodeProto as_float_operator(const onnx::NodeProto& node) {
+    const std::string& op = node.op_type();
+    const bool qlinear = op.rfind("QLinear", 0) == 0;
+    onnx::NodeProto plain = node;
+    plain.clear_input();
+    plain.add_input(node.input(0));
+    plain.add_input(node.input_size() > (qlinear ? 3 : 1) ? node.input(qlinear ? 3 : 1) : "");
+    if (op == "QLinearConv" && node.input_size() > 8 && !node.input(8).empty()) plain.add_input(node.input(8));
+    plain.set_op_type(op.find("Conv") != std::string::npos ? "Conv" : "MatMul");
+    return plain;
+  }
+
+  // DynamicQuantizeLinear: the input's range (min and max), then each element scaled, rounded and saturated
+  // (4 operations per element); its scale and zero point are scalars the consumers fold in as constants.
+  void lower_dynamic_quantize(const onnx::NodeProto& node, const std::string& where) {
+    lower_elementwise(node, "dynamic_quantize", 4.0, where);
+    for (int o = 1; o < node.output_size(); ++o) {
+      if (node.output(o).empty()) continue;
+      OnnxConstant scalar;
+      scalar.data_type = o == 1 ? onnx::TensorProto::FLOAT : onnx::TensorProto::UINT8;
+      derived_constants_[node.output(o)] = scalar;
+    }
   }
 
   // The com.microsoft operators Ergon lowers; the rest are unsupported, listed like any other.
