@@ -44,6 +44,22 @@ class OnnxGraph {
       }
     }
   }
+  // An input whose dimensions are named where `symbols` names them ("" for a fixed one, taken from `dims`).
+  void named_input(const std::string& name, const std::vector<std::int64_t>& dims,
+                   const std::vector<std::string>& symbols) {
+    onnx::ValueInfoProto* v = graph()->add_input();
+    v->set_name(name);
+    auto* tensor = v->mutable_type()->mutable_tensor_type();
+    tensor->set_elem_type(onnx::TensorProto::FLOAT);
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      auto* dim = tensor->mutable_shape()->add_dim();
+      if (symbols[i].empty()) {
+        dim->set_dim_value(dims[i]);
+      } else {
+        dim->set_dim_param(symbols[i]);
+      }
+    }
+  }
   // An int64 vector initializer (shape arithmetic: reshape targets, axes, pads).
   void int64s(const std::string& name, const std::vector<std::int64_t>& values) {
     onnx::TensorProto* t = graph()->add_initializer();

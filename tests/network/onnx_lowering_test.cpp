@@ -319,6 +319,47 @@ TEST(OnnxLowering, LowersQuantisedConvolutionsAndProducts) {
   EXPECT_EQ(workload.total_macs(), 8u * 8 * 8 * 27 + 512u * 16 + 16u * 10);
 }
 
+// A symbolic dimension shared by several inputs (`sequence`) is bound once: pinning one input pins the
+// others, and two pins that disagree are refused naming both inputs. A dimension named like the batch is the
+// batch wherever it is (here second, as in a sequence-first layout).
+TEST(OnnxLowering, BindsASymbolSharedBySeveralInputsOnce) {
+  OnnxGraph g;
+  g.named_input("tokens", {0, 0, 32}, {"batch_size", "sequence", ""});
+  g.named_input("bias", {0, 0, 32}, {"batch_size", "sequence", ""});
+  g.named_input("memory", {0, 0, 32}, {"memory_length", "batch", ""});
+  g.weights("w", {32, 32});
+  g.node("Add", {"tokens", "bias"}, {"sum"});
+  g.node("MatMul", {"sum", "w"}, {"q"});
+  g.node("MatMul", {"memory", "w"}, {"m"});
+  const std::string path = g.save("ergon_shared_symbols.onnx");
+  OnnxImportOptions options;
+  add_input_shape(options, "tokens=1x12x32");
+  add_input_shape(options, "memory=7x1x32");
+  const Workload workload = load_onnx_workload(path, options);
+  const auto layers = by_name(workload);
+  EXPECT_EQ(layers.at("q")->macs, 12u * 32 * 32);  // bias took tokens' sequence length
+  EXPECT_EQ(layers.at("m")->macs, 7u * 32 * 32);
+  OnnxImportOptions unpinned_memory;
+  add_input_shape(unpinned_memory, "tokens=1x12x32");
+  try {
+    load_onnx_workload(path, unpinned_memory);  // memory_length is free: refused, naming it
+    FAIL() << "expected a refusal";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("'memory_length'"), std::string::npos) << error.what();
+  }
+  OnnxImportOptions disagreeing = options;
+  add_input_shape(disagreeing, "bias=1x10x32");
+  try {
+    load_onnx_workload(path, disagreeing);
+    FAIL() << "expected a refusal";
+  } catch (const InputError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("'tokens'"), std::string::npos) << message;
+    EXPECT_NE(message.find("bias"), std::string::npos) << message;
+    EXPECT_NE(message.find("'sequence'"), std::string::npos) << message;
+  }
+}
+
 // LSTM, 3 steps, 8 inputs, 4 hidden units, no initial state: one input projection for all steps, then a
 // recurrent fc for steps 1 and 2 and a cell per step.
 TEST(OnnxLowering, UnrollsRecurrentLayersOverTheirSteps) {

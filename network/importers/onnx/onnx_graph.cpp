@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "common/input_error.hpp"
@@ -191,6 +193,7 @@ class GraphPreparation {
              fmt::format("the model has no input '{}'; its inputs are: {}", name, fmt::join(names, ", ")));
       }
     }
+    bind_pinned_symbols(graph);
     for (auto& input : *graph.mutable_input()) {
       if (result_.constants.count(input.name()) > 0) continue;
       const auto value = options_.input_values.find(input.name());
@@ -239,6 +242,29 @@ class GraphPreparation {
     return c;
   }
 
+  // The symbolic dimensions the pinned inputs fix: a symbol shared by several inputs (`sequence`, `batch`)
+  // takes one value, so pinning one input pins the others; two pins that disagree are an error naming both.
+  void bind_pinned_symbols(const onnx::GraphProto& graph) {
+    for (const auto& input : graph.input()) {
+      const auto pinned = options_.input_shapes.find(input.name());
+      if (pinned == options_.input_shapes.end() || !input.type().tensor_type().has_shape()) continue;
+      const auto& dims = input.type().tensor_type().shape().dim();
+      for (int i = 0; i < dims.size() && i < static_cast<int>(pinned->second.size()); ++i) {
+        if (!dims[i].has_dim_param() || dims[i].dim_param().empty()) continue;
+        bind_symbol(dims[i].dim_param(), pinned->second[static_cast<std::size_t>(i)], input.name(), i);
+      }
+    }
+  }
+
+  void bind_symbol(const std::string& symbol, std::int64_t value, const std::string& input, int dim) {
+    const auto [bound, inserted] = symbols_.emplace(symbol, SymbolBinding{value, input, dim});
+    if (inserted || bound->second.value == value) return;
+    fail(path_, "--input-shape " + input,
+         fmt::format("dimension {} ('{}') is {}, but input '{}' has '{}' = {} (dimension {}); inputs sharing a "
+                     "symbolic dimension must agree",
+                     dim, symbol, value, bound->second.input, symbol, bound->second.value, bound->second.dim));
+  }
+
   void pin_input(onnx::ValueInfoProto& input) {
     const std::string where = "graph.input " + input.name();
     if (!input.type().has_tensor_type()) fail(path_, where, "is not a tensor; Ergon models tensor inputs only");
@@ -257,37 +283,64 @@ class GraphPreparation {
       if (!has_shape) {
         fail(path_, where, "has no shape in the model; give one with --input-shape " + input.name() + "=1x3x224x224");
       }
-      resolve_free_dims(input.name(), dims, dim_names);
+      resolve_free_dims(input, dims);
     }
     auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
     shape->clear_dim();
     for (const std::int64_t d : dims) shape->add_dim()->set_dim_value(d);
   }
 
-  // A symbolic leading (batch) dimension becomes 1, with a note; any other free or zero dimension is an
-  // error naming it, since guessing a spatial size would change every figure.
-  void resolve_free_dims(const std::string& name, std::vector<std::int64_t>& dims,
-                         const std::vector<std::string>& dim_names) {
+  // A free dimension takes the value its symbol is bound to (by a pinned input, or an input resolved
+  // earlier); one named like the batch wherever it is, or else a symbolic leading one, becomes 1 with a
+  // note; any other free or zero dimension is an error naming it, since guessing a spatial size would
+  // change every figure.
+  void resolve_free_dims(const onnx::ValueInfoProto& input, std::vector<std::int64_t>& dims) {
+    const std::string& name = input.name();
+    std::vector<std::string> dim_names;
+    declared_dims(input, dim_names);
+    const auto& declared = input.type().tensor_type().shape().dim();
+    const auto symbol_of = [&](std::size_t i) {
+      return declared[static_cast<int>(i)].has_dim_param() ? declared[static_cast<int>(i)].dim_param() : std::string();
+    };
     const std::string where = "graph.input " + name;
+    bool batch_named_elsewhere = false;  // then the leading dimension is not the batch (a sequence-first layout)
+    for (std::size_t i = 1; i < dims.size(); ++i) batch_named_elsewhere |= names_a_batch(symbol_of(i));
     for (std::size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i] < 0 && !symbol_of(i).empty()) {
+        const auto bound = symbols_.find(symbol_of(i));
+        if (bound != symbols_.end()) {
+          dims[i] = bound->second.value;
+          continue;
+        }
+      }
       if (dims[i] == 0) {
         fail(path_, where,
              fmt::format("dimension {} is 0 (a batch of 0 has no work); pin it with --input-shape {}={}", i, name,
                          suggested(dims)));
       }
       if (dims[i] > 0) continue;
-      if (i == 0 && dims.size() > 1) {
-        dims[0] = 1;
+      if ((i == 0 && dims.size() > 1 && !batch_named_elsewhere) || names_a_batch(symbol_of(i))) {
+        dims[i] = 1;
+        // A batch named as such binds its symbol; a leading dimension taken for the batch by position
+        // alone does not carry that guess to other dimensions.
+        if (names_a_batch(symbol_of(i))) bind_symbol(symbol_of(i), 1, name, static_cast<int>(i));
         result_.notes.push_back(
             fmt::format("input '{}': its batch dimension {} is symbolic; using 1 (pin it with "
                         "--input-shape {}=...)",
-                        name, dim_names[0], name));
+                        name, dim_names[i], name));
         continue;
       }
       fail(path_, where,
            fmt::format("dimension {} ({}) is not fixed in the model; pin it with --input-shape {}={} (replace each ?)",
                        i, dim_names[i], name, suggested(dims)));
     }
+  }
+
+  // The batch as exporters name it (Hugging Face's `batch_size`, torch.onnx's `batch`).
+  static bool names_a_batch(const std::string& symbol) {
+    std::string lower;
+    for (const char c : symbol) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return lower == "batch" || lower == "batch_size" || lower == "batchsize";
   }
 
   static std::string suggested(const std::vector<std::int64_t>& dims) {
@@ -564,10 +617,17 @@ class GraphPreparation {
     }
   }
 
+  struct SymbolBinding {
+    std::int64_t value;
+    std::string input;  // the input that fixed it, and which of its dimensions
+    int dim;
+  };
+
   std::string path_;
   const OnnxImportOptions& options_;
   const BranchChoices& chosen_branches_;
   PreparedOnnxGraph result_;
+  std::map<std::string, SymbolBinding> symbols_;  // symbolic dimension -> its value
 };
 
 }  // namespace
