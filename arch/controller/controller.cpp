@@ -145,23 +145,24 @@ void Controller::run_step(const LoadedStep& loaded, LayerMeasurement& layer) {
   busy.dram_bytes += reads_to_show_;
   events_.emit(job.layer_index, start, busy);
   events_.trace(TraceEvent::Kind::kPass, job.layer_index, start, sc_core::sc_time_stamp());
-  if (late_write_bytes > 0) {
-    wait_for_store(store_issued, loaded.job, layer);
+  if (late_write_bytes > 0) {  // a full store queue holds up the commands behind it
+    stall_until(store_issued, loaded.job, layer);
     loader_.write(late_write_bytes, loaded.job);
   }
 }
 
-// The array idles until the sequencer issues the step's store (a full store queue holds up the commands
-// behind it): a stall.
-void Controller::wait_for_store(const sc_core::sc_time& issued, std::size_t job, LayerMeasurement& layer) {
-  const sc_core::sc_time wait_start = sc_core::sc_time_stamp();
-  if (issued <= wait_start) return;
-  wait(issued - wait_start);
-  layer.stall_cycles += events_.cycle_at(sc_core::sc_time_stamp()) - events_.cycle_at(wait_start);
+// The array idles until `until` (a stall, shown in the activity and the trace); the cycles it stalled.
+std::uint64_t Controller::stall_until(const sc_core::sc_time& until, std::size_t job, LayerMeasurement& layer) {
+  const sc_core::sc_time stall_start = sc_core::sc_time_stamp();
+  if (until <= stall_start) return 0;
+  wait(until - stall_start);
+  const std::uint64_t stalled = events_.cycle_at(sc_core::sc_time_stamp()) - events_.cycle_at(stall_start);
+  layer.stall_cycles += stalled;
   ActivityInterval stall;
   stall.stall = true;
-  events_.emit(jobs_[job].layer_index, wait_start, stall);
-  events_.trace(TraceEvent::Kind::kStall, jobs_[job].layer_index, wait_start, sc_core::sc_time_stamp());
+  events_.emit(jobs_[job].layer_index, stall_start, stall);
+  events_.trace(TraceEvent::Kind::kStall, jobs_[job].layer_index, stall_start, sc_core::sc_time_stamp());
+  return stalled;
 }
 
 void Controller::run_step_cycle_accurate(const LoadedStep& loaded, LayerMeasurement& layer) {
@@ -181,7 +182,7 @@ void Controller::run_step_cycle_accurate(const LoadedStep& loaded, LayerMeasurem
   ++layer.passes;
   layer.peak_active_pes = std::max(layer.peak_active_pes, measured.active_pes);
   if (measured.ofmap_words > 0) {
-    wait_for_store(commands_.issue(CommandQueue::Engine::kStore), loaded.job, layer);
+    stall_until(commands_.issue(CommandQueue::Engine::kStore), loaded.job, layer);
     loader_.write(encoding.ofmap_bytes(measured.ofmap_words), loaded.job);
   }
   record_on_chip(loaded, layer);
@@ -199,15 +200,7 @@ void Controller::record_on_chip(const LoadedStep& loaded, LayerMeasurement& laye
 
 // The ofmap write-back must land before the layer ends.
 void Controller::drain(std::size_t job, LayerMeasurement& layer) {
-  const sc_core::sc_time drain_start = sc_core::sc_time_stamp();
-  if (loader_.writes_complete_at() <= drain_start) return;
-  wait(loader_.writes_complete_at() - drain_start);
-  layer.drain_stall_cycles = events_.cycle_at(sc_core::sc_time_stamp()) - events_.cycle_at(drain_start);
-  layer.stall_cycles += layer.drain_stall_cycles;
-  ActivityInterval stall;
-  stall.stall = true;
-  events_.emit(jobs_[job].layer_index, drain_start, stall);
-  events_.trace(TraceEvent::Kind::kStall, jobs_[job].layer_index, drain_start, sc_core::sc_time_stamp());
+  layer.drain_stall_cycles = stall_until(loader_.writes_complete_at(), job, layer);
 }
 
 // The layer's share of every registered counter: everything since the previous layer ended. The loader

@@ -65,7 +65,7 @@ class Controller : public sc_core::sc_module {
   void run_step(const LoadedStep& loaded, LayerMeasurement& layer);
   void run_step_cycle_accurate(const LoadedStep& loaded, LayerMeasurement& layer);
   void record_on_chip(const LoadedStep& loaded, LayerMeasurement& layer) const;
-  void wait_for_store(const sc_core::sc_time& issued, std::size_t job, LayerMeasurement& layer);
+  std::uint64_t stall_until(const sc_core::sc_time& until, std::size_t job, LayerMeasurement& layer);
   void drain(std::size_t job, LayerMeasurement& layer);
   void measure(LayerMeasurement& layer);
   void measure_busy(LayerMeasurement& layer);

@@ -283,7 +283,7 @@ class GraphPreparation {
       if (!has_shape) {
         fail(path_, where, "has no shape in the model; give one with --input-shape " + input.name() + "=1x3x224x224");
       }
-      resolve_free_dims(input, dims);
+      resolve_free_dims(input, dims, dim_names);
     }
     auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
     shape->clear_dim();
@@ -294,10 +294,9 @@ class GraphPreparation {
   // earlier); one named like the batch wherever it is, or else a symbolic leading one, becomes 1 with a
   // note; any other free or zero dimension is an error naming it, since guessing a spatial size would
   // change every figure.
-  void resolve_free_dims(const onnx::ValueInfoProto& input, std::vector<std::int64_t>& dims) {
+  void resolve_free_dims(const onnx::ValueInfoProto& input, std::vector<std::int64_t>& dims,
+                         const std::vector<std::string>& dim_names) {
     const std::string& name = input.name();
-    std::vector<std::string> dim_names;
-    declared_dims(input, dim_names);
     const auto& declared = input.type().tensor_type().shape().dim();
     const auto symbol_of = [&](std::size_t i) {
       return declared[static_cast<int>(i)].has_dim_param() ? declared[static_cast<int>(i)].dim_param() : std::string();
