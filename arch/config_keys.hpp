@@ -25,8 +25,8 @@ using AcceleratorConfigSections = Registry<AcceleratorConfigSection>;
 // the clock and the DRAM); a plug-in's section follows the one that chooses it.
 namespace config_order {
 constexpr int kTop = 0, kClock = 10, kPeArray = 20, kPeArrayPlugin = 21, kGlb = 30, kGlbPlugin = 31, kNoc = 40,
-              kNocPlugin = 41, kCommands = 45, kDram = 50, kDramPlugin = 51, kDramPricing = 52, kArrayChecks = 55, kDvfs = 60,
-              kDvfsLevels = 61, kStudy = 70, kEnergy = 80, kMapper = 90;
+              kNocPlugin = 41, kCommands = 45, kDram = 50, kDramPlugin = 51, kDramPricing = 52, kArrayChecks = 55,
+              kDvfs = 60, kDvfsLevels = 61, kStudy = 70, kEnergy = 80, kMapper = 90;
 }
 
 // A section reading the mapping at `path`; `required`: the mapping must be given; `applies`: the plug-in whose

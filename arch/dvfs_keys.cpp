@@ -48,9 +48,7 @@ AcceleratorConfigKey step_key() {
       "dvfs.compute.step_mhz", ERGON_FIELD(dvfs.compute_step_mhz), kPositive, "MHz",
       "default level table: every step up to `clock.frequency_mhz`, voltage proportional to frequency down to "
       "`min_voltage_v`");
-  const auto read = key.load;
-  key.load = [read](YamlMap& map, AcceleratorConfig& config) {
-    read(map, config);
+  return with_check<AcceleratorConfig>(key, [](YamlMap& map, const AcceleratorConfig& config) {
     // The default table has a level every step_mhz: a tiny step would ask for billions of them.
     const double frequency_mhz = config.clock.frequency_mhz, step_mhz = config.dvfs.compute_step_mhz;
     if (const double levels = std::ceil(frequency_mhz / step_mhz); levels > kMaxDvfsLevels) {
@@ -60,8 +58,7 @@ AcceleratorConfigKey step_key() {
               "have; give a step_mhz of at least {:.6g}",
               step_mhz, frequency_mhz, levels, kMaxDvfsLevels, frequency_mhz / static_cast<double>(kMaxDvfsLevels)));
     }
-  };
-  return key;
+  });
 }
 
 AcceleratorConfigKey min_voltage_key() {
@@ -70,17 +67,14 @@ AcceleratorConfigKey min_voltage_key() {
       "the lowest supply the compute domain runs at: the default table stops lowering the voltage here and an "
       "explicit level below it is an error; 0 = no floor (ARADA's V ~ f idealisation)");
   key.info.range = "[0, clock.voltage_v]";
-  const auto read = key.load;
-  key.load = [read](YamlMap& map, AcceleratorConfig& config) {
-    read(map, config);
+  return with_check<AcceleratorConfig>(key, [](YamlMap& map, const AcceleratorConfig& config) {
     const double min_voltage_v = config.dvfs.compute_min_voltage_v;
     if (map.has("min_voltage_v") && min_voltage_v > config.clock.voltage_v) {
       map.at("min_voltage_v")
           .fail(fmt::format("{} V is above the nominal clock.voltage_v ({} V): the domain's range must contain it",
                             min_voltage_v, config.clock.voltage_v));
     }
-  };
-  return key;
+  });
 }
 
 template <typename Level>

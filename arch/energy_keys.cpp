@@ -9,12 +9,9 @@ AcceleratorConfigSection energy_keys() {
   AcceleratorConfigKey table = text_key<AcceleratorConfig>(
       "energy.table", ERGON_FIELD(energy.table),
       "a shipped table name (`power/tables/<name>.yaml`) or a path ending in `.yaml`, relative to the config file");
-  const auto read = table.load;
-  table.load = [read](YamlMap& map, AcceleratorConfig& config) {
-    read(map, config);
+  section.keys = {with_check<AcceleratorConfig>(table, [](YamlMap& map, const AcceleratorConfig& config) {
     if (config.energy.table.empty()) map.at("table").fail("give a table name or a path to a .yaml table");
-  };
-  section.keys = {table};
+  })};
   return section;
 }
 

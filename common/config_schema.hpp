@@ -178,6 +178,17 @@ ConfigKey<Root> int_key(std::string path, Access access, IntRule rule, std::stri
   return key;
 }
 
+// `key` followed, once it has loaded, by `check` on the loaded config: a rule across keys, or one the key's
+// range cannot state, failing at the key's line through `section`.
+template <typename Root>
+ConfigKey<Root> with_check(ConfigKey<Root> key, std::function<void(YamlMap& section, const Root& config)> check) {
+  key.load = [read = std::move(key.load), check = std::move(check)](YamlMap& section, Root& config) {
+    read(section, config);
+    check(section, config);
+  };
+  return key;
+}
+
 template <typename Root, typename Access>
 ConfigKey<Root> bool_key(std::string path, Access access, std::string help) {
   ConfigKey<Root> key =

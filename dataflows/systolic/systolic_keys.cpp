@@ -46,29 +46,25 @@ AcceleratorConfigSection array_keys() {
       "pe_array.accumulator_bits", ERGON_FIELD(pe_array.accumulator_bits), IntRule{0, 64}, "bits",
       "width of a partial sum in the ofmap buffer and when spilled to DRAM (int8 engines: 32); 0 = word_bits");
   accumulator.info.range = "0, or word_bits to 64";
-  const auto read_bits = accumulator.load;
-  accumulator.load = [read_bits](YamlMap& map, AcceleratorConfig& config) {
-    read_bits(map, config);
+  accumulator = with_check<AcceleratorConfig>(accumulator, [](YamlMap& map, const AcceleratorConfig& config) {
     const int bits = config.pe_array.accumulator_bits;
     if (bits != 0 && (bits < config.pe_array.word_bits || bits % 8 != 0)) {
       map.at("accumulator_bits")
           .fail(fmt::format("give 0 or a whole number of bytes of at least pe_array.word_bits ({} bits); got {}",
                             config.pe_array.word_bits, bits));
     }
-  };
+  });
   AcceleratorConfigKey weights = int_key<AcceleratorConfig>(
       "pe_array.weight_bits", ERGON_FIELD(pe_array.weight_bits), IntRule{0, 16}, "bits",
       "width of a weight in the filter buffer and DRAM (int4 x int8 engines: 4); the array multiplies it with "
       "word_bits activations; 0 = word_bits");
   weights.info.range = "0, 4, 8 or 16";
-  const auto read_weight_bits = weights.load;
-  weights.load = [read_weight_bits](YamlMap& map, AcceleratorConfig& config) {
-    read_weight_bits(map, config);
+  weights = with_check<AcceleratorConfig>(weights, [](YamlMap& map, const AcceleratorConfig& config) {
     const int bits = config.pe_array.weight_bits;
     if (bits != 0 && bits != 4 && bits != 8 && bits != 16) {
       map.at("weight_bits").fail(fmt::format("give 0 (word_bits), 4, 8 or 16; got {}", bits));
     }
-  };
+  });
   AcceleratorConfigKey depthwise = choice_key<AcceleratorConfig>(
       "pe_array.depthwise", ERGON_FIELD(pe_array.depthwise),
       ChoiceNames<DepthwiseMode>{{"serial", DepthwiseMode::kSerial},
@@ -110,22 +106,18 @@ AcceleratorConfigSection buffer_keys() {
       "glb.unified", ERGON_FIELD(glb.unified),
       "one buffer of `size_kib` for ifmaps, filters and ofmaps, split per layer by the planner (NVDLA's "
       "convolution buffer, Gemmini's scratchpad); no `filter_size_kib` or `ofmap_size_kib` then");
-  const auto read_unified = unified.load;
-  unified.load = [read_unified](YamlMap& map, AcceleratorConfig& config) {
-    read_unified(map, config);
+  unified = with_check<AcceleratorConfig>(unified, [](YamlMap& map, const AcceleratorConfig& config) {
     if (config.glb.unified && config.glb.filter_size_kib > 0) {
       map.at("unified").fail(
           "a unified buffer holds the filters within glb.size_kib: remove glb.filter_size_kib "
           "or set glb.unified: false");
     }
-  };
+  });
   AcceleratorConfigKey ofmap = number_key<AcceleratorConfig>(
       "glb.ofmap_size_kib", ERGON_FIELD(glb.ofmap_size_kib), NumberRule{0.0, kMaxGlbKib, false}, "KiB",
       "the part of `size_kib` for ofmaps (the rest holds ifmaps); 0 = half");
   ofmap.info.range = ">= 0, below size_kib";
-  const auto read_number = ofmap.load;
-  ofmap.load = [read_number](YamlMap& map, AcceleratorConfig& config) {
-    read_number(map, config);
+  ofmap = with_check<AcceleratorConfig>(ofmap, [](YamlMap& map, const AcceleratorConfig& config) {
     if (config.glb.unified && config.glb.ofmap_size_kib > 0) {
       map.at("ofmap_size_kib")
           .fail(
@@ -134,7 +126,7 @@ AcceleratorConfigSection buffer_keys() {
     }
     if (config.glb.ofmap_size_kib >= config.glb.size_kib)
       map.at("ofmap_size_kib").fail("must be smaller than glb.size_kib");
-  };
+  });
   section.keys = {
       unified,
       ofmap,
