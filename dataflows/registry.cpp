@@ -1,5 +1,6 @@
 #include "dataflows/registry.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ergon {
@@ -18,11 +19,17 @@ bool is_row_stationary(const PeArrayConfig& config) {
   return config.impl == "row_stationary";
 }
 
+int layer_weight_bits(const AcceleratorConfig& config, const Layer& layer) {
+  const int engine = config.pe_array.weight_width();
+  if (is_row_stationary(config.pe_array) || layer.widths.weight_bits <= 0) return engine;
+  return std::min(engine, layer.widths.weight_bits);
+}
+
 DramEncoding dram_encoding(const AcceleratorConfig& config, const Layer& layer, bool reads_network_input) {
   DramEncoding encoding;
   encoding.word_bits = config.pe_array.word_bits;
   encoding.psum_bits = config.pe_array.psum_bits();
-  encoding.weight_bits = config.pe_array.weight_width();
+  encoding.weight_bits = layer_weight_bits(config, layer);
   encoding.ifmap_raw = reads_network_input;
   encoding.ifmap_density = 1 - layer.sparsity.ifmap;
   encoding.ofmap_density = 1 - layer.sparsity.ofmap;

@@ -29,6 +29,11 @@ bool is_row_stationary(const PeArrayConfig& config);
 
 // How the layer's tensors are stored in DRAM on this config. `reads_network_input`: its ifmap is the
 // network's input (stored raw).
+// The width a layer's weights are stored and moved at: a systolic engine packs a quantised layer's narrower
+// weights (Layer::widths) as it does pe_array.weight_bits; a wider layer runs at the engine's width, as
+// deploying it there quantises it; row stationary keeps its word.
+int layer_weight_bits(const AcceleratorConfig& config, const Layer& layer);
+
 DramEncoding dram_encoding(const AcceleratorConfig& config, const Layer& layer, bool reads_network_input);
 
 // Plans the layers of one run on the config's dataflow; layers the dataflow does not run as a loop nest

@@ -106,6 +106,16 @@ struct NoParams {};
 using OpParams = std::variant<NoParams, InputParams, ConvParams, FullyConnectedParams, PoolParams, ActivationParams,
                               SliceParams, UpsampleParams, LayoutParams, ElementwiseParams, MatMulParams>;
 
+// The operand widths a quantised model gives a conv, fc or matmul layer (0: the accelerator's own). Systolic
+// engines store and move narrower weights packed (docs/workloads.md, "Operand widths"); the activation and
+// accumulator widths are recorded for reports.
+struct OperandWidths {
+  int activation_bits = 0;
+  int weight_bits = 0;
+  int accumulator_bits = 0;
+  bool any() const { return activation_bits > 0 || weight_bits > 0 || accumulator_bits > 0; }
+};
+
 struct Sparsity {
   double ifmap = 0.0;  // zero fraction of the layer's (unpadded) input tensor
   double ofmap = 0.0;  // zero fraction of its output tensor
@@ -124,6 +134,7 @@ struct Layer {
   std::vector<std::string> input_names;
   std::int64_t batch = 1;
   Sparsity sparsity;
+  OperandWidths widths;
   std::string fused_activation;
   SourceLocation location;  // where the node is written, for errors found after parsing
   std::string key_path;     // e.g. "layers[3] (conv2)", for the same errors

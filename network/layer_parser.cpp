@@ -189,6 +189,14 @@ Sparsity parse_sparsity(YamlMap& map) {
   return sparsity;
 }
 
+OperandWidths parse_widths(YamlMap& map) {
+  OperandWidths widths;
+  widths.activation_bits = static_cast<int>(map.get_int("activation_bits", 0, IntRule{1, 32}));
+  widths.weight_bits = static_cast<int>(map.get_int("weight_bits", 0, IntRule{1, 32}));
+  widths.accumulator_bits = static_cast<int>(map.get_int("accumulator_bits", 0, IntRule{8, 64}));
+  return widths;
+}
+
 }  // namespace
 
 Layer parse_layer(const YamlView& node, std::int64_t default_batch) {
@@ -209,6 +217,9 @@ Layer parse_layer(const YamlView& node, std::int64_t default_batch) {
   layer.sparsity = parse_sparsity(map);
   if (layer.op == OpKind::kConv || layer.op == OpKind::kFullyConnected) {
     if (auto activation = map.find("activation")) layer.fused_activation = parse_activation(*activation);
+  }
+  if (layer.op == OpKind::kConv || layer.op == OpKind::kFullyConnected || layer.op == OpKind::kMatMul) {
+    layer.widths = parse_widths(map);
   }
   map.get_string("comment", "");
   map.reject_unknown_keys();

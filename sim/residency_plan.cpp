@@ -4,6 +4,8 @@
 #include <cmath>
 #include <optional>
 
+#include "dataflows/registry.hpp"
+
 namespace ergon {
 namespace {
 
@@ -21,9 +23,8 @@ class ResidencyPlanner {
     for (std::size_t j = 0; j < jobs.size(); ++j) job_of_[jobs[j].layer_index] = j;
   }
 
-  // `weight_word_share`: the pool words one weight takes (pe_array.weight_bits / word_bits).
-  void plan(std::uint64_t pool_words, bool weights, bool activations, double weight_word_share) {
-    const std::uint64_t cached = weights ? cache_weights(pool_words, weight_word_share) : 0;
+  void plan(std::uint64_t pool_words, bool weights, bool activations, const AcceleratorConfig& config) {
+    const std::uint64_t cached = weights ? cache_weights(pool_words, config) : 0;
     if (!activations) return;
     find_consumers();
     keep_outputs(pool_words - cached);
@@ -79,13 +80,16 @@ class ResidencyPlanner {
 
   // Weights cached across inferences, layer by layer in execution order while the cache and every layer's
   // staging fit the pool; the words cached.
-  std::uint64_t cache_weights(std::uint64_t pool_words, double weight_word_share) {
+  // A weight takes layer_weight_bits / word_bits of a pool word.
+  std::uint64_t cache_weights(std::uint64_t pool_words, const AcceleratorConfig& config) {
     std::uint64_t staging = 0;
     for (const LayerJob& job : jobs_) staging = std::max(staging, job.plan->glb_staging_words());
     std::uint64_t cached = 0;
     for (LayerJob& job : jobs_) {
       const Layer& layer = workload_.layers()[job.layer_index];
       if (layer.second_input_is_weights() || layer.params_count == 0) continue;  // activations, or none
+      const double weight_word_share =
+          static_cast<double>(layer_weight_bits(config, layer)) / config.pe_array.word_bits;
       const auto words =
           static_cast<std::uint64_t>(std::ceil(static_cast<double>(layer.params_count) * weight_word_share));
       if (cached + words + staging > pool_words) break;
@@ -153,8 +157,7 @@ void plan_residency(const Workload& workload, const std::vector<std::int64_t>& b
   ResidencyPlanner(workload, batch_per_layer, jobs)
       .plan(static_cast<std::uint64_t>(words_of_kib(config.glb.size_kib, config.pe_array.word_bits)),
             config.glb.keep_weights == KeepActivations::kWhenFits,
-            config.glb.keep_activations == KeepActivations::kWhenFits,
-            static_cast<double>(config.pe_array.weight_width()) / config.pe_array.word_bits);
+            config.glb.keep_activations == KeepActivations::kWhenFits, config);
 }
 
 }  // namespace ergon

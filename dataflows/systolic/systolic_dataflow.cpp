@@ -27,12 +27,13 @@ double ofmap_buffer_kib(const GlbConfig& glb) {
   return glb.ofmap_size_kib > 0 ? glb.ofmap_size_kib : glb.size_kib / 2;
 }
 
-// The configured buffers; under glb.unified, an even three-way split of size_kib that the planner varies.
-SystolicBuffers systolic_buffers(const AcceleratorConfig& config) {
+// The configured buffers for weights of `weight_bits` (packed into the filter buffer); under glb.unified, an
+// even three-way split of size_kib that the planner varies.
+SystolicBuffers systolic_buffers(const AcceleratorConfig& config, int weight_bits) {
   const int bits = config.pe_array.word_bits;
   SystolicBuffers buffers;
   buffers.word_bits = bits;
-  buffers.weight_bits = config.pe_array.weight_width();
+  buffers.weight_bits = weight_bits;
   if (config.glb.unified) {
     const std::int64_t total = words_of_kib(config.glb.size_kib, bits);
     buffers.ofmap_words = total / 3;
@@ -42,7 +43,7 @@ SystolicBuffers systolic_buffers(const AcceleratorConfig& config) {
   } else {
     const double ofmap_kib = ofmap_buffer_kib(config.glb);
     buffers.ifmap_words = words_of_kib(config.glb.size_kib - ofmap_kib, bits);
-    buffers.filter_words = words_of_kib(config.glb.filter_size_kib, config.pe_array.weight_width());
+    buffers.filter_words = words_of_kib(config.glb.filter_size_kib, weight_bits);
     buffers.ofmap_words = words_of_kib(ofmap_kib, bits);
   }
   buffers.reuse = config.glb.fold_reuse;
@@ -102,7 +103,7 @@ SystolicPins read_pins(const YamlView& entry) {
 class SystolicPlanner : public ILayerPlanner {
  public:
   SystolicPlanner(const AcceleratorConfig& config, const AccessPrices& prices)
-      : config_(config), prices_(prices), objective_(config.mapper.objective), buffers_(systolic_buffers(config)) {}
+      : config_(config), prices_(prices), objective_(config.mapper.objective) {}
 
   std::unique_ptr<LayerPlan> plan(const Layer& layer, std::int64_t batch, const DramEncoding& encoding,
                                   const YamlView* constraints, const ResidencyPlanning* residency) override {
@@ -125,9 +126,10 @@ class SystolicPlanner : public ILayerPlanner {
     MappingSummary::Estimate best_estimate;
     std::vector<double> objectives;
     const bool im2col = config_.glb.operand_fetch == OperandFetch::kIm2col;
+    const SystolicBuffers configured = systolic_buffers(config_, encoding.weight_width());  // this layer's weights
     for (const std::int64_t group : channel_groups(nest)) {
       const LoopNest run_nest = grouped_nest(nest, group);
-      for (const SystolicBuffers& buffers : buffer_splits(run_nest, im2col)) {
+      for (const SystolicBuffers& buffers : buffer_splits(run_nest, im2col, configured)) {
         for (const SystolicDataflow dataflow : dataflows) {
           for (const SystolicFoldOrder order : {SystolicFoldOrder::kColumnsOuter, SystolicFoldOrder::kRowsOuter}) {
             if (pins.order && *pins.order != order) continue;
@@ -191,21 +193,22 @@ class SystolicPlanner : public ILayerPlanner {
   // capacity: the filters get an eighth, a quarter or half (no more than they need), the ofmaps an eighth or
   // a quarter, the ifmaps the rest; and when the layer's filters and ifmap fit whole, exactly those. A split
   // leaving any buffer less than a double-buffered wavefront is not tried.
-  std::vector<SystolicBuffers> buffer_splits(const LoopNest& nest, bool im2col) const {
-    if (!config_.glb.unified) return {buffers_};
+  std::vector<SystolicBuffers> buffer_splits(const LoopNest& nest, bool im2col,
+                                             const SystolicBuffers& configured) const {
+    if (!config_.glb.unified) return {configured};
     // In words of word_bits; the filter part holds weights_in() its words.
     const std::int64_t total =
-        buffers_.ifmap_words + buffers_.words_for_weights(buffers_.filter_words) + buffers_.ofmap_words;
+        configured.ifmap_words + configured.words_for_weights(configured.filter_words) + configured.ofmap_words;
     const std::int64_t wavefront = systolic_wavefront_words(config_.pe_array.rows, config_.pe_array.cols);
     const std::int64_t filters =
-        buffers_.words_for_weights(nest.groups * nest.filters * nest.filter_h * nest.filter_w * nest.channels);
+        configured.words_for_weights(nest.groups * nest.filters * nest.filter_h * nest.filter_w * nest.channels);
     const std::int64_t ifmap = nest.groups * group_ifmap_words(nest, im2col);
     std::vector<SystolicBuffers> splits;
     const auto add = [&](std::int64_t filter_words, std::int64_t ifmap_words) {
       filter_words = std::max(filter_words, wavefront);
       const std::int64_t ofmap_words = total - filter_words - ifmap_words;
       if (ifmap_words < wavefront || ofmap_words < wavefront) return;
-      SystolicBuffers split = buffers_;
+      SystolicBuffers split = configured;
       split.filter_words = split.weights_in(filter_words), split.ifmap_words = ifmap_words,
       split.ofmap_words = ofmap_words;
       for (const SystolicBuffers& other : splits) {
@@ -219,7 +222,7 @@ class SystolicPlanner : public ILayerPlanner {
         add(filter_words, total - filter_words - total * ofmap_eighths / 8);
     }
     if (filters + ifmap < total) add(filters, ifmap);
-    if (splits.empty()) splits.push_back(buffers_);  // the config check keeps the default split possible
+    if (splits.empty()) splits.push_back(configured);  // the config check keeps the default split possible
     return splits;
   }
 
@@ -258,7 +261,6 @@ class SystolicPlanner : public ILayerPlanner {
   AcceleratorConfig config_;
   AccessPrices prices_;
   MapperObjective objective_;
-  SystolicBuffers buffers_;  // the same for every layer
 };
 
 // Each buffer must hold one operand wavefront of the array, double-buffered (systolic_wavefront_words); with

@@ -29,7 +29,11 @@ void add_input_shape(OnnxImportOptions& options, const std::string& text) {
     } catch (const std::exception&) {
       bad("'" + part + "' is not a whole number");
     }
-    if (used != part.size() || value < 1 || value > (1LL << 31)) bad("'" + part + "' is not a size from 1 to 2^31");
+    // 0 is an empty dimension (a decoder's first step has no KV cache); not the batch's
+    const long long least = dims.empty() ? 1 : 0;
+    if (used != part.size() || value < least || value > (1LL << 31)) {
+      bad(fmt::format("'{}' is not a size from {} to 2^31{}", part, least, least == 1 ? " (the batch)" : ""));
+    }
     dims.push_back(value);
   }
   const std::string name = text.substr(0, equals);

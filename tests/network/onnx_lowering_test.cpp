@@ -281,6 +281,32 @@ TEST(OnnxLowering, LowersFusedElementwiseTransformerOperators) {
   EXPECT_EQ(layers.at("out")->output_shape.elements(), std::int64_t{8} * 32);
 }
 
+// A static QDQ model (onnxruntime's quantize_static): QuantizeLinear + DequantizeLinear around the
+// activations and a DequantizeLinear over int8 weights make one int8 conv, not a float conv plus
+// element-wise work.
+TEST(OnnxLowering, QdqPairsAroundAConvMakeAnInt8Conv) {
+  OnnxGraph g;
+  g.input("image", {1, 3, 8, 8});
+  g.floats("scale", {0.02f});
+  OnnxGraph::typed_weights(g.graph(), "zero", {}, onnx::TensorProto::UINT8);
+  OnnxGraph::typed_weights(g.graph(), "wzero", {}, onnx::TensorProto::INT8);
+  OnnxGraph::typed_weights(g.graph(), "w_q", {8, 3, 3, 3}, onnx::TensorProto::INT8);
+  g.node("QuantizeLinear", {"image", "scale", "zero"}, {"image_q"});
+  g.node("DequantizeLinear", {"image_q", "scale", "zero"}, {"image_dq"});
+  g.node("DequantizeLinear", {"w_q", "scale", "wzero"}, {"w"});
+  auto* conv = g.node("Conv", {"image_dq", "w"}, {"conv"}, "conv");
+  OnnxGraph::ints(conv, "pads", {1, 1, 1, 1});
+  g.node("Relu", {"conv"}, {"relu"});
+  const Workload workload = load_onnx_workload(g.save("ergon_qdq_conv.onnx"));
+  const auto layers = by_name(workload);
+  EXPECT_EQ(count_op(workload, OpKind::kElementwise), 0u);
+  EXPECT_EQ(count_op(workload, OpKind::kConv), 1u);
+  EXPECT_EQ(layers.at("conv")->macs, 8u * 8 * 8 * 27);
+  EXPECT_EQ(layers.at("conv")->widths.activation_bits, 8);
+  EXPECT_EQ(layers.at("conv")->widths.weight_bits, 8);
+  EXPECT_EQ(layers.at("conv")->widths.accumulator_bits, 32);
+}
+
 // Quantised graphs as exporters write them: QLinearConv (weights at input 3, int32 bias at 8), a dynamically
 // quantised product (DynamicQuantizeLinear, then MatMulInteger with its zero point, dequantised by a Mul with
 // the scales) and QLinearMatMul: each computes what its float operator would, with the same MACs.
@@ -312,6 +338,9 @@ TEST(OnnxLowering, LowersQuantisedConvolutionsAndProducts) {
   EXPECT_EQ(layers.at("qconv")->op, OpKind::kConv);
   EXPECT_TRUE(layers.at("qconv")->conv().bias);
   EXPECT_EQ(layers.at("qconv")->macs, 8u * 8 * 8 * 27);
+  EXPECT_EQ(layers.at("qconv")->widths.activation_bits, 8);  // uint8 x int8 -> int32
+  EXPECT_EQ(layers.at("qconv")->widths.weight_bits, 8);
+  EXPECT_EQ(layers.at("qconv")->widths.accumulator_bits, 32);
   EXPECT_EQ(layers.at("quantize")->vector_ops, 4u * 512);
   EXPECT_EQ(layers.at("qmatmul")->macs, 512u * 16);
   EXPECT_EQ(layers.at("out")->macs, 16u * 10);

@@ -65,11 +65,11 @@ TEST(SystolicReuse, TimeloopExercisesWithinTwiceTheirDramTraffic) {
 TEST(SystolicReuse, RoomyBuffersReadTheCompulsoryTraffic) {
   const Workload workload = load_workload(test::source_dir() + "/workloads/resnet8.yaml");
   for (const char* dataflow : {"os", "ws", "is"}) {
-    const Chip chip(load_accelerator_config(
-        test::source_dir() + "/configs/edge_tpu.yaml",
-        {"glb.fold_reuse=capacity", "glb.keep_activations=never", std::string("pe_array.dataflow=") + dataflow,
-         "pe_array.rows=16",
-         "pe_array.cols=16", "glb.size_kib=8192", "glb.ofmap_size_kib=4096", "glb.filter_size_kib=4096"}));
+    const Chip chip(
+        load_accelerator_config(test::source_dir() + "/configs/edge_tpu.yaml",
+                                {"glb.fold_reuse=capacity", "glb.keep_activations=never",
+                                 std::string("pe_array.dataflow=") + dataflow, "pe_array.rows=16", "pe_array.cols=16",
+                                 "glb.size_kib=8192", "glb.ofmap_size_kib=4096", "glb.filter_size_kib=4096"}));
     const SimulationResult result = run_pipeline(chip, workload, SimulationOptions{});
     for (const LayerResult& layer : result.layers) {
       const Layer* l = workload.find_layer(layer.name);
@@ -141,6 +141,32 @@ TEST(SystolicReuse, NarrowWeightsMoveFewerBytesAndFitTheFilterBuffer) {
   EXPECT_EQ(int4.macs, int8.macs);
   EXPECT_EQ(int8.count("dram.read") - int4.count("dram.read"),
             kWeights / 2 + tensor_count(int8, Action::kDramRead, Tensor::kInputs) - kInputs);
+}
+
+// A quantised model's layer gives its own weight width (MatMulNBits' 4 bits): the engine packs it as it does
+// pe_array.weight_bits; a layer wider than the engine runs at the engine's width.
+TEST(SystolicReuse, ALayersOwnNarrowWeightsArePackedLikeTheEnginesOwn) {
+  const auto workload_with = [](const std::string& widths) {
+    const auto path = test::unique_temp_path("ergon_layer_weight_bits.yaml");
+    std::ofstream(path) << "name: layer_weight_bits\nsource: test\nlayers:\n"
+                           "  - {name: image, op: input, shape: [64, 28, 28]}\n"
+                           "  - {name: conv, op: conv, inputs: [image], filters: 128, kernel: 3, padding: 1"
+                        << widths << "}\n";
+    return path.string();
+  };
+  const std::vector<std::string> chip = {"pe_array.rows=16", "pe_array.cols=16",      "glb.fold_reuse=capacity",
+                                         "glb.size_kib=64",  "glb.ofmap_size_kib=32", "glb.filter_size_kib=64"};
+  auto engine_int4 = chip;
+  engine_int4.push_back("pe_array.weight_bits=4");
+  const LayerResult layer_int4 = run_layer(workload_with(", weight_bits: 4, activation_bits: 8"), "conv", chip);
+  const LayerResult config_int4 = run_layer(workload_with(""), "conv", engine_int4);
+  const LayerResult layer_int16 = run_layer(workload_with(", weight_bits: 16"), "conv", chip);
+  const LayerResult plain = run_layer(workload_with(""), "conv", chip);
+  constexpr std::uint64_t kWeights = 64 * 128 * 9;
+  EXPECT_EQ(tensor_count(layer_int4, Action::kDramRead, Tensor::kWeights), kWeights / 2);
+  EXPECT_EQ(layer_int4.count("dram.read"), config_int4.count("dram.read"));
+  EXPECT_EQ(layer_int4.cycles, config_int4.cycles);
+  EXPECT_EQ(layer_int16.count("dram.read"), plain.count("dram.read"));  // the 8-bit engine quantises it
 }
 
 }  // namespace

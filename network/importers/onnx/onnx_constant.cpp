@@ -116,6 +116,18 @@ OnnxConstant scalar_constant(std::int32_t type, std::vector<std::int64_t> dims) 
 
 }  // namespace
 
+int quantised_type_bits(std::int32_t data_type) {
+  switch (data_type) {
+    case onnx::TensorProto::INT8:
+    case onnx::TensorProto::UINT8: return 8;
+    case onnx::TensorProto::INT16:
+    case onnx::TensorProto::UINT16: return 16;
+    case 21:            // UINT4 (ONNX 1.16; this library predates it)
+    case 22: return 4;  // INT4
+    default: return 0;
+  }
+}
+
 bool is_integer_type(std::int32_t data_type) {
   switch (data_type) {
     case TensorProto::FLOAT:

@@ -33,6 +33,8 @@ struct OnnxConstant {
 constexpr std::int64_t kMaxConstantValues = 1 << 16;
 
 bool is_integer_type(std::int32_t data_type);
+// The bits of a quantised integer element type (int4, int8, int16); 0 for any other type.
+int quantised_type_bits(std::int32_t data_type);
 
 // Reads an initializer or a Constant node's tensor. External data and oversized tensors give dims only.
 OnnxConstant constant_from_proto(const onnx::TensorProto& tensor);

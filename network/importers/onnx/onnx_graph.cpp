@@ -18,6 +18,7 @@
 
 #include "common/input_error.hpp"
 #include "network/importers/onnx/onnx_folding.hpp"
+#include "network/importers/onnx/onnx_shape_rules.hpp"
 #include "network/importers/onnx/onnx_structure.hpp"
 
 namespace ergon {
@@ -173,6 +174,7 @@ class GraphPreparation {
       refresh_initializers();
       infer_shapes_isolated(path_, result_.model);
       const bool propagated = collect_shapes();
+      if (round == 0) record_quantised_tensors();
       if (!fold_pass() && !take_chosen_branches() && !propagated) break;
     }
     check_sizes();
@@ -285,9 +287,22 @@ class GraphPreparation {
       }
       resolve_free_dims(input, dims, dim_names);
     }
+    record_batch_axis(input, dims.size());
     auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
     shape->clear_dim();
     for (const std::int64_t d : dims) shape->add_dim()->set_dim_value(d);
+  }
+
+  // The input's batch axis: the dimension named like the batch, else the leading one of a rank-2+ input.
+  void record_batch_axis(const onnx::ValueInfoProto& input, std::size_t rank) {
+    const auto& declared = input.type().tensor_type().shape().dim();
+    for (int i = 0; i < declared.size(); ++i) {
+      if (declared[i].has_dim_param() && names_a_batch(declared[i].dim_param())) {
+        result_.batch_axes[input.name()] = static_cast<std::size_t>(i);
+        return;
+      }
+    }
+    if (rank >= 2) result_.batch_axes[input.name()] = 0;
   }
 
   // A free dimension takes the value its symbol is bound to (by a pinned input, or an input resolved
@@ -312,12 +327,12 @@ class GraphPreparation {
           continue;
         }
       }
-      if (dims[i] == 0) {
+      if (dims[i] == 0 && (i == 0 || names_a_batch(symbol_of(i)))) {
         fail(path_, where,
              fmt::format("dimension {} is 0 (a batch of 0 has no work); pin it with --input-shape {}={}", i, name,
                          suggested(dims)));
       }
-      if (dims[i] > 0) continue;
+      if (dims[i] >= 0) continue;  // fixed; 0 is an empty dimension (a first step's KV cache)
       if ((i == 0 && dims.size() > 1 && !batch_named_elsewhere) || names_a_batch(symbol_of(i))) {
         dims[i] = 1;
         // A batch named as such binds its symbol; a leading dimension taken for the batch by position
@@ -386,53 +401,58 @@ class GraphPreparation {
     for (const auto& value : graph.value_info()) take(value);
     for (const auto& value : graph.output()) take(value);
     for (const auto& [name, constant] : result_.constants) result_.shapes[name] = constant.dims;
-    return propagate_same_shapes();
+    return propagate_ergon_shapes();
   }
 
-  // Where ONNX's inference leaves an output unsized and the operator keeps its first input's shape, take
-  // it: old exports (opset < 7 Dropout with is_test, Identity after it), operators newer than this ONNX
-  // library (Gelu and GroupNormalization at opsets 18-20, RMSNormalization and RotaryEmbedding at 23), and
-  // onnxruntime's fused element-wise operators (com.microsoft), whose schemas it does not have. The Skip*
-  // normalisations' fourth output, the input plus the skip, has that shape too.
-  bool propagate_same_shapes() {
+  // Outputs ONNX's inference leaves unsized that Ergon's own rules size (onnx_shape_rules.hpp).
+  bool propagate_ergon_shapes() {
     bool added = false;
-    static const std::set<std::string> same_shape = {"Dropout",
-                                                     "Identity",
-                                                     "Relu",
-                                                     "LeakyRelu",
-                                                     "Sigmoid",
-                                                     "Tanh",
-                                                     "Clip",
-                                                     "Softmax",
-                                                     "LRN",
-                                                     "BatchNormalization",
-                                                     "Gelu",
-                                                     "Mish",
-                                                     "GroupNormalization",
-                                                     "RMSNormalization",
-                                                     "RotaryEmbedding",
-                                                     "FastGelu",
-                                                     "BiasGelu",
-                                                     "QuickGelu",
-                                                     "BiasAdd",
-                                                     "SkipLayerNormalization",
-                                                     "SkipSimplifiedLayerNormalization",
-                                                     "SimplifiedLayerNormalization"};
+    const OnnxShapeLookup lookup{[this](const std::string& tensor) -> const OnnxDims* {
+                                   const auto found = result_.shapes.find(tensor);
+                                   return found == result_.shapes.end() ? nullptr : &found->second;
+                                 },
+                                 [this](const std::string& tensor) -> const OnnxConstant* {
+                                   const auto found = result_.constants.find(tensor);
+                                   return found == result_.constants.end() ? nullptr : &found->second;
+                                 }};
     for (const auto& node : result_.model.graph().node()) {
-      if (same_shape.count(node.op_type()) == 0 || node.input_size() < 1 || node.output_size() < 1) continue;
-      const auto input = result_.shapes.find(node.input(0));
-      if (input == result_.shapes.end()) continue;
-      for (const int o : {0, 3}) {
-        const bool carries_input = o == 0 || node.op_type().rfind("Skip", 0) == 0;
-        if (o < node.output_size() && carries_input && !node.output(o).empty() &&
-            result_.shapes.count(node.output(o)) == 0) {
-          result_.shapes[node.output(o)] = input->second;
-          record_value_info(node.output(o), input->second, element_type(node.input(0)));
-          added = true;
-        }
+      if (node.input_size() < 1 || node.output_size() < 1) continue;
+      for (const auto& [index, dims] : ergon_output_shapes(node, lookup)) {
+        if (index >= node.output_size() || node.output(index).empty()) continue;
+        if (result_.shapes.count(node.output(index)) > 0) continue;
+        result_.shapes[node.output(index)] = dims;
+        record_value_info(node.output(index), dims, output_type(node, index));
+        added = true;
       }
     }
     return added;
+  }
+
+  // Before folding removes them: every DequantizeLinear's output, and what reshapes or transposes it, with
+  // the bits of the integers it dequantises (a QDQ model's int8 weights and activations).
+  void record_quantised_tensors() {
+    static const std::set<std::string> views = {"Transpose", "Reshape", "Squeeze", "Unsqueeze", "Identity", "Flatten"};
+    for (const auto& node : result_.model.graph().node()) {
+      if (node.input_size() < 1 || node.output_size() < 1) continue;
+      int bits = 0;
+      if (node.op_type() == "DequantizeLinear") {
+        bits = quantised_type_bits(element_type(node.input(0)));
+      } else if (views.count(node.op_type()) > 0) {
+        const auto found = result_.quantised_bits.find(node.input(0));
+        bits = found == result_.quantised_bits.end() ? 0 : found->second;
+      }
+      if (bits > 0) result_.quantised_bits[node.output(0)] = bits;
+    }
+  }
+
+  // The element type of an output Ergon's rules sized: its data input's, except for outputs of indices
+  // (NonMaxSuppression's) and EmbedLayerNormalization's, whose data are its float embeddings.
+  std::int32_t output_type(const onnx::NodeProto& node, int output) const {
+    if (node.op_type() == "NonMaxSuppression") return onnx::TensorProto::INT64;
+    if (node.op_type() == "EmbedLayerNormalization") {
+      return output == 1 ? onnx::TensorProto::INT32 : element_type(node.input_size() > 2 ? node.input(2) : "");
+    }
+    return element_type(node.input(0));
   }
 
   // The element type ONNX knows for `tensor` (float when it knows none).

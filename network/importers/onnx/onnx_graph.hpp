@@ -32,6 +32,10 @@ struct PreparedOnnxGraph {
   std::map<std::string, OnnxConstant> constants;
   std::map<std::string, std::vector<std::int64_t>> shapes;  // every tensor whose shape is static
   std::map<std::string, std::string> folded_by;             // constant tensor -> "node 'name' (OpType)"
+  std::map<std::string, std::size_t> batch_axes;            // input -> its batch dimension, when it has one
+  // Float tensors that dequantise integers (QDQ models), with the integers' bits: a conv or product reading
+  // them computes at those widths.
+  std::map<std::string, int> quantised_bits;
   std::int64_t opset = 0;
   std::size_t folded_nodes = 0;
   std::vector<std::string> notes;     // what the preparation decided on the user's behalf

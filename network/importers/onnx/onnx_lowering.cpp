@@ -9,11 +9,13 @@
 #include <functional>
 #include <numeric>
 #include <set>
+#include <stdexcept>
 
 #include "common/input_error.hpp"
 #include "common/text.hpp"
 #include "network/importers/onnx/onnx_attributes.hpp"
 #include "network/importers/onnx/onnx_node_macs.hpp"
+#include "network/importers/onnx/onnx_shape_rules.hpp"
 #include "network/layer.hpp"
 
 namespace ergon {
@@ -109,7 +111,12 @@ class Lowering {
     const onnx::GraphProto& g = graph_.model.graph();
     batch_ = network_batch();
     for (const auto& input : g.input()) {
-      if (graph_.constants.count(input.name()) == 0) add_input(input.name());
+      if (graph_.constants.count(input.name()) > 0) continue;
+      if (is_empty(input.name())) {
+        result_.notes.push_back("input '" + input.name() + "' is empty (a 0-sized dimension): it holds no data");
+        continue;
+      }
+      add_input(input.name());
     }
     for (int i = 0; i < g.node_size(); ++i) lower_node(g.node(i), i);
     report_unsupported();
@@ -154,8 +161,11 @@ class Lowering {
     for (const auto& input : graph_.model.graph().input()) {
       if (graph_.constants.count(input.name()) > 0) continue;
       const auto found = graph_.shapes.find(input.name());
-      if (found != graph_.shapes.end() && found->second.size() >= 2) return std::max<std::int64_t>(found->second[0], 1);
-      return 1;
+      const auto axis = graph_.batch_axes.find(input.name());
+      if (found == graph_.shapes.end() || axis == graph_.batch_axes.end() || axis->second >= found->second.size()) {
+        return 1;
+      }
+      return std::max<std::int64_t>(found->second[axis->second], 1);
     }
     return 1;
   }
@@ -199,11 +209,17 @@ class Lowering {
     return found != graph_.constants.end() ? found->second : derived_constants_.at(tensor);
   }
 
-  // The activation inputs of a node (constants and absent optional inputs left out).
+  // A tensor with a 0-sized dimension (an empty KV cache): it holds nothing to move or compute on.
+  bool is_empty(const std::string& tensor) const {
+    const auto found = graph_.shapes.find(tensor);
+    return found != graph_.shapes.end() && product(found->second) == 0;
+  }
+
+  // The activation inputs of a node (constants, empty tensors and absent optional inputs left out).
   std::vector<std::string> activations(const onnx::NodeProto& node) const {
     std::vector<std::string> names;
     for (const auto& input : node.input()) {
-      if (!input.empty() && !is_constant(input)) names.push_back(input);
+      if (!input.empty() && !is_constant(input) && !is_empty(input)) names.push_back(input);
     }
     return names;
   }
@@ -277,6 +293,12 @@ class Lowering {
     return name;
   }
 
+  // bind(), returning the layer.
+  std::string bind_layer(const std::string& tensor, const std::string& layer) {
+    bind(tensor, layer);
+    return layer;
+  }
+
   void bind(const std::string& tensor, const std::string& layer) {
     values_[tensor] = Value{layer, layer_shapes_.at(layer), std::nullopt, {}};
     const auto shape = graph_.shapes.find(tensor);
@@ -286,17 +308,24 @@ class Lowering {
   // `tensor` as a layer whose output is `wanted` (same elements): its producer, or a free layout after it.
   std::string need(const std::string& tensor, const TensorShape& wanted, const std::string& where) {
     const Value value = materialized(tensor, where);
-    if (value.shape == wanted) return value.layer;
-    if (value.shape.elements() != wanted.elements()) {
+    return as_shape(value.layer, wanted, "tensor '" + tensor + "'", where);
+  }
+
+  // `layer`'s output (`what`, for errors) as `wanted`: the layer itself, or a free layout after it.
+  std::string as_shape(const std::string& layer, const TensorShape& wanted, const std::string& what,
+                       const std::string& where) {
+    const TensorShape& shape = layer_shapes_.at(layer);
+    if (shape == wanted) return layer;
+    if (shape.elements() != wanted.elements()) {
       fail(path_, where,
-           fmt::format("tensor '{}' holds {} elements per image, the layer reading it needs {} ({}); the model's "
+           fmt::format("{} holds {} elements per image, the layer reading it needs {} ({}); the model's "
                        "shapes are inconsistent with this lowering{}",
-                       tensor, value.shape.elements(), wanted.elements(), wanted.to_string(), pinned_inputs_hint()));
+                       what, shape.elements(), wanted.elements(), wanted.to_string(), pinned_inputs_hint()));
     }
-    const std::string key = value.layer + "->" + wanted.to_string();
+    const std::string key = layer + "->" + wanted.to_string();
     const auto cached = rearranged_.find(key);
     if (cached != rearranged_.end()) return cached->second;
-    YAML::Node layout = new_layer(value.layer + "/as_" + shape_label(wanted), "layout", {value.layer});
+    YAML::Node layout = new_layer(layer + "/as_" + shape_label(wanted), "layout", {layer});
     layout["shape"] = shape_node(wanted);
     layout["transform"] = "rearrange";
     const std::string name = emit(layout, wanted);
@@ -545,12 +574,18 @@ class Lowering {
 
   void dispatch(const onnx::NodeProto& node, const std::string& where) {
     const std::string& op = node.op_type();
-    if (op == "Conv") return lower_conv(node, where);
-    if (op == "ConvInteger" || op == "QLinearConv") return lower_conv(as_float_operator(node), where);
-    if (op == "MatMulInteger" || op == "QLinearMatMul") return lower_gemm(as_float_operator(node), where);
+    if (op == "Conv" || op == "ConvInteger" || op == "QLinearConv") {
+      lower_conv(op == "Conv" ? node : as_float_operator(node), where);
+      return record_operand_widths(node);
+    }
+    if (op == "Gemm" || op == "MatMul" || op == "MatMulInteger" || op == "QLinearMatMul") {
+      lower_gemm(op == "Gemm" || op == "MatMul" ? node : as_float_operator(node), where);
+      return record_operand_widths(node);
+    }
     if (op == "DynamicQuantizeLinear") return lower_dynamic_quantize(node, where);
     if (op == "ConvTranspose") return lower_conv_transpose(node, where);
-    if (op == "Gemm" || op == "MatMul") return lower_gemm(node, where);
+    if (op == "Attention") return lower_attention(node, where);
+    if (op == "Einsum") return lower_einsum(node, where);
     if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") return lower_pool(node, where);
     if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || op == "GlobalLpPool")
       return lower_global_pool(node, where);
@@ -562,7 +597,10 @@ class Lowering {
     if (op == "InstanceNormalization" || op == "LayerNormalization" || op == "GroupNormalization") {
       return lower_elementwise(node, ascii_lower(op), 5.0, where);  // mean, variance, normalise, scale, shift
     }
-    if (op == "RMSNormalization") return lower_elementwise(node, "rmsnormalization", 4.0, where);
+    // onnxruntime registers SimplifiedLayerNormalization (RMS) in the default domain, where its tools write it.
+    if (op == "RMSNormalization" || op == "SimplifiedLayerNormalization") {
+      return lower_elementwise(node, "rmsnormalization", 4.0, where);
+    }
     if (op == "RotaryEmbedding") return lower_vector_on_first(node, "rotary_embedding", 3.0, where);
     if (op == "LRN") return lower_elementwise(node, "lrn", static_cast<double>(integer(node, "size", 1)) + 3.0, where);
     if (op.rfind("Reduce", 0) == 0 || op == "ArgMax" || op == "ArgMin") return lower_reduce(node, where);
@@ -574,6 +612,42 @@ class Lowering {
     if (op == "If") return lower_if(node, where);
     if (layout_operators().count(op) > 0) return lower_layout(node, ascii_lower(op), where);
     unsupported(node, where, "");
+  }
+
+  // The integer widths a quantised conv or product computes at (docs/workloads.md, "Operand widths"): its
+  // own operands' types (QLinearConv, ConvInteger, ...), or, in a QDQ model, the integers the
+  // DequantizeLinear outputs it reads hold; integer products accumulate in 32 bits.
+  void record_operand_widths(const onnx::NodeProto& node) {
+    const std::string& op = node.op_type();
+    const bool qdq = op == "Conv" || op == "MatMul" || op == "Gemm";
+    const int weights_input = op.rfind("QLinear", 0) == 0 ? 3 : 1;
+    const auto bits = [&](int input) {
+      if (input >= node.input_size()) return 0;
+      if (!qdq) return quantised_type_bits(element_type(node.input(input)));
+      const auto found = graph_.quantised_bits.find(node.input(input));
+      return found == graph_.quantised_bits.end() ? 0 : found->second;
+    };
+    const int activation = bits(0), weight = bits(weights_input);
+    const auto value = values_.find(node.output(0));
+    if ((activation == 0 && weight == 0) || value == values_.end()) return;
+    YAML::Node layer = layers_[layer_index_.at(value->second.layer)];
+    if (activation > 0) layer["activation_bits"] = activation;
+    if (weight > 0) layer["weight_bits"] = weight;
+    layer["accumulator_bits"] = 32;
+  }
+
+  // A tensor's element type as the prepared model records it (float when it records none).
+  std::int32_t element_type(const std::string& tensor) const {
+    if (is_constant(tensor)) return constant(tensor).data_type;
+    const onnx::GraphProto& graph = graph_.model.graph();
+    for (const auto* values : {&graph.input(), &graph.value_info(), &graph.output()}) {
+      for (const auto& value : *values) {
+        if (value.name() == tensor && value.type().tensor_type().elem_type() != 0) {
+          return value.type().tensor_type().elem_type();
+        }
+      }
+    }
+    return onnx::TensorProto::FLOAT;
   }
 
   // A quantised convolution or product as the one it computes: the data and the weights (and
@@ -619,6 +693,9 @@ class Lowering {
       return lower_skip_normalization(node, "rmsnormalization", 4.0, where);
     }
     if (op == "RotaryEmbedding") return lower_vector_on_first(node, "rotary_embedding", 3.0, where);
+    if (is_attention_operator(node)) return lower_attention(node, where);
+    if (op == "EmbedLayerNormalization") return lower_embed_layer_normalization(node, where);
+    if (op == "MatMulNBits") return lower_matmul_n_bits(node, where);
     unsupported(node, where, "operator of domain com.microsoft");
   }
 
@@ -655,6 +732,228 @@ class Lowering {
     layer["operations_per_element"] = operations;
     layer["shape"] = shape_node(shape);
     bind(node.output(0), emit(layer, shape));
+  }
+
+  // ---- attention ----
+
+  OnnxShapeLookup shape_lookup() const {
+    return {[this](const std::string& tensor) -> const OnnxDims* {
+              const auto found = graph_.shapes.find(tensor);
+              return found == graph_.shapes.end() ? nullptr : &found->second;
+            },
+            [this](const std::string& tensor) -> const OnnxConstant* {
+              return is_constant(tensor) ? &constant(tensor) : nullptr;
+            }};
+  }
+
+  AttentionGeometry attention_of(const onnx::NodeProto& node, const std::string& where) {
+    std::optional<AttentionGeometry> g;
+    try {
+      g = attention_geometry(node, shape_lookup());
+    } catch (const std::invalid_argument& contradiction) {
+      fail(path_, where, std::string(contradiction.what()) + pinned_inputs_hint());
+    }
+    if (!g) {
+      for (const auto& input : activations(node)) dims_of(input, where);  // names the unsized input
+      fail(path_, where, "its inputs' shapes do not size it");
+    }
+    if (g->batch % batch_ != 0) {
+      unsupported(node, where, fmt::format("its batch ({}) is not a multiple of the network's ({})", g->batch, batch_));
+      throw Skip{};
+    }
+    return *g;
+  }
+
+  // The query, key and value layers of this step (keys and values of the new positions only).
+  struct AttentionOperands {
+    std::string query, keys, values;
+  };
+
+  std::string channel_slice(const std::string& layer, std::int64_t begin, std::int64_t end, const std::string& name) {
+    const TensorShape& in = layer_shapes_.at(layer);
+    YAML::Node slice = new_layer(name, "slice", {layer});
+    slice["channels"] = pair_node(begin, end);
+    return emit(slice, TensorShape{end - begin, in.height, in.width});
+  }
+
+  // Query, keys and values side by side in one layer of `rows` rows: three channel slices of it.
+  AttentionOperands split_packed(const std::string& packed, const AttentionGeometry& g, const std::string& name) {
+    const std::int64_t q = g.heads * g.head_size, k = g.kv_heads * g.head_size, v = g.kv_heads * g.value_head_size;
+    return {channel_slice(packed, 0, q, name + "/query"), channel_slice(packed, q, q + k, name + "/keys_new"),
+            channel_slice(packed, q + k, q + k + v, name + "/values_new")};
+  }
+
+  AttentionOperands attention_operands(const onnx::NodeProto& node, const AttentionGeometry& g, const std::string& name,
+                                       const std::string& where) {
+    const std::int64_t items = g.batch / batch_;
+    const std::int64_t q = g.heads * g.head_size, k = g.kv_heads * g.head_size, v = g.kv_heads * g.value_head_size;
+    switch (g.source) {
+      case AttentionSource::kProjected: {  // one 1x1 convolution projects every token to q + k + v
+        YAML::Node conv =
+            new_layer(name + "/qkv", "conv", {need(node.input(0), TensorShape{g.hidden, g.queries * items, 1}, where)});
+        conv["filters"] = q + k + v;
+        conv["kernel"] = 1;
+        conv["bias"] = node.input_size() > 2 && !node.input(2).empty();
+        conv["comment"] = "Attention's query, key and value projection";
+        return split_packed(emit(conv, TensorShape{q + k + v, g.queries * items, 1}), g, name);
+      }
+      case AttentionSource::kPackedQkv:
+        return split_packed(need(node.input(0), TensorShape{q + k + v, g.queries * items, 1}, where), g, name);
+      case AttentionSource::kPackedKv: {
+        const std::string kv = need(node.input(1), TensorShape{k + v, g.added * items, 1}, where);
+        return {materialized(node.input(0), where).layer, channel_slice(kv, 0, k, name + "/keys_new"),
+                channel_slice(kv, k, k + v, name + "/values_new")};
+      }
+      case AttentionSource::kSeparate: break;
+    }
+    return {materialized(node.input(0), where).layer, materialized(node.input(1), where).layer,
+            materialized(node.input(2), where).layer};
+  }
+
+  // The new keys (or values) after the cached ones: `size` channels per head over `total` positions.
+  std::string with_past(const onnx::NodeProto& node, const AttentionGeometry& g, int past_input,
+                        const std::string& added, std::int64_t size, const std::string& name,
+                        const std::string& where) {
+    const TensorShape whole{g.kv_heads * (g.batch / batch_) * size, g.total, 1};
+    std::vector<std::string> parts;
+    if (g.past > 0 && past_input >= 0 && !is_constant(node.input(past_input)) && !is_empty(node.input(past_input))) {
+      parts.push_back(materialized(node.input(past_input), where).layer);
+    }
+    parts.push_back(added);
+    if (parts.size() == 1 && layer_shapes_.at(added).elements() == whole.elements()) return added;
+    YAML::Node layout = new_layer(name, "layout", parts);
+    layout["shape"] = shape_node(whole);
+    layout["transform"] = parts.size() > 1 ? "append to cache" : "cache window";
+    return emit(layout, whole);
+  }
+
+  // Attention as Ergon runs it: the scores Q K^T and the context softmax(scores) V as matmul layers, one
+  // group per key head (a grouped-query head's queries share its keys and values) and batch item.
+  void lower_attention(const onnx::NodeProto& node, const std::string& where) {
+    const AttentionGeometry g = attention_of(node, where);
+    const std::string name = node_label(node, node.output(0));
+    AttentionOperands operands = attention_operands(node, g, name, where);
+    const std::int64_t groups = g.kv_heads * (g.batch / batch_);
+    const std::int64_t rows = g.queries * (g.heads / g.kv_heads);
+    if (g.rotary) {
+      operands.query = rotated(operands.query, name + "/query_rotary");
+      operands.keys = rotated(operands.keys, name + "/keys_rotary");
+    }
+    const int past_values = g.past_is_stacked ? g.past_key_input : g.past_value_input;
+    const std::string keys = with_past(node, g, g.past_key_input, operands.keys, g.head_size, name + "/keys", where);
+    const std::string values =
+        with_past(node, g, past_values, operands.values, g.value_head_size, name + "/values", where);
+    const std::string query =
+        as_shape(operands.query, TensorShape{groups * g.head_size, rows, 1}, "the query of " + name, where);
+    YAML::Node scores = new_layer(name + "/scores", "matmul", {query, keys});
+    scores["outputs"] = g.total;
+    if (groups != 1) scores["groups"] = groups;
+    const std::string scores_layer = emit(scores, TensorShape{groups * g.total, rows, 1});
+    std::vector<std::string> softmax_inputs{scores_layer};
+    for (const auto& mask : attention_masks(node, g)) softmax_inputs.push_back(materialized(mask, where).layer);
+    YAML::Node softmax = new_layer(name + "/softmax", "elementwise", softmax_inputs);
+    softmax["function"] = "softmax";
+    softmax["operations_per_element"] = g.masked ? 5.0 : 4.0;  // scale (and mask), then softmax's 3
+    softmax["shape"] = shape_node(TensorShape{groups * g.total, rows, 1});
+    const std::string weights = emit(softmax, TensorShape{groups * g.total, rows, 1});
+    YAML::Node context = new_layer(name, "matmul", {weights, values});
+    context["outputs"] = g.value_head_size;
+    if (groups != 1) context["groups"] = groups;
+    bind(node.output(0), emit(context, TensorShape{groups * g.value_head_size, rows, 1}));
+    bind_present(node, g.past_is_stacked ? std::vector<std::string>{keys, values} : std::vector<std::string>{keys}, 1,
+                 where);
+    if (!g.past_is_stacked) bind_present(node, {values}, 2, where);
+    if (node.output_size() > 3) bind_present(node, {scores_layer}, 3, where);
+  }
+
+  std::string rotated(const std::string& layer, const std::string& name) {
+    YAML::Node rotary = new_layer(name, "elementwise", {layer});
+    rotary["function"] = "rotary_embedding";
+    rotary["operations_per_element"] = 3.0;
+    rotary["shape"] = shape_node(layer_shapes_.at(layer));
+    return emit(rotary, layer_shapes_.at(layer));
+  }
+
+  // The activation masks and biases added to an attention node's scores.
+  std::vector<std::string> attention_masks(const onnx::NodeProto& node, const AttentionGeometry& g) const {
+    std::vector<int> indices;
+    if (node.domain() != "com.microsoft") {
+      indices = {3};
+    } else if (node.op_type() == "Attention") {
+      indices = {3, 5};
+    } else if (node.op_type() == "MultiHeadAttention") {
+      indices = {4, 5};
+    }
+    std::vector<std::string> masks;
+    for (const int i : indices) {
+      if (g.masked && i < node.input_size() && !node.input(i).empty() && !is_constant(node.input(i)) &&
+          !is_empty(node.input(i))) {
+        masks.push_back(node.input(i));
+      }
+    }
+    return masks;
+  }
+
+  // An output the graph reads (a present cache, the scores) as a free layout of `layers`.
+  void bind_present(const onnx::NodeProto& node, const std::vector<std::string>& layers, int output,
+                    const std::string& where) {
+    if (output >= node.output_size() || node.output(output).empty()) return;
+    const std::string& tensor = node.output(output);
+    if (graph_.shapes.count(tensor) == 0) return;
+    const TensorShape shape = canonical_of(tensor, where);
+    if (layers.size() == 1 && layer_shapes_.at(layers[0]) == shape) return bind(tensor, layers[0]);
+    YAML::Node layout = new_layer(tensor, "layout", layers);
+    layout["shape"] = shape_node(shape);
+    layout["transform"] = "present cache";
+    bind(tensor, emit(layout, shape));
+  }
+
+  // EmbedLayerNormalization: the embedding look-ups are free; their sum (word + position (+ segment)) is kept
+  // as output 2, then LayerNormalization's 5 operations per element give output 0.
+  void lower_embed_layer_normalization(const onnx::NodeProto& node, const std::string& where) {
+    const TensorShape shape = canonical_of(node.output(0), where);
+    std::vector<std::string> ids;
+    for (const int i : {0, 1, 8}) {  // input_ids, segment_ids, position_ids
+      if (i < node.input_size() && !node.input(i).empty() && !is_constant(node.input(i))) {
+        ids.push_back(materialized(node.input(i), where).layer);
+      }
+    }
+    const bool segments = node.input_size() > 4 && !node.input(4).empty();
+    YAML::Node sum = new_layer(node_label(node, node.output(0)) + "/embeddings", "elementwise", ids);
+    sum["function"] = "embedding_sum";
+    sum["operations_per_element"] = segments ? 2.0 : 1.0;
+    sum["shape"] = shape_node(shape);
+    const std::string sum_layer = emit(sum, shape);
+    if (node.output_size() > 2 && !node.output(2).empty()) bind(node.output(2), sum_layer);
+    YAML::Node norm = new_layer(node_label(node, node.output(0)), "elementwise", {sum_layer});
+    norm["function"] = "layernormalization";
+    norm["operations_per_element"] = 5.0;
+    norm["shape"] = shape_node(shape);
+    bind(node.output(0), emit(norm, shape));
+    if (node.output_size() > 1 && !node.output(1).empty() && graph_.shapes.count(node.output(1)) > 0) {
+      const bool masked = node.input_size() > 7 && !node.input(7).empty() && !is_constant(node.input(7));
+      const TensorShape mask_shape = canonical_of(node.output(1), where);
+      YAML::Node mask =
+          new_layer(node.output(1), "layout", {masked ? materialized(node.input(7), where).layer : ids[0]});
+      mask["shape"] = shape_node(mask_shape);
+      mask["transform"] = "mask index";
+      bind(node.output(1), emit(mask, mask_shape));
+    }
+  }
+
+  // MatMulNBits: A times N x K weights of `bits` bits, stored in blocks with their scales: the product at
+  // the weights' width.
+  void lower_matmul_n_bits(const onnx::NodeProto& node, const std::string& where) {
+    const std::int64_t k = integer(node, "K", 0), n = integer(node, "N", 0), bits = integer(node, "bits", 4);
+    if (k <= 0 || n <= 0) fail(path_, where, "attributes K and N must be positive");
+    if (node.input_size() < 2 || !is_constant(node.input(1))) {
+      unsupported(node, where, "weights computed at run time");
+      throw Skip{};
+    }
+    Product product{node.input(0), node.input(1), dims_of(node.input(0), where), Dims{k, n}};
+    product.bias = node.input_size() > 5 && !node.input(5).empty();
+    const std::string layer = lower_product(node, product, where);
+    layers_[layer_index_.at(layer)]["weight_bits"] = bits;
   }
 
   void lower_conv(const onnx::NodeProto& node, const std::string& where) {
@@ -782,10 +1081,26 @@ class Lowering {
   void lower_gemm(const onnx::NodeProto& node, const std::string& where) {
     if (node.input_size() < 2) fail(path_, where, "needs two operands");
     const bool gemm = node.op_type() == "Gemm";
-    std::string a = node.input(0), b = node.input(1);
-    bool trans_a = gemm && integer(node, "transA", 0) != 0;
-    bool trans_b = gemm && integer(node, "transB", 0) != 0;
-    Dims a_dims = dims_of(a, where), b_dims = dims_of(b, where);
+    Product product{node.input(0), node.input(1), dims_of(node.input(0), where), dims_of(node.input(1), where)};
+    product.trans_a = gemm && integer(node, "transA", 0) != 0;
+    product.trans_b = gemm && integer(node, "transB", 0) != 0;
+    product.bias = gemm && node.input_size() > 2 && !node.input(2).empty();
+    lower_product(node, product, where);
+  }
+
+  // The operands of a product A B (A and B as ONNX gives them, or transposed).
+  struct Product {
+    std::string a, b;
+    Dims a_dims, b_dims;
+    bool trans_a = false, trans_b = false, bias = false;
+  };
+
+  // Lowers `node`'s product and binds its output; returns the layer.
+  std::string lower_product(const onnx::NodeProto& node, Product p, const std::string& where) {
+    std::string &a = p.a, &b = p.b;
+    Dims &a_dims = p.a_dims, &b_dims = p.b_dims;
+    bool &trans_a = p.trans_a, &trans_b = p.trans_b;
+    const bool bias = p.bias;
     if (a_dims.empty() || b_dims.empty()) fail(path_, where, "operands must have rank 1 or more");
     if (is_constant(a) && !is_constant(b)) {
       // C = A B  <=>  C^T = B^T A^T: the data becomes B^T and the weights A^T (as effective matrices).
@@ -808,7 +1123,6 @@ class Lowering {
     if (k != k_b) fail(path_, where, fmt::format("inner dimensions differ: {} and {}{}", k, k_b, pinned_inputs_hint()));
     const std::int64_t a_elements = canonical(dims_of(a, where)).elements();
     const std::int64_t groups_b = product(b_dims, 0, b_dims.size() - 2);
-    const bool bias = gemm && node.input_size() > 2 && !node.input(2).empty();
     const std::string name = node_label(node, node.output(0));
     dims_of(node.output(0), where);  // the product must have a static shape, as every lowered output
     if (is_constant(b) && groups_b == 1) {
@@ -817,14 +1131,14 @@ class Lowering {
         YAML::Node fc = new_layer(name, "fc", {need(a, TensorShape{k, 1, 1}, where)});
         fc["outputs"] = n;
         fc["bias"] = bias;
-        return bind(node.output(0), emit(fc, TensorShape{n, 1, 1}));
+        return bind_layer(node.output(0), emit(fc, TensorShape{n, 1, 1}));
       }
       YAML::Node conv = new_layer(name, "conv", {need(a, TensorShape{k, rows, 1}, where)});
       conv["filters"] = n;
       conv["kernel"] = 1;
       conv["bias"] = bias;
       conv["comment"] = fmt::format("{} of {} rows as a 1x1 convolution", node.op_type(), rows);
-      return bind(node.output(0), emit(conv, TensorShape{n, rows, 1}));
+      return bind_layer(node.output(0), emit(conv, TensorShape{n, rows, 1}));
     }
     if (is_constant(b)) {  // one weight matrix per group: a grouped 1x1 convolution
       const std::int64_t rows = a_elements / (k * groups_b);
@@ -839,7 +1153,7 @@ class Lowering {
       conv["bias"] = bias;
       conv["comment"] =
           fmt::format("batched {} ({} groups of {} rows) as a grouped 1x1 convolution", node.op_type(), groups_b, rows);
-      return bind(node.output(0), emit(conv, TensorShape{groups_b * n, rows, 1}));
+      return bind_layer(node.output(0), emit(conv, TensorShape{groups_b * n, rows, 1}));
     }
     // Two activations (attention): groups from the broadcast batch dimensions, per image.
     const std::int64_t b_elements = canonical(dims_of(b, where)).elements();
@@ -853,7 +1167,79 @@ class Lowering {
         new_layer(name, "matmul", {need(a, TensorShape{groups * k, rows, 1}, where), materialized(b, where).layer});
     matmul["outputs"] = n;
     if (groups != 1) matmul["groups"] = groups;
-    bind(node.output(0), emit(matmul, TensorShape{groups * n, rows, 1}));
+    return bind_layer(node.output(0), emit(matmul, TensorShape{groups * n, rows, 1}));
+  }
+
+  // Einsum, as the product or layout it spells: with two operands, indices both operands and the output
+  // carry are groups, indices only the operands share are contracted (K), and each operand's own indices
+  // are its rows (M) or columns (N): M x K times K x N per group. One operand: a transpose (layout) or a
+  // reduction (element-wise sums).
+  void lower_einsum(const onnx::NodeProto& node, const std::string& where) {
+    const EinsumEquation terms = einsum_terms(node, where);
+    if (terms.operands.size() == 1) {
+      std::set<char> in(terms.operands[0].begin(), terms.operands[0].end());
+      if (std::set<char>(terms.output.begin(), terms.output.end()) == in) return lower_layout(node, "transpose", where);
+      const double per_output =
+          static_cast<double>(canonical_of(node.input(0), where).elements()) /
+          static_cast<double>(std::max<std::int64_t>(canonical_of(node.output(0), where).elements(), 1));
+      return lower_elementwise(node, "reduce_sum", per_output, where);
+    }
+    if (terms.operands.size() != 2) {
+      unsupported(node, where, fmt::format("an Einsum of {} operands", terms.operands.size()));
+      throw Skip{};
+    }
+    std::map<char, std::int64_t> sizes;
+    for (int i = 0; i < 2; ++i) {
+      const Dims& dims = dims_of(node.input(i), where);
+      const std::string& term = terms.operands[static_cast<std::size_t>(i)];
+      if (dims.size() != term.size()) {
+        fail(path_, where + ".equation",
+             fmt::format("'{}' names {} axes of input '{}', which has {}", term, term.size(), node.input(i),
+                         dims.size()));
+      }
+      for (std::size_t axis = 0; axis < term.size(); ++axis) {
+        const auto [size, added] = sizes.emplace(term[axis], dims[axis]);
+        if (!added && size->second != dims[axis] && std::min(size->second, dims[axis]) != 1) {
+          fail(path_, where,
+               fmt::format("index '{}' is {} in one operand and {} in the other{}", term[axis], size->second,
+                           dims[axis], pinned_inputs_hint()));
+        }
+        size->second = std::max(size->second, dims[axis]);
+      }
+    }
+    const auto in = [](const std::string& term, char index) { return term.find(index) != std::string::npos; };
+    const std::string &a = terms.operands[0], &b = terms.operands[1], &out = terms.output;
+    std::int64_t groups = 1, rows = 1, contracted = 1, columns = 1;
+    for (const auto& [index, size] : sizes) {
+      const bool in_a = in(a, index), in_b = in(b, index), in_out = in(out, index);
+      if (in_a && in_b) {
+        (in_out ? groups : contracted) *= size;
+      } else if (!in_out) {
+        unsupported(node, where, fmt::format("an Einsum summing index '{}' of one operand only", index));
+        throw Skip{};
+      } else {
+        (in_a ? rows : columns) *= size;
+      }
+    }
+    Product product{node.input(0), node.input(1), Dims{groups, rows, contracted}, Dims{groups, contracted, columns}};
+    if (groups == 1) product.a_dims = {rows, contracted}, product.b_dims = {contracted, columns};
+    lower_product(node, product, where);
+  }
+
+  // The equation's terms, one per input.
+  EinsumEquation einsum_terms(const onnx::NodeProto& node, const std::string& where) {
+    const std::string equation = text(node, "equation", "");
+    const std::optional<EinsumEquation> terms = parse_einsum(equation);
+    if (!terms) {
+      unsupported(node, where, "an Einsum with an ellipsis");
+      throw Skip{};
+    }
+    if (static_cast<int>(terms->operands.size()) != node.input_size()) {
+      fail(path_, where + ".equation",
+           fmt::format("'{}' names {} operands; the node has {} inputs", equation, terms->operands.size(),
+                       node.input_size()));
+    }
+    return *terms;
   }
 
   void lower_pool(const onnx::NodeProto& node, const std::string& where) {
