@@ -1,4 +1,5 @@
-// --input-shape and --skip-unsupported on every command that reads a model (docs/workloads.md): those with
+// --input-shape, --input-value, --skip-unsupported and --loop-trips on every command that reads a model
+// (docs/workloads.md): those with
 // --workload, `workload show` and `import onnx`.
 #include <algorithm>
 
@@ -69,6 +70,11 @@ void add_to(CLI::App& command) {
                  "NAME=VALUES");
   command.add_flag("--skip-unsupported", model_import_options().skip_unsupported,
                    "ONNX models: treat operators Ergon cannot lower as free data movement (listed on stderr)");
+  command
+      .add_option("--loop-trips", model_import_options().loop_trips,
+                  "ONNX models: unroll each Loop whose trip count is computed at run time N times")
+      ->type_name("N")
+      ->check(CLI::Range(std::int64_t{1}, kMaxLoopTrips));
 }
 
 void visit(CLI::App& app) {

@@ -17,10 +17,14 @@
 
 namespace ergon {
 
+// The most trips a Loop is unrolled to (its body copied once per trip).
+inline constexpr std::int64_t kMaxLoopTrips = 4096;
+
 struct OnnxImportOptions {
   std::map<std::string, std::vector<std::int64_t>> input_shapes;  // --input-shape NAME=1x3x224x224
   std::map<std::string, std::vector<double>> input_values;        // --input-value NAME=16000: a constant input
   bool skip_unsupported = false;                                  // --skip-unsupported
+  std::int64_t loop_trips = 0;  // --loop-trips N: trips of a Loop whose count is computed at run time (0: none)
 };
 
 // "NAME=1x3x224x224" -> options.input_shapes; throws std::invalid_argument naming the option's text.

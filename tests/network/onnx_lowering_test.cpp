@@ -307,6 +307,35 @@ TEST(OnnxLowering, QdqPairsAroundAConvMakeAnInt8Conv) {
   EXPECT_EQ(layers.at("conv")->widths.accumulator_bits, 32);
 }
 
+// A Loop whose trip count is an input (computed at run time): without --loop-trips it is listed as
+// unsupported with the advice; with it, its body is unrolled that many times, each trip's product counted.
+TEST(OnnxLowering, UnrollsALoopByLoopTrips) {
+  OnnxGraph g;
+  g.input("x", {1, 8});
+  g.typed_input("trips", {}, onnx::TensorProto::INT64);
+  g.weights("w", {8, 8});
+  auto* loop = g.node("Loop", {"trips", "", "x"}, {"y"}, "loop");
+  onnx::GraphProto* body = OnnxGraph::subgraph(loop, "body");
+  const auto declare = [](onnx::ValueInfoProto* value, const std::string& name, int type) {
+    value->set_name(name);
+    value->mutable_type()->mutable_tensor_type()->set_elem_type(type);
+  };
+  declare(body->add_input(), "i", onnx::TensorProto::INT64);
+  declare(body->add_input(), "cond", onnx::TensorProto::BOOL);
+  declare(body->add_input(), "state", onnx::TensorProto::FLOAT);
+  OnnxGraph::node_in(body, "MatMul", {"state", "w"}, "next");
+  OnnxGraph::node_in(body, "Identity", {"cond"}, "cond_out");
+  declare(body->add_output(), "cond_out", onnx::TensorProto::BOOL);
+  declare(body->add_output(), "next", onnx::TensorProto::FLOAT);
+  const std::string path = g.save("ergon_loop_trips.onnx");
+  EXPECT_NE(error_of(path).find("give it with --loop-trips N"), std::string::npos) << error_of(path);
+  OnnxImportOptions options;
+  options.loop_trips = 3;
+  const Workload workload = load_onnx_workload(path, options);
+  EXPECT_EQ(workload.total_macs(), 3u * 8 * 8);
+  EXPECT_EQ(count_op(workload, OpKind::kFullyConnected), 3u);
+}
+
 // Quantised graphs as exporters write them: QLinearConv (weights at input 3, int32 bias at 8), a dynamically
 // quantised product (DynamicQuantizeLinear, then MatMulInteger with its zero point, dequantised by a Mul with
 // the scales) and QLinearMatMul: each computes what its float operator would, with the same MACs.

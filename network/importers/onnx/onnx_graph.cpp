@@ -17,7 +17,9 @@
 #include <set>
 
 #include "common/input_error.hpp"
+#include "network/importers/onnx/onnx_attributes.hpp"
 #include "network/importers/onnx/onnx_folding.hpp"
+#include "network/importers/onnx/onnx_node_macs.hpp"
 #include "network/importers/onnx/onnx_shape_rules.hpp"
 #include "network/importers/onnx/onnx_structure.hpp"
 
@@ -507,7 +509,7 @@ class GraphPreparation {
     bool folded_any = false;
     for (int index = 0; index < graph.node_size(); ++index) {
       const onnx::NodeProto& node = graph.node(index);
-      if (inline_decided_branch(node, kept)) {
+      if (inline_decided_branch(node, kept) || unroll_loop(node, kept)) {
         folded_any = true;
         continue;
       }
@@ -531,6 +533,7 @@ class GraphPreparation {
         result_.folded_by[node.output(o)] = fmt::format("node '{}' ({})", node.name(), node.op_type());
         result_.shapes[node.output(o)] = (*outputs)[static_cast<std::size_t>(o)].dims;
       }
+      if (auto note = folded_compute_note(node, result_.shapes)) result_.notes.push_back(*note);
       ++result_.folded_nodes;
       folded_any = true;
     }
@@ -563,6 +566,141 @@ class GraphPreparation {
     if (!inline_branch(node, taken, kept)) return false;
     result_.notes.push_back(fmt::format("If node '{}' takes its {} (its condition is constant)", node.name(), taken));
     return true;
+  }
+
+  // A Loop whose trip count is a constant (or given by --loop-trips) in its place: its body once per trip,
+  // each copy's tensors renamed, the loop-carried values passed from trip to trip and the scan outputs
+  // stacked (Unsqueeze + Concat). A condition computed at run time may end it sooner: all trips are counted.
+  bool unroll_loop(const onnx::NodeProto& node, google::protobuf::RepeatedPtrField<onnx::NodeProto>& kept) {
+    if (node.op_type() != "Loop" || !(node.domain().empty() || node.domain() == "ai.onnx")) return false;
+    const onnx::AttributeProto* body_attribute = find_attribute(node, "body");
+    if (body_attribute == nullptr || !body_attribute->has_g()) return false;
+    const onnx::GraphProto& body = body_attribute->g();
+    const int carried = node.input_size() - 2;
+    if (carried < 0 || body.input_size() != carried + 2 || body.output_size() < carried + 1 ||
+        node.output_size() > body.output_size() - 1) {
+      return false;
+    }
+    const std::optional<std::int64_t> trips = loop_trips(node);
+    if (!trips) return false;
+    const std::string prefix = node.name().empty() ? node.output(0) : node.name();
+    for (const auto& init : body.initializer()) result_.constants[init.name()] = constant_from_proto(init);
+    std::vector<std::string> state(node.input().begin() + 2, node.input().end());
+    std::vector<std::vector<std::string>> scans(static_cast<std::size_t>(body.output_size() - 1 - carried));
+    for (std::int64_t trip = 0; trip < *trips; ++trip) {
+      const std::string scope = fmt::format("{}/trip{}/", prefix, trip);
+      std::map<std::string, std::string> renamed;
+      OnnxConstant iteration;
+      iteration.data_type = onnx::TensorProto::INT64;
+      iteration.has_values = true;
+      iteration.ints = {trip};
+      renamed[body.input(0).name()] = scope + body.input(0).name();
+      result_.constants[scope + body.input(0).name()] = iteration;
+      renamed[body.input(1).name()] = node.input(1).empty() ? loop_true_constant(prefix) : node.input(1);
+      for (int j = 0; j < carried; ++j) renamed[body.input(j + 2).name()] = state[static_cast<std::size_t>(j)];
+      for (const auto& inner : body.node()) {
+        onnx::NodeProto* copy = kept.Add();
+        *copy = inner;
+        copy->set_name(scope + inner.name());
+        for (auto& input : *copy->mutable_input()) {
+          const auto found = renamed.find(input);
+          if (found != renamed.end()) input = found->second;
+        }
+        for (auto& output : *copy->mutable_output()) {
+          if (output.empty()) continue;
+          renamed[output] = scope + output;
+          output = scope + output;
+        }
+      }
+      const auto body_output = [&](int o) {
+        const auto found = renamed.find(body.output(o).name());
+        return found != renamed.end() ? found->second : body.output(o).name();
+      };
+      for (int j = 0; j < carried; ++j) state[static_cast<std::size_t>(j)] = body_output(j + 1);
+      for (std::size_t k = 0; k < scans.size(); ++k) scans[k].push_back(body_output(static_cast<int>(k) + 1 + carried));
+    }
+    for (int o = 0; o < node.output_size(); ++o) {
+      if (node.output(o).empty()) continue;
+      if (o < carried) {
+        add_node(kept, "Identity", prefix + "/carried" + std::to_string(o), {state[static_cast<std::size_t>(o)]},
+                 node.output(o));
+      } else {
+        stack_scan(kept, prefix + "/scan" + std::to_string(o), scans[static_cast<std::size_t>(o - carried)],
+                   node.output(o));
+      }
+    }
+    result_.notes.push_back(fmt::format("Loop '{}' unrolled to {} trips{}", prefix, *trips,
+                                        node.input(1).empty() || result_.constants.count(node.input(1)) > 0
+                                            ? ""
+                                            : " (its condition is computed at run time: every trip is counted)"));
+    ++result_.folded_nodes;
+    return true;
+  }
+
+  // The Loop's trip count: its constant M, else --loop-trips; nullopt (left unsupported) without either.
+  std::optional<std::int64_t> loop_trips(const onnx::NodeProto& node) const {
+    std::optional<std::int64_t> trips;
+    if (!node.input(0).empty()) {
+      const auto count = result_.constants.find(node.input(0));
+      if (count != result_.constants.end() && count->second.has_values && count->second.elements() == 1) {
+        trips = count->second.integer(0);
+      }
+    }
+    if (!trips && options_.loop_trips > 0) trips = options_.loop_trips;
+    if (!trips || *trips < 1) return std::nullopt;
+    if (*trips > kMaxLoopTrips) {
+      fail(path_, "Loop '" + node.name() + "'",
+           fmt::format("runs {} trips; Ergon unrolls at most {}", *trips, kMaxLoopTrips));
+    }
+    return trips;
+  }
+
+  std::string loop_true_constant(const std::string& prefix) {
+    OnnxConstant yes;
+    yes.data_type = onnx::TensorProto::BOOL;
+    yes.has_values = true;
+    yes.ints = {1};
+    result_.constants[prefix + "/true"] = yes;
+    return prefix + "/true";
+  }
+
+  static void add_node(google::protobuf::RepeatedPtrField<onnx::NodeProto>& kept, const std::string& op,
+                       const std::string& name, const std::vector<std::string>& inputs, const std::string& output) {
+    onnx::NodeProto* node = kept.Add();
+    node->set_op_type(op);
+    node->set_name(name);
+    for (const auto& input : inputs) node->add_input(input);
+    node->add_output(output);
+  }
+
+  // Each trip's scan output gains a leading axis, and the trips are concatenated along it.
+  void stack_scan(google::protobuf::RepeatedPtrField<onnx::NodeProto>& kept, const std::string& name,
+                  const std::vector<std::string>& parts, const std::string& output) {
+    std::vector<std::string> stacked;
+    OnnxConstant axes;
+    axes.data_type = onnx::TensorProto::INT64;
+    axes.dims = {1};
+    axes.has_values = true;
+    axes.ints = {0};
+    result_.constants[name + "/axes"] = axes;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const std::string part = fmt::format("{}/part{}", name, i);
+      if (result_.opset >= 13) {
+        add_node(kept, "Unsqueeze", part, {parts[i], name + "/axes"}, part);
+      } else {
+        add_node(kept, "Unsqueeze", part, {parts[i]}, part);
+        auto* attribute = kept[kept.size() - 1].add_attribute();
+        attribute->set_name("axes");
+        attribute->set_type(onnx::AttributeProto::INTS);
+        attribute->add_ints(0);
+      }
+      stacked.push_back(part);
+    }
+    add_node(kept, "Concat", name, stacked, output);
+    auto* axis = kept[kept.size() - 1].add_attribute();
+    axis->set_name("axis");
+    axis->set_type(onnx::AttributeProto::INT);
+    axis->set_i(0);
   }
 
   // When nothing more folds, the If nodes the import chose a branch for (chosen_branches_) take it.

@@ -563,6 +563,7 @@ class Lowering {
   // A node of constants only that folding left (weights without values through an operator the folder does
   // not evaluate): its outputs are constants too.
   void constant_only(const onnx::NodeProto& node) {
+    if (auto note = folded_compute_note(node, graph_.shapes)) result_.notes.push_back(*note);
     for (const auto& output : node.output()) {
       if (output.empty()) continue;
       OnnxConstant c;
@@ -586,6 +587,8 @@ class Lowering {
     if (op == "ConvTranspose") return lower_conv_transpose(node, where);
     if (op == "Attention") return lower_attention(node, where);
     if (op == "Einsum") return lower_einsum(node, where);
+    if (op == "TopK") return lower_top_k(node, where);
+    if (op == "NonMaxSuppression") return lower_non_max_suppression(node, where);
     if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") return lower_pool(node, where);
     if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || op == "GlobalLpPool")
       return lower_global_pool(node, where);
@@ -610,6 +613,8 @@ class Lowering {
     if (op == "Resize" || op == "Upsample") return lower_resize(node, where);
     if (op == "LSTM" || op == "GRU" || op == "RNN") return lower_recurrent(node, where);
     if (op == "If") return lower_if(node, where);
+    if (op == "Loop")
+      return unsupported(node, where, "its trip count is computed at run time; give it with --loop-trips N");
     if (layout_operators().count(op) > 0) return lower_layout(node, ascii_lower(op), where);
     unsupported(node, where, "");
   }
@@ -1240,6 +1245,45 @@ class Lowering {
                        node.input_size()));
     }
     return *terms;
+  }
+
+  // TopK: each row of N values keeps its K largest with a heap of K: N x log2(K + 1) comparisons per row,
+  // shared by its K outputs; the indices (output 1) come with the values.
+  void lower_top_k(const onnx::NodeProto& node, const std::string& where) {
+    const Dims& in = dims_of(node.input(0), where);
+    const Dims& out = dims_of(node.output(0), where);
+    std::int64_t axis = integer(node, "axis", -1);
+    if (axis < 0) axis += static_cast<std::int64_t>(in.size());
+    if (axis < 0 || axis >= static_cast<std::int64_t>(in.size())) fail(path_, where + ".axis", "is out of range");
+    const auto n = static_cast<double>(in[static_cast<std::size_t>(axis)]);
+    const auto k = static_cast<double>(std::max<std::int64_t>(out[static_cast<std::size_t>(axis)], 1));
+    lower_selection(node, "top_k", n * std::max(1.0, std::ceil(std::log2(k + 1))) / k, where);
+  }
+
+  // NonMaxSuppression per batch item and class: its S boxes sorted by score (S log2 S comparisons), then
+  // each kept box's overlap with the boxes left (at most S x M intersection-over-union tests of 8
+  // operations; M kept per class), over the [selected, 3] indices it writes (sized by its bound).
+  void lower_non_max_suppression(const onnx::NodeProto& node, const std::string& where) {
+    const Dims& scores = dims_of(node.input(1), where);  // [batch, classes, boxes]
+    const Dims& out = dims_of(node.output(0), where);
+    if (scores.size() != 3 || out.size() != 2) fail(path_, where, "scores must be [batch, classes, boxes]");
+    const auto boxes = static_cast<double>(scores[2]);
+    const double classes = static_cast<double>(scores[0]) * static_cast<double>(scores[1]);
+    const double kept = static_cast<double>(out[0]) / std::max(classes, 1.0);
+    const double operations = classes * (boxes * std::ceil(std::log2(std::max(boxes, 2.0))) + 8.0 * boxes * kept);
+    lower_selection(node, "non_max_suppression", operations / std::max<double>(static_cast<double>(out[0] * 3), 1.0),
+                    where);
+  }
+
+  // Vector work sized by output 0; every other output is bound to it (indices chosen with the values).
+  void lower_selection(const onnx::NodeProto& node, const std::string& function, double operations,
+                       const std::string& where) {
+    lower_elementwise(node, function, operations, where);
+    for (int o = 1; o < node.output_size(); ++o) {
+      if (!node.output(o).empty() && graph_.shapes.count(node.output(o)) > 0) {
+        bind_present(node, {values_.at(node.output(0)).layer}, o, where);
+      }
+    }
   }
 
   void lower_pool(const onnx::NodeProto& node, const std::string& where) {

@@ -1,5 +1,7 @@
 #include "network/importers/onnx/onnx_node_macs.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "network/importers/onnx/onnx_attributes.hpp"
@@ -98,6 +100,16 @@ std::optional<std::uint64_t> onnx_node_macs(const onnx::NodeProto& node,
   const std::optional<std::uint64_t> macs = node_macs(node, op->second, *data, *weights, output->second);
   if (!macs) return std::nullopt;
   return *macs / static_cast<std::uint64_t>(std::max<std::int64_t>(batch, 1));
+}
+
+std::optional<std::string> folded_compute_note(const onnx::NodeProto& node,
+                                               const std::map<std::string, std::vector<std::int64_t>>& shapes) {
+  const std::optional<std::uint64_t> macs = onnx_node_macs(node, shapes, 1);
+  if (!macs || *macs == 0) return std::nullopt;
+  return fmt::format(
+      "node '{}' ({}) computes on constants only: its {} MACs are folded at import (computed once, "
+      "offline) and are in no layer",
+      node.name().empty() ? node.output(0) : node.name(), node.op_type(), *macs);
 }
 
 }  // namespace ergon

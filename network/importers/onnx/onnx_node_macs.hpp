@@ -19,4 +19,9 @@ std::optional<std::uint64_t> onnx_node_macs(const onnx::NodeProto& node,
                                             const std::map<std::string, std::vector<std::int64_t>>& shapes,
                                             std::int64_t batch);
 
+// A note for a node with MACs whose inputs are all constants (DETR's query projection of its learned
+// queries): the import folds it, so its MACs are in no layer; nullopt for a node without MACs.
+std::optional<std::string> folded_compute_note(const onnx::NodeProto& node,
+                                               const std::map<std::string, std::vector<std::int64_t>>& shapes);
+
 }  // namespace ergon
