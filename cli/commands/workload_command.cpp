@@ -42,16 +42,28 @@ std::string workload_table(const Workload& workload) {
   return out;
 }
 
+// An operand width a quantised model gives a layer; empty when it gives none (the accelerator's own).
+std::string width_cell(int bits) {
+  return bits > 0 ? std::to_string(bits) : "";
+}
+
+nlohmann::ordered_json width_json(int bits) {
+  return bits > 0 ? nlohmann::ordered_json(bits) : nlohmann::ordered_json(nullptr);
+}
+
 std::string workload_csv(const Workload& workload) {
-  std::string csv = "index,layer,op,input_shape,output_shape,macs,params,vector_ops,batch,inputs\n";
+  std::string csv =
+      "index,layer,op,input_shape,output_shape,macs,params,vector_ops,batch,inputs,activation_bits,weight_bits,"
+      "accumulator_bits\n";
   std::size_t index = 0;
   for (const Layer& layer : workload.layers()) {
     const std::string input = layer.input_shapes.empty() ? "" : layer.input_shapes[0].to_string();
     std::string inputs;
     for (const auto& name : layer.input_names) inputs += (inputs.empty() ? "" : " ") + name;
-    csv += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", index++, csv_quoted(layer.name), op_name(layer.op),
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", index++, csv_quoted(layer.name), op_name(layer.op),
                        csv_quoted(input), csv_quoted(layer.output_shape.to_string()), layer.macs, layer.params_count,
-                       layer.vector_ops, layer.batch, csv_quoted(inputs));
+                       layer.vector_ops, layer.batch, csv_quoted(inputs), width_cell(layer.widths.activation_bits),
+                       width_cell(layer.widths.weight_bits), width_cell(layer.widths.accumulator_bits));
   }
   return csv;
 }
@@ -74,7 +86,10 @@ std::string workload_json(const Workload& workload) {
                       {"params", layer.params_count},
                       {"vector_ops", layer.vector_ops},
                       {"batch", layer.batch},
-                      {"sparsity", {{"ifmap", layer.sparsity.ifmap}, {"ofmap", layer.sparsity.ofmap}}}});
+                      {"sparsity", {{"ifmap", layer.sparsity.ifmap}, {"ofmap", layer.sparsity.ofmap}}},
+                      {"activation_bits", width_json(layer.widths.activation_bits)},
+                      {"weight_bits", width_json(layer.widths.weight_bits)},
+                      {"accumulator_bits", width_json(layer.widths.accumulator_bits)}});
   }
   const nlohmann::ordered_json json = {{"schema_version", 1},
                                        {"name", workload.name()},
