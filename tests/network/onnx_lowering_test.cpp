@@ -336,6 +336,25 @@ TEST(OnnxLowering, UnrollsALoopByLoopTrips) {
   EXPECT_EQ(count_op(workload, OpKind::kFullyConnected), 3u);
 }
 
+// Pins that contradict each other through the graph (two sequence lengths meeting at an Add) are named at
+// the node where they meet, with both operands' shapes and the pins, not met with a request to pin.
+TEST(OnnxLowering, PinsThatDoNotBroadcastAreNamedWhereTheyMeet) {
+  OnnxGraph g;
+  g.named_input("tokens", {1, -1, 8}, {"", "sequence", ""});
+  g.named_input("positions", {1, -1, 8}, {"", "positions", ""});
+  g.node("Add", {"tokens", "positions"}, {"sum"}, "embed_add");
+  g.node("Relu", {"sum"}, {"out"});
+  OnnxImportOptions options;
+  add_input_shape(options, "tokens=1x4x8");
+  add_input_shape(options, "positions=1x5x8");
+  const std::string message = error_of(g.save("ergon_pins_broadcast.onnx"), options);
+  EXPECT_NE(message.find("(Add 'embed_add'): its operands 'tokens' [1, 4, 8] and 'positions' [1, 5, 8] do not "
+                         "broadcast (axis -2: 4 against 5)"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("--input-shape tokens=1x4x8"), std::string::npos) << message;
+}
+
 // Quantised graphs as exporters write them: QLinearConv (weights at input 3, int32 bias at 8), a dynamically
 // quantised product (DynamicQuantizeLinear, then MatMulInteger with its zero point, dequantised by a Mul with
 // the scales) and QLinearMatMul: each computes what its float operator would, with the same MACs.

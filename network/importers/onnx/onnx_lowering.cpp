@@ -1358,7 +1358,32 @@ class Lowering {
     return readers_[value.layer].empty();
   }
 
+  // Operands that do not broadcast (numpy's rule) leave the output unsized; say which, and which pins gave
+  // them, rather than asking for pins already given.
+  void check_broadcast(const onnx::NodeProto& node, const std::string& where) const {
+    std::vector<std::pair<std::string, const Dims*>> operands;
+    for (const auto& input : node.input()) {
+      const auto found = graph_.shapes.find(input);
+      if (input.empty() || found == graph_.shapes.end()) return;  // an unsized operand: dims_of names it
+      operands.emplace_back(input, &found->second);
+    }
+    for (std::size_t i = 0; i < operands.size(); ++i) {
+      for (std::size_t j = i + 1; j < operands.size(); ++j) {
+        const Dims &a = *operands[i].second, &b = *operands[j].second;
+        for (std::size_t back = 1; back <= std::min(a.size(), b.size()); ++back) {
+          const std::int64_t x = a[a.size() - back], y = b[b.size() - back];
+          if (x == y || x == 1 || y == 1) continue;
+          fail(path_, where,
+               fmt::format("its operands '{}' [{}] and '{}' [{}] do not broadcast (axis -{}: {} against {}){}",
+                           operands[i].first, fmt::join(a, ", "), operands[j].first, fmt::join(b, ", "), back, x, y,
+                           pinned_inputs_hint()));
+        }
+      }
+    }
+  }
+
   void lower_arithmetic(const onnx::NodeProto& node, const std::string& where) {
+    if (graph_.shapes.count(node.output(0)) == 0) check_broadcast(node, where);
     const std::vector<std::string> inputs = activations(node);
     const bool has_constant = static_cast<int>(inputs.size()) < node.input_size();
     const std::string& op = node.op_type();
