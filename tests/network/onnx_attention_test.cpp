@@ -11,12 +11,6 @@
 namespace ergon {
 namespace {
 
-std::map<std::string, const Layer*> by_name(const Workload& workload) {
-  std::map<std::string, const Layer*> layers;
-  for (const Layer& layer : workload.layers()) layers[layer.name] = &layer;
-  return layers;
-}
-
 onnx::NodeProto* microsoft(onnx::NodeProto* node) {
   node->set_domain("com.microsoft");
   return node;
@@ -52,7 +46,7 @@ TEST(OnnxAttention, FusedAttentionProjectsAndAttendsOverPastAndNewPositions) {
   g.node("MatMul", {"context", "out_w"}, {"out"}, "out_proj");
   g.output("present", {2, 1, 4, 16, 8});
   const Workload workload = load_onnx_workload(g.save("ergon_fused_attention.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("embed")->macs, 0u);
   EXPECT_EQ(layers.at("embed")->vector_ops, 5u * 10 * 32);  // LayerNormalization after the sum
   EXPECT_EQ(layers.at("attn/qkv")->macs, 10u * 32 * 96);
@@ -82,7 +76,7 @@ TEST(OnnxAttention, MultiHeadAndGroupedQueryAttentionCountEachQueryHeadOnce) {
   auto* mha = microsoft(g.node("MultiHeadAttention", {"mq", "mk", "mv"}, {"mha_out"}, "mha"));
   OnnxGraph::integer(mha, "num_heads", 4);
   const Workload workload = load_onnx_workload(g.save("ergon_gqa_mha.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("gqa/scores")->macs, 8u * 1 * 8 * 8);                   // 8 heads x 1 query x (7 + 1) keys x 8
   EXPECT_EQ(layers.at("gqa/scores")->input_shapes[1].elements(), 2 * 8 * 8);  // 2 key heads' keys, read once
   EXPECT_EQ(layers.at("gqa")->macs, 8u * 1 * 8 * 8);
@@ -106,7 +100,7 @@ TEST(OnnxAttention, StandardAttentionOverAnEmptyCache) {
   OnnxGraph::integer(attention, "q_num_heads", 4);
   OnnxGraph::integer(attention, "kv_num_heads", 2);
   const Workload workload = load_onnx_workload(g.save("ergon_standard_attention.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.count("past_key"), 0u);  // empty: no layer
   EXPECT_EQ(layers.at("attn/scores")->macs, 4u * 4 * 4 * 8);
   EXPECT_EQ(workload.total_macs(), 2u * 4 * 4 * 4 * 8);
@@ -124,7 +118,7 @@ TEST(OnnxAttention, MatMulNBitsIsAProductOfFourBitWeights) {
   OnnxGraph::integer(q, "bits", 4);
   OnnxGraph::integer(q, "block_size", 32);
   const Workload workload = load_onnx_workload(g.save("ergon_matmul_nbits.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("proj")->macs, 5u * 64 * 48);
   EXPECT_EQ(layers.at("proj")->output_shape.elements(), 5 * 48);
   EXPECT_EQ(layers.at("proj")->widths.weight_bits, 4);
@@ -150,7 +144,7 @@ TEST(OnnxAttention, EinsumContractionsAreProducts) {
   auto* context = g.node("Einsum", {"weights", "v"}, {"context"}, "context");
   OnnxGraph::text(context, "equation", "bhij,bhjd->bhid");
   const Workload workload = load_onnx_workload(g.save("ergon_einsum_attention.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("project")->macs, 6u * 32 * 32);
   EXPECT_EQ(layers.at("project")->op, OpKind::kConv);
   EXPECT_EQ(layers.at("scores")->macs, 4u * 6 * 10 * 8);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -180,6 +181,13 @@ class OnnxGraph {
   }
   onnx::ModelProto model_;
 };
+// A workload's layers by name.
+inline std::map<std::string, const Layer*> layers_by_name(const Workload& workload) {
+  std::map<std::string, const Layer*> layers;
+  for (const Layer& layer : workload.layers()) layers[layer.name] = &layer;
+  return layers;
+}
+
 // The message with which importing `path` fails, or "no error".
 inline std::string error_of(const std::string& path, const OnnxImportOptions& options = {}) {
   try {

@@ -17,12 +17,6 @@
 namespace ergon {
 namespace {
 
-std::map<std::string, const Layer*> by_name(const Workload& workload) {
-  std::map<std::string, const Layer*> layers;
-  for (const Layer& layer : workload.layers()) layers[layer.name] = &layer;
-  return layers;
-}
-
 std::size_t count_op(const Workload& workload, OpKind op) {
   std::size_t count = 0;
   for (const Layer& layer : workload.layers()) count += layer.op == op ? 1 : 0;
@@ -50,7 +44,7 @@ TEST(OnnxLowering, FoldsShapeArithmeticAndConstantNodeWeights) {
   const Workload workload = load_onnx_workload(g.save("ergon_folding.onnx"));
   // x, c, f (the flatten: a free layout), y: the shape arithmetic left no layer.
   ASSERT_EQ(workload.layers().size(), 4u);
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("f")->op, OpKind::kLayout);
   EXPECT_EQ(layers.at("c")->conv().window.kernel_h, 3);
   EXPECT_FALSE(layers.at("c")->conv().bias);
@@ -107,7 +101,7 @@ TEST(OnnxLowering, ImportsNhwcGraphs) {
   OnnxGraph::integer(concat, "axis", -1);
   const Workload workload = load_onnx_workload(g.save("ergon_nhwc.onnx"));
   EXPECT_EQ(workload.total_macs(), 8u * 8 * 4 * 27);
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("y")->op, OpKind::kLayout);
   EXPECT_EQ(layers.at("y")->output_shape.elements(), 8 * 8 * 7);
   EXPECT_EQ(layers.at("c")->input_shapes[0], (TensorShape{3, 8, 8}));
@@ -123,7 +117,7 @@ TEST(OnnxLowering, RunsOneDimensionalConvolutionsOnRankThreeInputs) {
   OnnxGraph::ints(pool, "kernel_shape", {2});
   OnnxGraph::ints(pool, "strides", {2});
   const Workload workload = load_onnx_workload(g.save("ergon_conv1d.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("audio")->output_shape, (TensorShape{4, 1, 32}));
   EXPECT_EQ(layers.at("c")->conv().window.kernel_h, 1);
   EXPECT_EQ(layers.at("c")->conv().window.kernel_w, 3);
@@ -141,7 +135,7 @@ TEST(OnnxLowering, FoldsAZeroPadIntoTheConvolutionAfterIt) {
   g.node("Conv", {"padded", "w"}, {"c"});
   const Workload workload = load_onnx_workload(g.save("ergon_pad.onnx"));
   ASSERT_EQ(workload.layers().size(), 2u);
-  const Padding& p = by_name(workload).at("c")->conv().window.padding;
+  const Padding& p = layers_by_name(workload).at("c")->conv().window.padding;
   EXPECT_EQ((std::vector<std::int64_t>{p.top, p.bottom, p.left, p.right}), (std::vector<std::int64_t>{1, 1, 1, 1}));
   EXPECT_EQ(workload.total_macs(), 8u * 8 * 4 * 27);
 }
@@ -155,7 +149,7 @@ TEST(OnnxLowering, LowersTransposedConvolutionToSubPixelPhases) {
   OnnxGraph::ints(deconv, "strides", {2, 2});
   OnnxGraph::ints(deconv, "pads", {1, 1, 1, 1});
   const Workload workload = load_onnx_workload(g.save("ergon_deconv.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   const Layer& phases = *layers.at("y/subpixel");
   EXPECT_EQ(phases.conv().filters, 2 * 4);
   EXPECT_EQ(phases.conv().window.kernel_h, 2);
@@ -177,7 +171,7 @@ TEST(OnnxLowering, LowersMatMulsOfAnyRank) {
   auto* softmax = g.node("Softmax", {"scores"}, {"attention"});
   OnnxGraph::integer(softmax, "axis", -1);
   const Workload workload = load_onnx_workload(g.save("ergon_matmul.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("q")->op, OpKind::kConv);  // 5 rows of 16 features: a 1x1 convolution
   EXPECT_EQ(layers.at("q")->macs, 5u * 16 * 32);
   EXPECT_EQ(layers.at("scores")->op, OpKind::kMatMul);
@@ -240,7 +234,7 @@ TEST(OnnxLowering, AFoldedConstantKeepsItsShapeForItsConsumers) {
   g.node("Slice", {"mask_table", "starts", "ends", "axes"}, {"mask"});
   g.node("Add", {"scores", "mask"}, {"masked"});
   const Workload workload = load_onnx_workload(g.save("ergon_folded_shapes.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("q")->macs, 197u * 192 * 192);
   EXPECT_EQ(layers.at("scores")->macs, 197u * 192 * 197);
   EXPECT_EQ(layers.at("masked")->output_shape.elements(), std::int64_t{197} * 197);
@@ -269,7 +263,7 @@ TEST(OnnxLowering, LowersFusedElementwiseTransformerOperators) {
   g.node("Add", {"act2", "sum"}, {"residual"});
   g.node("RMSNormalization", {"residual", "gamma"}, {"out"});  // opset 23
   const Workload workload = load_onnx_workload(g.save("ergon_fused_elementwise.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("proj")->macs, 8u * 32 * 32);
   EXPECT_EQ(workload.total_macs(), 8u * 32 * 32);
   EXPECT_EQ(layers.at("sum")->op, OpKind::kElementwise);
@@ -298,7 +292,7 @@ TEST(OnnxLowering, QdqPairsAroundAConvMakeAnInt8Conv) {
   OnnxGraph::ints(conv, "pads", {1, 1, 1, 1});
   g.node("Relu", {"conv"}, {"relu"});
   const Workload workload = load_onnx_workload(g.save("ergon_qdq_conv.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(count_op(workload, OpKind::kElementwise), 0u);
   EXPECT_EQ(count_op(workload, OpKind::kConv), 1u);
   EXPECT_EQ(layers.at("conv")->macs, 8u * 8 * 8 * 27);
@@ -382,7 +376,7 @@ TEST(OnnxLowering, LowersQuantisedConvolutionsAndProducts) {
   OnnxGraph::typed_weights(g.graph(), "w_out", {16, 10}, onnx::TensorProto::UINT8);
   g.node("QLinearMatMul", {"fc_q", "scale", "zero", "w_out", "scale", "zero", "scale", "zero"}, {"logits"}, "out");
   const Workload workload = load_onnx_workload(g.save("ergon_quantised_graph.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("qconv")->op, OpKind::kConv);
   EXPECT_TRUE(layers.at("qconv")->conv().bias);
   EXPECT_EQ(layers.at("qconv")->macs, 8u * 8 * 8 * 27);
@@ -413,7 +407,7 @@ TEST(OnnxLowering, BindsASymbolSharedBySeveralInputsOnce) {
   add_input_shape(options, "tokens=1x12x32");
   add_input_shape(options, "memory=7x1x32");
   const Workload workload = load_onnx_workload(path, options);
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("q")->macs, 12u * 32 * 32);  // bias took tokens' sequence length
   EXPECT_EQ(layers.at("m")->macs, 7u * 32 * 32);
   OnnxImportOptions unpinned_memory;
@@ -469,7 +463,7 @@ TEST(OnnxLowering, CountsElementwiseAndReductionOperations) {
   g.floats("scales", {1, 1, 2, 2});
   g.node("Resize", {"gate", "roi", "scales"}, {"up"});
   const Workload workload = load_onnx_workload(g.save("ergon_elementwise.onnx"));
-  const auto layers = by_name(workload);
+  const auto layers = layers_by_name(workload);
   EXPECT_EQ(layers.at("scaled")->op, OpKind::kElementwise);
   EXPECT_EQ(layers.at("scaled")->vector_ops, 256u);
   EXPECT_EQ(layers.at("mean")->op, OpKind::kGlobalAvgPool);
