@@ -154,6 +154,10 @@ class Graph:
     def reshape(self, x, parts):
         return self.node("Reshape", [x, self.shape_vector(parts)])
 
+    def size_with(self, x, end, tail):
+        """x.size()[:end] + tail as a 1-D shape: Concat of a Slice of x's Shape and a Constant."""
+        return self.node("Concat", [self.slice(self.node("Shape", [x]), [0], [end], [0]), self.const(tail)], axis=0)
+
     def reshape_const(self, x, dims):
         return self.node("Reshape", [x, self.const(dims)])
 
@@ -193,10 +197,21 @@ class Graph:
             y = self.node("Add", [self.weight([n], "bias"), y])
         return y
 
+    def projections(self, sources, parts, k, n, bias=True, each=None):
+        """One nn.Linear k -> n per part, each under the part's scope. `sources` is one input for all or one
+        per part; a callable source is called inside its part's scope (what it adds is named there).
+        `each(part, y)`, if given, follows each projection inside its scope. Returns the list."""
+        sources = sources if isinstance(sources, (list, tuple)) else [sources] * len(parts)
+        outs = []
+        for part, source in zip(parts, sources):
+            with self.scope(part):
+                y = self.linear(source() if callable(source) else source, k, n, bias)
+                outs.append(each(part, y) if each else y)
+        return outs
+
     def conv1d_hf(self, x, nx, nf):
         """Hugging Face's Conv1D (GPT-2): view(-1, nx), addmm (a Gemm), view back to size()[:-1] + (nf,)."""
-        size_out = self.node("Concat", [self.slice(self.node("Shape", [x]), [0], [-1], [0]), self.const([nf])],
-                             axis=0)
+        size_out = self.size_with(x, -1, [nf])
         flat = self.reshape_const(x, [-1, nx])
         y = self.node("Gemm", [flat, self.weight([nx, nf]), self.weight([nf], "bias")], alpha=1.0, beta=1.0)
         return self.node("Reshape", [y, size_out])
@@ -236,17 +251,37 @@ class Graph:
     def silu(self, x):
         return self.node("Mul", [x, self.node("Sigmoid", [x])])
 
+    # --- onnxruntime's fused operators ----------------------------------------------------------------
+    def skip_layer_norm(self, y, skip, h, eps, outputs=1):
+        """com.microsoft SkipLayerNormalization: LayerNorm(y + skip + bias), its gamma, beta and bias [h]."""
+        return self.node("SkipLayerNormalization", [y, skip, self.weight([h], "gamma"), self.weight([h], "beta"),
+                                                    self.weight([h], "bias")], outputs=outputs, domain=MS, epsilon=eps)
+
+    def fused_gelu(self, x, k, n, op="BiasGelu"):
+        """MatMul by a [k, n] weight, then com.microsoft BiasGelu (or FastGelu) with the [n] bias."""
+        return self.node(op, [self.node("MatMul", [x, self.weight([k, n])]), self.weight([n], "bias")], domain=MS)
+
+    def embed_layer_norm(self, ids, segments, vocab, positions, h, segment_table, mask=None):
+        """com.microsoft EmbedLayerNormalization: the word, position and segment tables (the last named
+        `segment_table`), gamma, beta and, if given, the mask. Returns both outputs (the second the mask_index)."""
+        ins = [ids, segments, self.weight([vocab, h], "word_embeddings"),
+               self.weight([positions, h], "position_embeddings"), self.weight([2, h], segment_table),
+               self.weight([h], "gamma"), self.weight([h], "beta")] + ([mask] if mask else [])
+        return self.node("EmbedLayerNormalization", ins, outputs=2, domain=MS, epsilon=1e-12)
+
+    def rms_norm(self, x, h, domain=None):
+        """SimplifiedLayerNormalization (RMSNorm) with its [h] scale, in `domain` (None: the ONNX domain)."""
+        return self.node("SimplifiedLayerNormalization", [x, self.weight([h])], domain=domain, axis=-1, epsilon=1e-6,
+                         stash_type=1)
+
     def split_heads(self, x, heads, dh):
         """transpose_for_scores: view(x.size()[:-1] + (heads, dh)) then permute(0, 2, 1, 3)."""
-        shape = self.node("Concat", [self.slice(self.node("Shape", [x]), [0], [-1], [0]), self.const([heads, dh])],
-                          axis=0)
-        return self.transpose(self.node("Reshape", [x, shape]), [0, 2, 1, 3])
+        return self.transpose(self.node("Reshape", [x, self.size_with(x, -1, [heads, dh])]), [0, 2, 1, 3])
 
     def merge_heads(self, x, h):
         """permute(0, 2, 1, 3), then view(size()[:-2] + (h,))."""
         x = self.transpose(x, [0, 2, 1, 3])
-        shape = self.node("Concat", [self.slice(self.node("Shape", [x]), [0], [-2], [0]), self.const([h])], axis=0)
-        return self.node("Reshape", [x, shape])
+        return self.node("Reshape", [x, self.size_with(x, -2, [h])])
 
     def extended_mask(self, mask):
         """BERT/GPT-2's additive mask: (1 - mask[:, None, None, :].float()) * finfo.min."""
@@ -270,6 +305,13 @@ class Graph:
         context = self.node("MatMul", [self.node("Softmax", [scores], axis=-1), vh])
         av = self.last
         return self.merge_heads(context, h), qk, av, kh, vh
+
+    def self_attention(self, sources, parts, h, heads, mask=None, bias=True, each=None):
+        """Q, K, V projections (projections() of `sources` under the scopes `parts`), then attention_4d.
+        Returns (context, qk node, av node)."""
+        q, k, v = self.projections(sources, parts, h, h, bias, each)
+        context, qk, av, _, _ = self.attention_4d(q, k, v, heads, h // heads, h, mask=mask)
+        return context, qk, av
 
     def bmm_attention(self, q, k, v, heads, dh, h, mask=None):
         """BART/Whisper's eager attention (transformers < 4.36): q scaled, heads folded into the batch
@@ -308,6 +350,106 @@ class Graph:
         return self.expand_like_torch(mask, [bsz, 1, seq, seq])
 
 
+# --- blocks shared by several models ------------------------------------------------------------------------
+
+def vit_layer(g, y, dim, heads, ffn, act, eps=1e-5):
+    """Hugging Face's pre-LN ViTLayer (and MobileViT's transformer layer) under the current scope:
+    layernorm_before, attention/attention (query, key, value, eager attention), attention/output/dense,
+    residual, layernorm_after, intermediate/dense and `act`, output/dense, residual.
+    Returns (y, qk node, av node)."""
+    with g.scope("layernorm_before"):
+        z = g.layer_norm(y, dim, eps=eps)
+    with g.scope("attention/attention"):
+        context, qk, av = g.self_attention(z, ("query", "key", "value"), dim, heads)
+    with g.scope("attention/output/dense"):
+        z = g.linear(context, dim, dim)
+    y = g.node("Add", [z, y])
+    with g.scope("layernorm_after"):
+        z = g.layer_norm(y, dim, eps=eps)
+    with g.scope("intermediate/dense"):
+        z = act(g.linear(z, dim, ffn))
+    with g.scope("output/dense"):
+        z = g.linear(z, ffn, dim)
+    return g.node("Add", [z, y]), qk, av
+
+
+def whisper_attention(g, x, block, hidden, heads, memory=None, mask=None):
+    """One of Whisper's pre-LN attention blocks (eager WhisperAttention) under the current scope:
+    `<block>_layer_norm`; in `block`, q_proj (scaled by dh^-0.5) of the normed input, k_proj (no bias) and
+    v_proj of it (or of `memory`: cross-attention), bmm_attention (`mask` added) and out_proj; the residual
+    Add. Returns (x, qk node, av node)."""
+    dh = hidden // heads
+    with g.scope(f"{block}_layer_norm"):
+        y = g.layer_norm(x, hidden)
+    with g.scope(block):
+        with g.scope("q_proj"):
+            q = g.node("Mul", [g.linear(y, hidden, hidden), g.fconst(dh ** -0.5)])
+        src = y if memory is None else memory
+        with g.scope("k_proj"):
+            k = g.linear(src, hidden, hidden, bias=False)
+        with g.scope("v_proj"):
+            v = g.linear(src, hidden, hidden)
+        context, qk, av = g.bmm_attention(q, k, v, heads, dh, hidden, mask=mask)
+        with g.scope("out_proj"):
+            y = g.linear(context, hidden, hidden)
+    return g.node("Add", [x, y]), qk, av
+
+
+def whisper_mlp(g, x, hidden, ffn):
+    """Whisper's MLP block under the current scope: final_layer_norm, fc1 and GELU, fc2, the residual Add."""
+    with g.scope("final_layer_norm"):
+        y = g.layer_norm(x, hidden)
+    with g.scope("fc1"):
+        y = g.gelu_erf(g.linear(y, hidden, ffn))
+    with g.scope("fc2"):
+        y = g.linear(y, ffn, hidden)
+    return g.node("Add", [x, y])
+
+
+def detr_cross_attention(g, scope, query, key, value, hidden, heads):
+    """DETR's encoder_attn under `scope`: q_proj, k_proj and v_proj of `query`, `key` and `value` (each a
+    tensor, or a callable building it inside the projection's scope, as with_pos_embed's Add), eager
+    attention, out_proj. Returns (output, qk node, av node)."""
+    with g.scope(scope):
+        context, qk, av = g.self_attention([query, key, value], ("q_proj", "k_proj", "v_proj"), hidden, heads)
+        with g.scope("out_proj"):
+            return g.linear(context, hidden, hidden), qk, av
+
+
+def ort_dense_skip_norm(g, y, residual, k, h):
+    """BERT's dense after onnxruntime's optimizer: MatMul [k, h], then SkipLayerNormalization with
+    `residual` (the dense bias its 5th input)."""
+    return g.skip_layer_norm(g.node("MatMul", [y, g.weight([k, h])]), residual, h, 1e-12)
+
+
+def ort_bert_ffn(g, x, hidden, ffn, gelu="BiasGelu"):
+    """BERT's feed-forward after onnxruntime's optimizer: intermediate MatMul and `gelu` (BiasGelu or
+    FastGelu, with the bias), output MatMul and SkipLayerNormalization."""
+    with g.scope("intermediate"):
+        y = g.fused_gelu(x, hidden, ffn, gelu)
+    with g.scope("output"):
+        return ort_dense_skip_norm(g, y, x, ffn, hidden)
+
+
+def gpt2_lm_head(g, x, hidden, vocab, outputs=1):
+    """GPT-2's end: transformer/ln_f, then the lm_head MatMul [hidden, vocab] (`outputs` 1, or its name list)."""
+    with g.scope("transformer/ln_f"):
+        x = g.layer_norm(x, hidden)
+    with g.scope("lm_head"):
+        return g.node("MatMul", [x, g.weight([hidden, vocab])], outputs=outputs)
+
+
+def llama_mlp(g, y, hidden, ffn):
+    """LLaMA's SiLU-gated MLP (no biases) under mlp/: gate_proj and SiLU, up_proj, their product, down_proj."""
+    with g.scope("mlp"):
+        with g.scope("gate_proj"):
+            gate = g.silu(g.linear(y, hidden, ffn, bias=False))
+        with g.scope("up_proj"):
+            up = g.linear(y, hidden, ffn, bias=False)
+        with g.scope("down_proj"):
+            return g.linear(g.node("Mul", [gate, up]), ffn, hidden, bias=False)
+
+
 # --- models -----------------------------------------------------------------------------------------------
 
 def bert(ln="decomposed", hidden=32, heads=4, ffn=128, vocab=100, max_positions=64, layers=1):
@@ -317,7 +459,6 @@ def bert(ln="decomposed", hidden=32, heads=4, ffn=128, vocab=100, max_positions=
     at 17), intermediate dense, GELU (erf), output dense, residual, LayerNorm."""
     decomposed = ln == "decomposed"
     g = Graph(opset=14 if decomposed else 17)
-    dh = hidden // heads
     ids = g.input("input_ids", ["batch_size", "sequence_length"], I64)
     mask = g.input("attention_mask", ["batch_size", "sequence_length"], I64)
     token_types = g.input("token_type_ids", ["batch_size", "sequence_length"], I64)
@@ -338,11 +479,7 @@ def bert(ln="decomposed", hidden=32, heads=4, ffn=128, vocab=100, max_positions=
     for i in range(layers):
         with g.scope(f"encoder/layer.{i}"):
             with g.scope("attention/self"):
-                projections = []
-                for part in ("query", "key", "value"):
-                    with g.scope(part):
-                        projections.append(g.linear(x, hidden, hidden))
-                context, qk, av, _, _ = g.attention_4d(*projections, heads, dh, hidden, mask=extended)
+                context, qk, av = g.self_attention(x, ("query", "key", "value"), hidden, heads, mask=extended)
             with g.scope("attention/output"):
                 with g.scope("dense"):
                     y = g.linear(context, hidden, hidden)
@@ -410,10 +547,7 @@ def gpt2_body(g, ids, mask, past=None, hidden=32, heads=4, vocab=100, n_position
                 with g.scope("c_proj"):
                     y = g.conv1d_hf(y, 4 * hidden, hidden)
             x = g.node("Add", [x, y])
-        with g.scope("ln_f"):
-            x = g.layer_norm(x, hidden)
-    with g.scope("lm_head"):
-        logits = g.node("MatMul", [x, g.weight([hidden, vocab])])
+    logits = gpt2_lm_head(g, x, hidden, vocab)
     g.attention_nodes = [{"qk": qk, "av": av}]
     return logits, present_k, present_v
 
@@ -463,7 +597,6 @@ def whisper_encoder(mels=16, frames=32, hidden=32, heads=4, ffn=128):
     (k3, pad 1) and GELU, conv2 (k3, stride 2, pad 1) and GELU, permute, + embed_positions, one pre-LN layer
     (q scaled, k without bias, bmm attention), final LayerNorm."""
     g = Graph(opset=14)
-    dh = hidden // heads
     x = g.input("input_features", ["batch_size", "feature_size", "encoder_sequence_length"])
     with g.scope("conv1"):
         x = g.gelu_erf(g.conv(x, mels, hidden, 3, rank=1))
@@ -473,26 +606,8 @@ def whisper_encoder(mels=16, frames=32, hidden=32, heads=4, ffn=128):
     with g.scope("embed_positions"):
         x = g.node("Add", [x, g.weight([frames // 2, hidden])])
     with g.scope("layers.0"):
-        with g.scope("self_attn_layer_norm"):
-            y = g.layer_norm(x, hidden)
-        with g.scope("self_attn"):
-            with g.scope("q_proj"):
-                q = g.node("Mul", [g.linear(y, hidden, hidden), g.fconst(dh ** -0.5)])
-            with g.scope("k_proj"):
-                k = g.linear(y, hidden, hidden, bias=False)
-            with g.scope("v_proj"):
-                v = g.linear(y, hidden, hidden)
-            context, qk, av = g.bmm_attention(q, k, v, heads, dh, hidden)
-            with g.scope("out_proj"):
-                y = g.linear(context, hidden, hidden)
-        x = g.node("Add", [x, y])
-        with g.scope("final_layer_norm"):
-            y = g.layer_norm(x, hidden)
-        with g.scope("fc1"):
-            y = g.gelu_erf(g.linear(y, hidden, ffn))
-        with g.scope("fc2"):
-            y = g.linear(y, ffn, hidden)
-        x = g.node("Add", [x, y])
+        x, qk, av = whisper_attention(g, x, "self_attn", hidden, heads)
+        x = whisper_mlp(g, x, hidden, ffn)
     with g.scope("layer_norm"):
         x = g.layer_norm(x, hidden)
     g.output(x)
@@ -506,7 +621,6 @@ def whisper_decoder(hidden=32, heads=4, ffn=128, vocab=64, max_target_positions=
     the table by the length, the run-time causal mask (_make_causal_mask), one layer of masked self-attention,
     cross-attention over the encoder states, the MLP, the final LayerNorm and proj_out (tied embedding)."""
     g = Graph(opset=14)
-    dh = hidden // heads
     ids = g.input("input_ids", ["batch_size", "decoder_sequence_length"], I64)
     memory = g.input("encoder_hidden_states", ["batch_size", "encoder_sequence_length / 2", hidden])
     bsz, seq = g.dim(ids, 0), g.dim(ids, 1)
@@ -519,28 +633,9 @@ def whisper_decoder(hidden=32, heads=4, ffn=128, vocab=64, max_target_positions=
     nodes = {}
     with g.scope("layers.0"):
         for block, kv_source, mask in (("self_attn", None, causal), ("encoder_attn", memory, None)):
-            with g.scope(f"{block}_layer_norm"):
-                y = g.layer_norm(x, hidden)
-            with g.scope(block):
-                with g.scope("q_proj"):
-                    q = g.node("Mul", [g.linear(y, hidden, hidden), g.fconst(dh ** -0.5)])
-                src = y if kv_source is None else kv_source
-                with g.scope("k_proj"):
-                    k = g.linear(src, hidden, hidden, bias=False)
-                with g.scope("v_proj"):
-                    v = g.linear(src, hidden, hidden)
-                context, qk, av = g.bmm_attention(q, k, v, heads, dh, hidden, mask=mask)
-                nodes[block] = {"qk": qk, "av": av}
-                with g.scope("out_proj"):
-                    y = g.linear(context, hidden, hidden)
-            x = g.node("Add", [x, y])
-        with g.scope("final_layer_norm"):
-            y = g.layer_norm(x, hidden)
-        with g.scope("fc1"):
-            y = g.gelu_erf(g.linear(y, hidden, ffn))
-        with g.scope("fc2"):
-            y = g.linear(y, ffn, hidden)
-        x = g.node("Add", [x, y])
+            x, qk, av = whisper_attention(g, x, block, hidden, heads, memory=kv_source, mask=mask)
+            nodes[block] = {"qk": qk, "av": av}
+        x = whisper_mlp(g, x, hidden, ffn)
     with g.scope("layer_norm"):
         x = g.layer_norm(x, hidden)
     with g.scope("proj_out"):
@@ -585,7 +680,6 @@ def mobilevit_block(channels=16, dim=32, size=8, heads=4, ffn=64):
     pre-LN transformer layer over the N patches of each of the P positions; folding back; conv 1x1 + SiLU;
     concatenation with the input and the fusion conv 3x3 + SiLU."""
     g = Graph(opset=14)
-    dh = dim // heads
     ph = pw = 2
     nh, nw = size // ph, size // pw
     patches, area = nh * nw, ph * pw
@@ -602,24 +696,7 @@ def mobilevit_block(channels=16, dim=32, size=8, heads=4, ffn=64):
     y = g.transpose(y, [0, 3, 2, 1])
     y = g.reshape(y, [g.node("Mul", [bsz, g.const(area)]), patches, dim])
     with g.scope("transformer/layer.0"):
-        with g.scope("layernorm_before"):
-            z = g.layer_norm(y, dim)
-        with g.scope("attention/attention"):
-            projections = []
-            for part in ("query", "key", "value"):
-                with g.scope(part):
-                    projections.append(g.linear(z, dim, dim))
-            context, qk, av, _, _ = g.attention_4d(*projections, heads, dh, dim)
-        with g.scope("attention/output/dense"):
-            z = g.linear(context, dim, dim)
-        y = g.node("Add", [z, y])
-        with g.scope("layernorm_after"):
-            z = g.layer_norm(y, dim)
-        with g.scope("intermediate/dense"):
-            z = g.silu(g.linear(z, dim, ffn))
-        with g.scope("output/dense"):
-            z = g.linear(z, ffn, dim)
-        y = g.node("Add", [z, y])
+        y, qk, av = vit_layer(g, y, dim, heads, ffn, g.silu)
     with g.scope("layernorm"):
         y = g.layer_norm(y, dim)
     # folding
@@ -676,37 +753,18 @@ def vit(size=32, patch=8, hidden=32, heads=4, ffn=128, classes=10):
     expanded to the batch (expand(batch_size, -1, -1), whose -1s torch replaces at run time), concatenated
     in front, + position embeddings, one pre-LN layer, final LayerNorm, the CLS row gathered, classifier."""
     g = Graph(opset=14)
-    dh = hidden // heads
     tokens = (size // patch) ** 2 + 1
     x = g.input("pixel_values", ["batch_size", "num_channels", "height", "width"])
     with g.scope("vit/embeddings"):
         with g.scope("patch_embeddings/projection"):
             y = g.conv(x, 3, hidden, patch, stride=patch, pad=0)
-        shape = g.node("Concat", [g.slice(g.node("Shape", [y]), [0], [2], [0]), g.const([-1])], axis=0)
-        y = g.transpose(g.node("Reshape", [y, shape]), [0, 2, 1])
+        y = g.transpose(g.node("Reshape", [y, g.size_with(y, 2, [-1])]), [0, 2, 1])
         bsz = g.dim(y, 0)
         cls = g.expand_like_torch(g.weight([1, 1, hidden], "cls_token"), [bsz, -1, -1])
         y = g.node("Concat", [cls, y], axis=1)
         y = g.node("Add", [y, g.weight([1, tokens, hidden], "position_embeddings")])
     with g.scope("vit/encoder/layer.0"):
-        with g.scope("layernorm_before"):
-            z = g.layer_norm(y, hidden, eps=1e-12)
-        with g.scope("attention/attention"):
-            projections = []
-            for part in ("query", "key", "value"):
-                with g.scope(part):
-                    projections.append(g.linear(z, hidden, hidden))
-            context, qk, av, _, _ = g.attention_4d(*projections, heads, dh, hidden)
-        with g.scope("attention/output/dense"):
-            z = g.linear(context, hidden, hidden)
-        y = g.node("Add", [z, y])
-        with g.scope("layernorm_after"):
-            z = g.layer_norm(y, hidden, eps=1e-12)
-        with g.scope("intermediate/dense"):
-            z = g.gelu_erf(g.linear(z, hidden, ffn))
-        with g.scope("output/dense"):
-            z = g.linear(z, ffn, hidden)
-        y = g.node("Add", [z, y])
+        y, qk, av = vit_layer(g, y, hidden, heads, ffn, g.gelu_erf, eps=1e-12)
     with g.scope("vit/layernorm"):
         y = g.layer_norm(y, hidden, eps=1e-12)
     cls_row = g.node("Gather", [y, g.const(0)], axis=1)
@@ -722,22 +780,13 @@ def deformable_detr_queries(queries=8, memory=16, hidden=32, heads=4):
     position embeddings unsqueeze(0).expand(batch_size, -1, -1) to the batch taken from the encoder memory's
     Shape, added to the hidden states for the query; cross-attention over the memory; output projection."""
     g = Graph(opset=14)
-    dh = hidden // heads
     memory_in = g.input("encoder_hidden_states", ["batch_size", memory, hidden])
     hidden_in = g.input("decoder_hidden_states", ["batch_size", queries, hidden])
     bsz = g.dim(memory_in, 0)
     with g.scope("query_position_embeddings"):
         pos = g.expand_like_torch(g.unsqueeze(g.weight([queries, hidden]), [0]), [bsz, -1, -1])
-    with g.scope("decoder/layers.1/encoder_attn"):
-        with g.scope("q_proj"):
-            q = g.linear(g.node("Add", [hidden_in, pos]), hidden, hidden)
-        with g.scope("k_proj"):
-            k = g.linear(memory_in, hidden, hidden)
-        with g.scope("v_proj"):
-            v = g.linear(memory_in, hidden, hidden)
-        context, qk, av, _, _ = g.attention_4d(q, k, v, heads, dh, hidden)
-        with g.scope("out_proj"):
-            y = g.linear(context, hidden, hidden)
+    y, qk, av = detr_cross_attention(g, "decoder/layers.1/encoder_attn", lambda: g.node("Add", [hidden_in, pos]),
+                                     memory_in, memory_in, hidden, heads)
     g.output(g.node("Add", [y, hidden_in]))
     g.attention_nodes = [{"qk": qk, "av": av}]
     return g
@@ -749,26 +798,17 @@ def detr_first_decoder_layer(queries=8, memory=16, hidden=32, heads=4):
     (ConstantOfShape), so the query (hidden + query_pos) and its projection q_proj are constant x constant;
     keys from memory + the spatial position embedding, values from the memory (activations)."""
     g = Graph(opset=14)
-    dh = hidden // heads
     memory_in = g.input("encoder_hidden_states", ["batch_size", memory, hidden])
     bsz = g.dim(memory_in, 0)
     with g.scope("query_position_embeddings"):
         pos = g.node("Tile", [g.unsqueeze(g.weight([queries, hidden]), [0]), g.shape_vector([bsz, 1, 1])])
     zeros = g.node("ConstantOfShape", [g.node("Shape", [pos])],
                    value=numpy_helper.from_array(np.array([0], np.float32)))
-    with g.scope("decoder/layers.0/encoder_attn"):
-        with g.scope("q_proj"):
-            q = g.linear(g.node("Add", [zeros, pos]), hidden, hidden)
-            q_proj = g.nodes[-2].name  # the MatMul (its bias Add follows)
-        with g.scope("k_proj"):
-            k = g.linear(g.node("Add", [memory_in, g.weight([1, memory, hidden], "spatial_position")]), hidden, hidden)
-        with g.scope("v_proj"):
-            v = g.linear(memory_in, hidden, hidden)
-        context, qk, av, _, _ = g.attention_4d(q, k, v, heads, dh, hidden)
-        with g.scope("out_proj"):
-            y = g.linear(context, hidden, hidden)
+    y, _, _ = detr_cross_attention(
+        g, "decoder/layers.0/encoder_attn", lambda: g.node("Add", [zeros, pos]),
+        lambda: g.node("Add", [memory_in, g.weight([1, memory, hidden], "spatial_position")]), memory_in, hidden, heads)
     g.output(y)
-    g.q_proj = q_proj
+    g.q_proj = "/decoder/layers.0/encoder_attn/q_proj/MatMul"  # constant x constant (its bias Add follows)
     return g
 
 
@@ -777,18 +817,13 @@ def opt_decoder_runtime_mask(hidden=32, heads=4, vocab=100):
     length (_make_causal_mask: ConstantOfShape, Range, Less, Where, Expand; no Trilu) and added to the
     scores; projections, eager attention, out_proj."""
     g = Graph(opset=14)
-    dh = hidden // heads
     ids = g.input("input_ids", ["batch_size", "sequence_length"], I64)
     bsz, seq = g.dim(ids, 0), g.dim(ids, 1)
     with g.scope("decoder/embed_tokens"):
         x = g.node("Gather", [g.weight([vocab, hidden]), ids])
     mask = g.causal_mask_runtime(seq, bsz)
     with g.scope("decoder/layers.0/self_attn"):
-        projections = []
-        for part in ("q_proj", "k_proj", "v_proj"):
-            with g.scope(part):
-                projections.append(g.linear(x, hidden, hidden))
-        context, qk, av, _, _ = g.attention_4d(*projections, heads, dh, hidden, mask=mask)
+        context, qk, av = g.self_attention(x, ("q_proj", "k_proj", "v_proj"), hidden, heads, mask=mask)
         with g.scope("out_proj"):
             y = g.linear(context, hidden, hidden)
     g.output(y)
@@ -885,26 +920,13 @@ def ort_bert_fused(hidden=32, heads=4, ffn=128, gelu="BiasGelu"):
     intermediate MatMul, BiasGelu (or FastGelu with the bias, as for GPT-2), output MatMul,
     SkipLayerNormalization."""
     g = Graph(opset=14, domains={MS: 1}, producer=("onnxruntime.transformers", "1.17.0"))
-    dh = hidden // heads
     x = g.input("hidden_states", ["batch_size", "sequence_length", hidden])
     with g.scope("encoder/layer.0"):
         with g.scope("attention/self"):
-            projections = []
-            for part in ("query", "key", "value"):
-                with g.scope(part):
-                    projections.append(g.linear(x, hidden, hidden))
-            context, qk, av, _, _ = g.attention_4d(*projections, heads, dh, hidden)
+            context, qk, av = g.self_attention(x, ("query", "key", "value"), hidden, heads)
         with g.scope("attention/output"):
-            y = g.node("MatMul", [context, g.weight([hidden, hidden])])
-            x = g.node("SkipLayerNormalization", [y, x, g.weight([hidden], "gamma"), g.weight([hidden], "beta"),
-                                                  g.weight([hidden], "bias")], domain=MS, epsilon=1e-12)
-        with g.scope("intermediate"):
-            y = g.node("MatMul", [x, g.weight([hidden, ffn])])
-            y = g.node(gelu, [y, g.weight([ffn], "bias")], domain=MS)
-        with g.scope("output"):
-            y = g.node("MatMul", [y, g.weight([ffn, hidden])])
-            x = g.node("SkipLayerNormalization", [y, x, g.weight([hidden], "gamma"), g.weight([hidden], "beta"),
-                                                  g.weight([hidden], "bias")], domain=MS, epsilon=1e-12)
+            x = ort_dense_skip_norm(g, context, x, hidden, hidden)
+        x = ort_bert_ffn(g, x, hidden, ffn, gelu)
     g.output(x)
     g.attention_nodes = [{"qk": qk, "av": av}]
     return g
@@ -929,34 +951,24 @@ def ort_llama_fused(hidden=32, heads=4, ffn=64, vocab=100, max_positions=64, rms
     cos, sin = g.weight([max_positions, dh // 2], "cos_cache"), g.weight([max_positions, dh // 2], "sin_cache")
     with g.scope("model/layers.0"):
         with g.scope("input_layernorm"):
-            y = g.node("SimplifiedLayerNormalization", [x, g.weight([hidden])], domain=rms_domain or None, axis=-1,
-                       epsilon=1e-6, stash_type=1)
+            y = g.rms_norm(x, hidden, rms_domain or None)
+
+        def rotary(part, p):
+            if part == "v_proj":
+                return p
+            return g.node("RotaryEmbedding", [p, positions, cos, sin], domain=MS, num_heads=heads, interleaved=0)
+
         with g.scope("self_attn"):
-            projections = []
-            for part in ("q_proj", "k_proj", "v_proj"):
-                with g.scope(part):
-                    p = g.linear(y, hidden, hidden, bias=False)
-                    if part != "v_proj":
-                        p = g.node("RotaryEmbedding", [p, positions, cos, sin], domain=MS, num_heads=heads,
-                                   interleaved=0)
-                    projections.append(p)
-            context, qk, av, _, _ = g.attention_4d(*projections, heads, dh, hidden, mask=extended)
+            context, qk, av = g.self_attention(y, ("q_proj", "k_proj", "v_proj"), hidden, heads, mask=extended,
+                                               bias=False, each=rotary)
             with g.scope("o_proj"):
                 y = g.linear(context, hidden, hidden, bias=False)
         with g.scope("post_attention_layernorm"):
             y, _, _, x = g.node("SkipSimplifiedLayerNormalization", [y, x, g.weight([hidden])], domain=MS,
                                 outputs=4, epsilon=1e-6)
-        with g.scope("mlp"):
-            with g.scope("gate_proj"):
-                gate = g.silu(g.linear(y, hidden, ffn, bias=False))
-            with g.scope("up_proj"):
-                up = g.linear(y, hidden, ffn, bias=False)
-            with g.scope("down_proj"):
-                y = g.linear(g.node("Mul", [gate, up]), ffn, hidden, bias=False)
-        x = g.node("Add", [x, y])
+        x = g.node("Add", [x, llama_mlp(g, y, hidden, ffn)])
     with g.scope("model/norm"):
-        x = g.node("SimplifiedLayerNormalization", [x, g.weight([hidden])], domain=rms_domain or None, axis=-1,
-                   epsilon=1e-6, stash_type=1)
+        x = g.rms_norm(x, hidden, rms_domain or None)
     with g.scope("lm_head"):
         logits = g.linear(x, hidden, vocab, bias=False)
     g.output(logits)
@@ -974,13 +986,11 @@ def ort_gpt2_mlp(opset=14, hidden=32):
         with g.scope("ln_2"):
             y = g.layer_norm(x, hidden, decomposed=False)
         with g.scope("mlp/c_fc"):
-            y = g.node("FastGelu", [g.node("MatMul", [y, g.weight([hidden, 4 * hidden])]),
-                                    g.weight([4 * hidden], "bias")], domain=MS)
+            y = g.fused_gelu(y, hidden, 4 * hidden, "FastGelu")
         with g.scope("mlp/c_proj"):
             y = g.node("MatMul", [y, g.weight([4 * hidden, hidden])])
         with g.scope("ln_1"):
-            y = g.node("SkipLayerNormalization", [y, x, g.weight([hidden], "gamma"), g.weight([hidden], "beta"),
-                                                  g.weight([hidden], "bias")], domain=MS, epsilon=1e-5)
+            y = g.skip_layer_norm(y, x, hidden, 1e-5)
     g.output(y)
     return g
 
@@ -1060,27 +1070,15 @@ def ort_bert_attention(hidden=32, heads=4, ffn=128, vocab=100, max_positions=64)
     segments = g.input("token_type_ids", ["batch_size", "sequence_length"], I32)
     mask = g.input("attention_mask", ["batch_size", "sequence_length"], I32)
     with g.scope("embeddings"):
-        x, mask_index = g.node("EmbedLayerNormalization",
-                               [ids, segments, g.weight([vocab, hidden], "word_embeddings"),
-                                g.weight([max_positions, hidden], "position_embeddings"),
-                                g.weight([2, hidden], "token_type_embeddings"), g.weight([hidden], "gamma"),
-                                g.weight([hidden], "beta"), mask], outputs=2, domain=MS, epsilon=1e-12)
+        x, mask_index = g.embed_layer_norm(ids, segments, vocab, max_positions, hidden, "token_type_embeddings", mask)
     with g.scope("encoder/layer.0"):
         with g.scope("attention"):
             a = g.node("Attention", [x, g.weight([hidden, 3 * hidden], "qkv_weight"),
                                      g.weight([3 * hidden], "qkv_bias"), mask_index], domain=MS, num_heads=heads)
             attention = g.last
         with g.scope("attention/output"):
-            y = g.node("MatMul", [a, g.weight([hidden, hidden])])
-            x = g.node("SkipLayerNormalization", [y, x, g.weight([hidden], "gamma"), g.weight([hidden], "beta"),
-                                                  g.weight([hidden], "bias")], domain=MS, epsilon=1e-12)
-        with g.scope("intermediate"):
-            y = g.node("BiasGelu", [g.node("MatMul", [x, g.weight([hidden, ffn])]), g.weight([ffn], "bias")],
-                       domain=MS)
-        with g.scope("output"):
-            y = g.node("MatMul", [y, g.weight([ffn, hidden])])
-            x = g.node("SkipLayerNormalization", [y, x, g.weight([hidden], "gamma"), g.weight([hidden], "beta"),
-                                                  g.weight([hidden], "bias")], domain=MS, epsilon=1e-12)
+            x = ort_dense_skip_norm(g, a, x, hidden, hidden)
+        x = ort_bert_ffn(g, x, hidden, ffn)
     g.output(x)
     g.attention = attention
     return g
@@ -1112,19 +1110,13 @@ def ort_gpt2_attention_past(hidden=32, heads=4, vocab=100, n_positions=64):
                 with g.scope("c_proj"):
                     a = g.node("MatMul", [a, g.weight([hidden, hidden])])
             with g.scope("ln_2"):
-                y, _, _, x = g.node("SkipLayerNormalization", [a, x, g.weight([hidden], "gamma"),
-                                                               g.weight([hidden], "beta"), g.weight([hidden], "bias")],
-                                    outputs=4, domain=MS, epsilon=1e-5)
+                y, _, _, x = g.skip_layer_norm(a, x, hidden, 1e-5, outputs=4)
             with g.scope("mlp/c_fc"):
-                y = g.node("FastGelu", [g.node("MatMul", [y, g.weight([hidden, 4 * hidden])]),
-                                        g.weight([4 * hidden], "bias")], domain=MS)
+                y = g.fused_gelu(y, hidden, 4 * hidden, "FastGelu")
             with g.scope("mlp/c_proj"):
                 y = g.linear(y, 4 * hidden, hidden)
             x = g.node("Add", [x, y])
-        with g.scope("ln_f"):
-            x = g.layer_norm(x, hidden)
-    with g.scope("lm_head"):
-        logits = g.node("MatMul", [x, g.weight([hidden, vocab])], outputs=["logits"])
+    logits = gpt2_lm_head(g, x, hidden, vocab, outputs=["logits"])
     g.output(logits)
     g.output(present)
     g.attention = attention
@@ -1174,14 +1166,10 @@ def genai_llama_gqa(hidden=64, heads=4, kv_heads=2, ffn=128, vocab=100, max_posi
         total = g.node("Cast", [g.dim(mask, 1)], to=I32)
     with g.scope("model/layers.0"):
         with g.scope("input_layernorm"):
-            y = g.node("SimplifiedLayerNormalization", [x, g.weight([hidden])], axis=-1, epsilon=1e-6, stash_type=1)
+            y = g.rms_norm(x, hidden)
         with g.scope("attn"):
-            with g.scope("q_proj"):
-                q = g.node("MatMul", [y, g.weight([hidden, heads * dh])])
-            with g.scope("k_proj"):
-                k = g.node("MatMul", [y, g.weight([hidden, kv_heads * dh])])
-            with g.scope("v_proj"):
-                v = g.node("MatMul", [y, g.weight([hidden, kv_heads * dh])])
+            q, = g.projections(y, ("q_proj",), hidden, heads * dh, bias=False)
+            k, v = g.projections(y, ("k_proj", "v_proj"), hidden, kv_heads * dh, bias=False)
             a = g.node("GroupQueryAttention",
                        [q, k, v, past[0], past[1], seqlens, total, g.weight([max_positions, dh // 2], "cos_cache"),
                         g.weight([max_positions, dh // 2], "sin_cache")],
@@ -1193,13 +1181,7 @@ def genai_llama_gqa(hidden=64, heads=4, kv_heads=2, ffn=128, vocab=100, max_posi
         with g.scope("post_attention_layernorm"):
             y, _, _, x = g.node("SkipSimplifiedLayerNormalization", [a, x, g.weight([hidden])], outputs=4, domain=MS,
                                 epsilon=1e-6)
-        with g.scope("mlp"):
-            with g.scope("gate_proj"):
-                gate = g.silu(g.node("MatMul", [y, g.weight([hidden, ffn])]))
-            with g.scope("up_proj"):
-                up = g.node("MatMul", [y, g.weight([hidden, ffn])])
-            with g.scope("down_proj"):
-                y = g.node("MatMul", [g.node("Mul", [gate, up]), g.weight([ffn, hidden])])
+        y = llama_mlp(g, y, hidden, ffn)
     with g.scope("model/norm"):
         x, _, _, _ = g.node("SkipSimplifiedLayerNormalization", [y, x, g.weight([hidden])], outputs=4, domain=MS,
                             epsilon=1e-6)
@@ -1219,11 +1201,7 @@ def embed_layer_norm_projection(hidden=32, out=48, vocab=100, max_positions=64):
     ids = g.input("input_ids", ["batch_size", "sequence_length"], I32)
     segments = g.input("segment_ids", ["batch_size", "sequence_length"], I32)
     with g.scope("embeddings"):
-        x, _ = g.node("EmbedLayerNormalization",
-                      [ids, segments, g.weight([vocab, hidden], "word_embeddings"),
-                       g.weight([max_positions, hidden], "position_embeddings"),
-                       g.weight([2, hidden], "segment_embeddings"), g.weight([hidden], "gamma"),
-                       g.weight([hidden], "beta")], outputs=2, domain=MS, epsilon=1e-12)
+        x, _ = g.embed_layer_norm(ids, segments, vocab, max_positions, hidden, "segment_embeddings")
         embed = g.last
     with g.scope("proj"):
         y = g.node("MatMul", [x, g.weight([hidden, out])])
