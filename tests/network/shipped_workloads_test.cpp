@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <utility>
 
 #include "network/workload.hpp"
 #include "tests/test_paths.hpp"
@@ -23,9 +24,9 @@ std::vector<std::string> shipped_workloads() {
   return paths;
 }
 
-TEST(ShippedWorkloads, AllTwentyOneLoadWithMacs) {
+TEST(ShippedWorkloads, AllTwentySevenLoadWithMacs) {
   const auto paths = shipped_workloads();
-  EXPECT_EQ(paths.size(), 21u);
+  EXPECT_EQ(paths.size(), 27u);
   for (const auto& path : paths) {
     const Workload workload = load_workload(path);
     EXPECT_GT(workload.total_macs(), 0u) << path;
@@ -37,19 +38,50 @@ double relative_error(double value, double reference) {
   return std::fabs(value - reference) / reference;
 }
 
+// An entry gives the figures that are published: both, or (most transformers) only the parameters.
 TEST(ShippedWorkloads, TotalsMatchTheLiterature) {
   const YAML::Node figures = YAML::LoadFile(test::data_dir() + "/workload_literature.yaml");
-  ASSERT_EQ(figures.size(), 15u);
+  ASSERT_EQ(figures.size(), 21u);
+  std::size_t mac_figures = 0;
   for (const auto& entry : figures) {
     const std::string name = entry.first.as<std::string>();
     const YAML::Node& figure = entry.second;
     const Workload workload = load_workload(test::source_dir() + "/workloads/" + name + ".yaml");
-    const double macs = static_cast<double>(workload.total_macs());
+    ASSERT_TRUE(figure["params"]) << name;
+    EXPECT_FALSE(figure["source"].as<std::string>().empty()) << name;
+    if (figure["macs"]) {
+      ++mac_figures;
+      const double macs = static_cast<double>(workload.total_macs());
+      EXPECT_LE(relative_error(macs, figure["macs"].as<double>()), figure["macs_tolerance"].as<double>())
+          << name << ": " << macs << " MACs vs " << figure["macs"].as<double>();
+    }
     const double params = static_cast<double>(workload.total_params());
-    EXPECT_LE(relative_error(macs, figure["macs"].as<double>()), figure["macs_tolerance"].as<double>())
-        << name << ": " << macs << " MACs vs " << figure["macs"].as<double>();
     EXPECT_LE(relative_error(params, figure["params"].as<double>()), figure["params_tolerance"].as<double>())
         << name << ": " << params << " parameters vs " << figure["params"].as<double>();
+  }
+  EXPECT_EQ(mac_figures, 16u);  // the 15 CNNs and ViT-B/16
+}
+
+// A decode step uses every weight once, for its one token: each projection's MACs are its weights (its
+// parameters without the biases), and the rest are the attention products over the 128 cached positions. The
+// prefill uses each block weight for its 128 tokens and the LM head for the last one.
+TEST(ShippedWorkloads, TransformerStepsUseEachWeightOncePerToken) {
+  for (const auto& [name, tokens] : {std::pair<const char*, std::uint64_t>{"gpt2_decode", 1}, {"gpt2_prefill", 128}}) {
+    const Workload workload = load_workload(test::source_dir() + "/workloads/" + name + ".yaml");
+    std::uint64_t attention_macs = 0, projections = 0;
+    for (const Layer& layer : workload.layers()) {
+      if (layer.op == OpKind::kMatMul) attention_macs += layer.macs;
+      if (layer.op != OpKind::kConv && layer.op != OpKind::kFullyConnected) continue;
+      ++projections;
+      const bool conv = layer.op == OpKind::kConv;
+      const std::uint64_t outputs = conv ? layer.conv().filters : layer.fully_connected().outputs;
+      const bool bias = conv ? layer.conv().bias : layer.fully_connected().bias;
+      const std::uint64_t weights = layer.params_count - (bias ? outputs : 0);
+      EXPECT_EQ(layer.macs, weights * (layer.name == "lm_head" ? 1 : tokens)) << name << " " << layer.name;
+    }
+    EXPECT_EQ(projections, 12u * 4 + 1) << name;  // c_attn, c_proj, c_fc, mlp.c_proj per block, the LM head
+    // Q K^T and scores x V: 12 blocks x 12 heads x 64 x 128 positions x the queries, twice.
+    EXPECT_EQ(attention_macs, 2u * 12 * 12 * 64 * 128 * tokens) << name;
   }
 }
 

@@ -1389,6 +1389,8 @@ class Lowering {
     const std::string& op = node.op_type();
     const TensorShape out = canonical_of(node.output(0), where);
     if (inputs.size() == 1 && has_constant && folds_into_producer(node, inputs[0], where)) {
+      // An added constant is the producer's bias (MatMul + Add as exporters split a Linear): its parameters.
+      if (op == "Add" || op == "Sub") layers_[layer_index_.at(value_of(inputs[0], where).layer)]["bias"] = true;
       values_[node.output(0)] = value_of(inputs[0], where);
       result_.tensor_layers[node.output(0)] = {values_[node.output(0)].layer, out.elements()};
       return;
