@@ -349,6 +349,22 @@ TEST(OnnxLowering, PinsThatDoNotBroadcastAreNamedWhereTheyMeet) {
   EXPECT_NE(message.find("--input-shape tokens=1x4x8"), std::string::npos) << message;
 }
 
+// torch.onnx splits a Linear into MatMul + Add: the added constant is the product's bias, and its
+// parameters count (as the Linear's own).
+TEST(OnnxLowering, AnAddedConstantAfterAProductIsItsBias) {
+  OnnxGraph g;
+  g.input("x", {1, 6, 32});
+  g.weights("w", {32, 48});
+  g.weights("b", {48});
+  g.node("MatMul", {"x", "w"}, {"product"}, "linear");
+  g.node("Add", {"product", "b"}, {"y"});
+  const Workload workload = load_onnx_workload(g.save("ergon_matmul_bias.onnx"));
+  const auto layers = layers_by_name(workload);
+  EXPECT_TRUE(layers.at("linear")->conv().bias);
+  EXPECT_EQ(workload.total_params(), 32u * 48 + 48);
+  EXPECT_EQ(workload.total_macs(), 6u * 32 * 48);
+}
+
 // Quantised graphs as exporters write them: QLinearConv (weights at input 3, int32 bias at 8), a dynamically
 // quantised product (DynamicQuantizeLinear, then MatMulInteger with its zero point, dequantised by a Mul with
 // the scales) and QLinearMatMul: each computes what its float operator would, with the same MACs.
