@@ -748,10 +748,11 @@ def qdq_conv(size=16):
     return g
 
 
-def vit(size=32, patch=8, hidden=32, heads=4, ffn=128, classes=10):
+def vit(size=32, patch=8, hidden=32, heads=4, ffn=128, classes=10, layers=1):
     """Hugging Face's ViT: patch Conv (stride = kernel = patch), flatten(2).transpose(1, 2), the CLS token
     expanded to the batch (expand(batch_size, -1, -1), whose -1s torch replaces at run time), concatenated
-    in front, + position embeddings, one pre-LN layer, final LayerNorm, the CLS row gathered, classifier."""
+    in front, + position embeddings, `layers` pre-LN layers, final LayerNorm, the CLS row gathered,
+    classifier."""
     g = Graph(opset=14)
     tokens = (size // patch) ** 2 + 1
     x = g.input("pixel_values", ["batch_size", "num_channels", "height", "width"])
@@ -763,8 +764,9 @@ def vit(size=32, patch=8, hidden=32, heads=4, ffn=128, classes=10):
         cls = g.expand_like_torch(g.weight([1, 1, hidden], "cls_token"), [bsz, -1, -1])
         y = g.node("Concat", [cls, y], axis=1)
         y = g.node("Add", [y, g.weight([1, tokens, hidden], "position_embeddings")])
-    with g.scope("vit/encoder/layer.0"):
-        y, qk, av = vit_layer(g, y, hidden, heads, ffn, g.gelu_erf, eps=1e-12)
+    for layer in range(layers):
+        with g.scope(f"vit/encoder/layer.{layer}"):
+            y, qk, av = vit_layer(g, y, hidden, heads, ffn, g.gelu_erf, eps=1e-12)
     with g.scope("vit/layernorm"):
         y = g.layer_norm(y, hidden, eps=1e-12)
     cls_row = g.node("Gather", [y, g.const(0)], axis=1)

@@ -116,6 +116,17 @@ class EncoderPatterns(OnnxPatternCase):
         self.assertMacs(shown, expected)
         self.assertAttention(shown, g, qk=4 * 17 * 17 * 8)
 
+    def test_vit_tiny_16_at_full_size(self):
+        # ViT-Tiny/16 (DeiT-Ti: hidden 192, 3 heads, MLP 768, 12 layers) at 224x224: 196 patches + CLS = 197.
+        #   patch conv: 14*14 positions * 192 filters * 3*16*16 = 28,901,376
+        #   per layer: Q, K, V 3 * 197*192*192; QK^T, AV 2 * 3*197*197*64; out 197*192*192;
+        #   FFN 2 * 197*192*768 = 102,049,152; classifier on the CLS row 192*1000
+        per_layer = 4 * 197 * 192 * 192 + 2 * 3 * 197 * 197 * 64 + 2 * 197 * 192 * 768
+        expected = 14 * 14 * 192 * 3 * 16 * 16 + 12 * per_layer + 192 * 1000
+        self.assertEqual(expected, 1_253_683_200)  # the figure of the hand-sorted import
+        g = op.vit(size=224, patch=16, hidden=192, heads=3, ffn=768, classes=1000, layers=12)
+        self.assertMacs(self.show(g, "--input-shape", "pixel_values=1x3x224x224"), expected)
+
     def test_whisper_encoder_two_conv1d_and_a_layer(self):
         # input_features 16 mels x 32 frames; conv1 (k3, pad 1) keeps 32 frames, conv2 (stride 2) gives 16.
         #   conv1: 32 frames * 32 filters * 16 ch * 3 = 49152; conv2: 16 * 32 * 32 * 3 = 49152
