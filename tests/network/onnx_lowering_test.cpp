@@ -277,7 +277,7 @@ TEST(OnnxLowering, LowersFusedElementwiseTransformerOperators) {
 
 // A static QDQ model (onnxruntime's quantize_static): QuantizeLinear + DequantizeLinear around the
 // activations and a DequantizeLinear over int8 weights make one int8 conv, not a float conv plus
-// element-wise work.
+// element-wise work; only the float input's quantisation is vector work.
 TEST(OnnxLowering, QdqPairsAroundAConvMakeAnInt8Conv) {
   OnnxGraph g;
   g.input("image", {1, 3, 8, 8});
@@ -293,7 +293,8 @@ TEST(OnnxLowering, QdqPairsAroundAConvMakeAnInt8Conv) {
   g.node("Relu", {"conv"}, {"relu"});
   const Workload workload = load_onnx_workload(g.save("ergon_qdq_conv.onnx"));
   const auto layers = layers_by_name(workload);
-  EXPECT_EQ(count_op(workload, OpKind::kElementwise), 0u);
+  EXPECT_EQ(count_op(workload, OpKind::kElementwise), 1u);  // the float input quantised: 3 per element
+  EXPECT_EQ(layers.at("image_q")->vector_ops, 3u * 3 * 8 * 8);
   EXPECT_EQ(count_op(workload, OpKind::kConv), 1u);
   EXPECT_EQ(layers.at("conv")->macs, 8u * 8 * 8 * 27);
   EXPECT_EQ(layers.at("conv")->widths.activation_bits, 8);

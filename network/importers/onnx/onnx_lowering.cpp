@@ -71,34 +71,12 @@ const std::set<std::string>& unary_operators() {
 
 // Pure data movement: the tensor is re-arranged, selected or re-typed, never computed on.
 const std::set<std::string>& layout_operators() {
-  static const std::set<std::string> ops = {"Transpose",
-                                            "Reshape",
-                                            "Flatten",
-                                            "Squeeze",
-                                            "Unsqueeze",
-                                            "Identity",
-                                            "Dropout",
-                                            "Cast",
-                                            "CastLike",
-                                            "Expand",
-                                            "Tile",
-                                            "DepthToSpace",
-                                            "SpaceToDepth",
-                                            "Gather",
-                                            "GatherElements",
-                                            "GatherND",
-                                            "QuantizeLinear",
-                                            "DequantizeLinear",
-                                            "Slice",
-                                            "Pad",
-                                            "Shape",
-                                            "Size",
-                                            "ConstantOfShape",
-                                            "ReverseSequence",
-                                            "Compress",
-                                            "ScatterND",
-                                            "ScatterElements",
-                                            "EyeLike"};
+  static const std::set<std::string> ops = {
+      "Transpose",       "Reshape", "Flatten",         "Squeeze",         "Unsqueeze", "Identity",
+      "Dropout",         "Cast",    "CastLike",        "Expand",          "Tile",      "DepthToSpace",
+      "SpaceToDepth",    "Gather",  "GatherElements",  "GatherND",        "Slice",     "Pad",
+      "Shape",           "Size",    "ConstantOfShape", "ReverseSequence", "Compress",  "ScatterND",
+      "ScatterElements", "EyeLike"};
   return ops;
 }
 
@@ -110,6 +88,10 @@ class Lowering {
   LoweredOnnx run() {
     const onnx::GraphProto& g = graph_.model.graph();
     batch_ = network_batch();
+    for (const auto& node : g.node()) {
+      for (const auto& input : node.input()) readers_of_[input].push_back(&node);
+      for (const auto& output : node.output()) writer_of_[output] = &node;
+    }
     for (const auto& input : g.input()) {
       if (graph_.constants.count(input.name()) > 0) continue;
       if (is_empty(input.name())) {
@@ -584,6 +566,7 @@ class Lowering {
       return record_operand_widths(node);
     }
     if (op == "DynamicQuantizeLinear") return lower_dynamic_quantize(node, where);
+    if (op == "QuantizeLinear" || op == "DequantizeLinear") return lower_quantize(node, where);
     if (op == "ConvTranspose") return lower_conv_transpose(node, where);
     if (op == "Attention") return lower_attention(node, where);
     if (op == "Einsum") return lower_einsum(node, where);
@@ -668,6 +651,64 @@ class Lowering {
     if (op == "QLinearConv" && node.input_size() > 8 && !node.input(8).empty()) plain.add_input(node.input(8));
     plain.set_op_type(op.find("Conv") != std::string::npos ? "Conv" : "MatMul");
     return plain;
+  }
+
+  // QuantizeLinear and DequantizeLinear are free where an integer engine needs no conversion, in a QDQ unit
+  // (onnxruntime's quantize_static): a DequantizeLinear read by products or by operators whose results
+  // are quantised again, a QuantizeLinear of a product's results (requantised on write-back) or of such an
+  // operator's. Elsewhere (the float input quantised, the output dequantised) they are vector work: 3
+  // operations per element to quantise (scale, round, saturate), 2 to dequantise (offset, scale).
+  void lower_quantize(const onnx::NodeProto& node, const std::string& where) {
+    const bool quantize = node.op_type() == "QuantizeLinear";
+    if (quantize ? requantised_on_write_back(node) : read_as_integers(node)) {
+      return lower_layout(node, ascii_lower(node.op_type()), where);
+    }
+    lower_elementwise(node, quantize ? "quantize" : "dequantize", quantize ? 3.0 : 2.0, where);
+  }
+
+  static bool is_product(const onnx::NodeProto& node) {
+    const std::string& op = node.op_type();
+    return op == "Conv" || op == "ConvTranspose" || op == "MatMul" || op == "Gemm";
+  }
+
+  const std::vector<const onnx::NodeProto*>& readers_of(const std::string& tensor) const {
+    static const std::vector<const onnx::NodeProto*> none;
+    const auto found = readers_of_.find(tensor);
+    return found == readers_of_.end() ? none : found->second;
+  }
+
+  // Every output of `node` is read, and only by QuantizeLinear nodes.
+  bool quantised_again(const onnx::NodeProto& node) const {
+    for (const auto& output : node.output()) {
+      const auto& readers = readers_of(output);
+      if (readers.empty()) return false;
+      for (const auto* reader : readers) {
+        if (reader->op_type() != "QuantizeLinear") return false;
+      }
+    }
+    return node.output_size() > 0;
+  }
+
+  bool read_as_integers(const onnx::NodeProto& dequantize) const {
+    const auto& readers = readers_of(dequantize.output(0));
+    return !readers.empty() && std::all_of(readers.begin(), readers.end(), [this](const onnx::NodeProto* reader) {
+      return is_product(*reader) || quantised_again(*reader);
+    });
+  }
+
+  bool requantised_on_write_back(const onnx::NodeProto& quantize) const {
+    const auto writer = writer_of_.find(quantize.input(0));
+    if (writer == writer_of_.end()) return false;  // a graph input: quantised here
+    const onnx::NodeProto& producer = *writer->second;
+    if (is_product(producer)) return true;
+    std::size_t dequantised = 0, activations = 0;
+    for (const auto& input : producer.input()) {
+      if (input.empty() || is_constant(input)) continue;
+      ++activations;
+      const auto source = writer_of_.find(input);
+      dequantised += source != writer_of_.end() && source->second->op_type() == "DequantizeLinear" ? 1 : 0;
+    }
+    return activations > 0 && dequantised == activations;
   }
 
   // DynamicQuantizeLinear: the input's range (min and max), then each element scaled, rounded and saturated
@@ -1765,6 +1806,8 @@ class Lowering {
   std::set<std::string> names_;
   std::vector<Unsupported> unsupported_;
   std::map<std::string, std::string> unsized_;  // tensors unsupported nodes leave unsized, and which node
+  std::map<std::string, std::vector<const onnx::NodeProto*>> readers_of_;  // ONNX tensor -> the nodes reading it
+  std::map<std::string, const onnx::NodeProto*> writer_of_;                // ONNX tensor -> the node writing it
   YAML::Node layers_{YAML::NodeType::Sequence};
   LoweredOnnx result_;
 };
