@@ -116,6 +116,20 @@ OnnxConstant scalar_constant(std::int32_t type, std::vector<std::int64_t> dims) 
 
 }  // namespace
 
+std::int32_t declared_element_type(const onnx::GraphProto& graph, const std::string& tensor) {
+  for (const auto* values : {&graph.input(), &graph.value_info(), &graph.output()}) {
+    for (const auto& value : *values) {
+      if (value.name() == tensor && value.type().tensor_type().elem_type() != 0) {
+        return value.type().tensor_type().elem_type();
+      }
+    }
+  }
+  for (const auto& init : graph.initializer()) {
+    if (init.name() == tensor) return init.data_type();
+  }
+  return onnx::TensorProto::FLOAT;
+}
+
 int quantised_type_bits(std::int32_t data_type) {
   switch (data_type) {
     case onnx::TensorProto::INT8:

@@ -33,6 +33,9 @@ struct OnnxConstant {
 constexpr std::int64_t kMaxConstantValues = 1 << 16;
 
 bool is_integer_type(std::int32_t data_type);
+// The element type `graph` declares for `tensor` (an input, value_info, output or initializer); float when it
+// declares none.
+std::int32_t declared_element_type(const onnx::GraphProto& graph, const std::string& tensor);
 // The bits of a quantised integer element type (int4, int8, int16); 0 for any other type.
 int quantised_type_bits(std::int32_t data_type);
 

@@ -459,18 +459,7 @@ class GraphPreparation {
 
   // The element type ONNX knows for `tensor` (float when it knows none).
   std::int32_t element_type(const std::string& tensor) const {
-    const onnx::GraphProto& graph = result_.model.graph();
-    for (const auto* values : {&graph.input(), &graph.value_info(), &graph.output()}) {
-      for (const auto& value : *values) {
-        if (value.name() == tensor && value.type().tensor_type().elem_type() != 0) {
-          return value.type().tensor_type().elem_type();
-        }
-      }
-    }
-    for (const auto& init : graph.initializer()) {
-      if (init.name() == tensor) return init.data_type();
-    }
-    return onnx::TensorProto::FLOAT;
+    return declared_element_type(result_.model.graph(), tensor);
   }
 
   // A shape Ergon inferred, written where ONNX's next round of inference reads it.

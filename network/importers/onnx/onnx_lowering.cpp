@@ -626,16 +626,7 @@ class Lowering {
 
   // A tensor's element type as the prepared model records it (float when it records none).
   std::int32_t element_type(const std::string& tensor) const {
-    if (is_constant(tensor)) return constant(tensor).data_type;
-    const onnx::GraphProto& graph = graph_.model.graph();
-    for (const auto* values : {&graph.input(), &graph.value_info(), &graph.output()}) {
-      for (const auto& value : *values) {
-        if (value.name() == tensor && value.type().tensor_type().elem_type() != 0) {
-          return value.type().tensor_type().elem_type();
-        }
-      }
-    }
-    return onnx::TensorProto::FLOAT;
+    return is_constant(tensor) ? constant(tensor).data_type : declared_element_type(graph_.model.graph(), tensor);
   }
 
   // A quantised convolution or product as the one it computes: the data and the weights (and

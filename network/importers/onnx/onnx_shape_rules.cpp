@@ -90,6 +90,16 @@ void require_rank(const OnnxDims& dims, std::initializer_list<std::size_t> ranks
   }
 }
 
+// Separate caches: past_key at input `key` ([B, kv_heads, P, size]), past_value (if any) right after it.
+void read_caches(const Reader& in, int key, AttentionGeometry& g) {
+  const OnnxDims* past = in.dims(key);
+  if (past == nullptr) return;
+  require_rank(*past, {4}, "past_key");
+  g.past = (*past)[2];
+  g.past_key_input = key;
+  g.past_value_input = in.present(key + 1) ? key + 1 : -1;
+}
+
 // onnxruntime's Attention: input [B, S, hidden] times weights [hidden, q + k + v] (qkv_hidden_sizes, or
 // three equal parts); an optional past [2, B, heads, P, head_size] and output 1 the present cache.
 std::optional<AttentionGeometry> microsoft_attention(const onnx::NodeProto& node, const Reader& in) {
@@ -171,12 +181,7 @@ std::optional<AttentionGeometry> multi_head_attention(const Reader& in) {
       g.value_head_size = value->size() == 4 ? value->back() : divided(value->back(), g.heads, "the value width");
     }
   }
-  if (const OnnxDims* past = in.dims(6)) {
-    require_rank(*past, {4}, "past_key");
-    g.past = (*past)[2];
-    g.past_key_input = 6;
-    g.past_value_input = in.present(7) ? 7 : -1;
-  }
+  read_caches(in, 6, g);
   g.total = g.present = g.past + g.added;
   g.masked = in.present(4) || in.present(5);
   g.outputs[0] = {g.batch, g.queries, g.heads * g.value_head_size};
@@ -205,12 +210,7 @@ std::optional<AttentionGeometry> group_query_attention(const Reader& in) {
   g.source = packed ? AttentionSource::kPackedQkv : AttentionSource::kSeparate;
   g.head_size = g.value_head_size =
       divided((*query)[2], packed ? g.heads + 2 * g.kv_heads : g.heads, "the query width over the heads");
-  if (const OnnxDims* past = in.dims(3)) {
-    require_rank(*past, {4}, "past_key");
-    g.past = (*past)[2];
-    g.past_key_input = 3;
-    g.past_value_input = in.present(4) ? 4 : -1;
-  }
+  read_caches(in, 3, g);
   g.total = in.scalar(6).value_or(g.past + g.added);
   if (g.total < g.added) {
     contradiction(fmt::format("total_sequence_length ({}) is shorter than the new tokens ({})", g.total, g.added));
@@ -245,12 +245,7 @@ std::optional<AttentionGeometry> standard_attention(const Reader& in) {
   }
   g.added = k->size() == 4 ? (*k)[2] : (*k)[1];
   g.value_head_size = v->size() == 4 ? (*v)[3] : divided(v->back(), g.kv_heads, "V's width over kv_num_heads");
-  if (const OnnxDims* past = in.dims(4)) {
-    require_rank(*past, {4}, "past_key");
-    g.past = (*past)[2];
-    g.past_key_input = 4;
-    g.past_value_input = in.present(5) ? 5 : -1;
-  }
+  read_caches(in, 4, g);
   g.total = g.present = g.past + g.added;
   g.masked = in.present(3);
   g.outputs[0] = split ? OnnxDims{g.batch, g.heads, g.queries, g.value_head_size}
