@@ -13,6 +13,7 @@
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "common/interrupt_cleanup.hpp"
+#include "common/text.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/parallel/interrupt.hpp"
 
@@ -44,13 +45,62 @@ int checked_stdout(int status) {
   return status == 0 ? ergon::kExitInputError : status;
 }
 
+std::vector<std::string> long_option_names(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+  }
+  return names;
+}
+
+std::vector<std::string> subcommand_names(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::App* subcommand : command.get_subcommands({})) names.push_back(subcommand->get_name());
+  return names;
+}
+
+CLI::App* find_subcommand(CLI::App& command, const std::string& name) {
+  for (CLI::App* subcommand : command.get_subcommands({})) {
+    if (subcommand->get_name() == name) return subcommand;
+  }
+  return nullptr;
+}
+
+// What a parse error adds for the first mistyped command or long option on the command line: the closest
+// name the command at that place takes. Empty when every word is known or nothing is close.
+std::string suggestion(CLI::App& app, int argc, char** argv) {
+  CLI::App* command = &app;
+  std::string path = "ergon";
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") break;
+    if (word.rfind("--", 0) == 0) {
+      const std::string name = word.substr(0, word.find('='));
+      if (command->get_option_no_throw(name) != nullptr) continue;
+      const std::string closest = ergon::closest_match(name, long_option_names(*command));
+      return closest.empty() ? "" : "\n" + path + " has no option " + name + "; did you mean " + closest + "?";
+    }
+    if (word.empty() || word[0] == '-') continue;
+    if (CLI::App* subcommand = find_subcommand(*command, word)) {
+      command = subcommand;
+      path += " " + word;
+      continue;
+    }
+    if (command->get_require_subcommand_min() == 0) continue;  // an option's value
+    const std::string closest = ergon::closest_match(word, subcommand_names(*command));
+    return closest.empty() ? ""
+                           : "\n" + path + " has no command " + word + "; did you mean " + path + " " + closest + "?";
+  }
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   ergon::install_interrupt_cleanup();
-  CLI::App app{"Ergon: discrete-event simulator and analytical estimators for DNN inference accelerators"};
+  CLI::App app{"Ergon: discrete-event simulator and analytical estimators for DNN inference accelerators", "ergon"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "ergon 0.1.0");
+  app.set_version_flag("--version", "ergon " ERGON_VERSION);
   ergon::add_registered_commands(app);
   // A data folder set by the user that is wrong fails every command at once, saying so.
   app.preparse_callback([](std::size_t) { ergon::check_data_dir_variable(); });
@@ -63,7 +113,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& version) {
     return app.exit(version);
   } catch (const CLI::ParseError& error) {
-    std::cerr << "error: " << error.what() << "\nRun with --help for more information.\n";
+    std::cerr << "error: " << error.what() << suggestion(app, argc, argv)
+              << "\nRun with --help for more information.\n";
     return ergon::kExitUsageError;
   } catch (const ergon::UsageError& error) {
     std::cerr << "error: " << error.what() << "\nRun with --help for more information.\n";

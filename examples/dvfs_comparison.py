@@ -20,11 +20,10 @@ SCHEMES = ["ideal", "vf-oh", "vf-oh-q"]
 
 
 def main():
-    data = pathlib.Path(ergon.data_dir())
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="results/dvfs_comparison")
-    parser.add_argument("--config", default=str(data / "configs" / "hpc_tpu.yaml"))
-    parser.add_argument("--workload", default=str(data / "workloads" / "mobilenet_v1.yaml"))
+    parser.add_argument("--config", default="hpc_tpu", help="a config file or shipped name")
+    parser.add_argument("--workload", default="mobilenet_v1", help="a workload file or shipped name")
     args = parser.parse_args()
 
     config = ergon.load_config(args.config)

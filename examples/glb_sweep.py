@@ -23,10 +23,10 @@ def main():
     parser.add_argument("--out", default="results/glb_sweep")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--sizes", default="32,64,128,256", help="GLB sizes in KiB")
-    parser.add_argument("--workload", default=str(pathlib.Path(ergon.data_dir()) / "workloads" / "alexnet.yaml"))
+    parser.add_argument("--workload", default="alexnet", help="a workload file or shipped name")
     args = parser.parse_args()
 
-    config = ergon.load_config(pathlib.Path(ergon.data_dir()) / "configs" / "eyeriss.yaml")
+    config = ergon.load_config("eyeriss")
     sizes = [float(s) for s in args.sizes.split(",")]
     sweep = ergon.sweep(config, [args.workload], {"glb.size_kib": sizes}, args.out, jobs=args.jobs)
     results = sweep.to_pandas()
@@ -40,7 +40,7 @@ def main():
         bottom = [b + v for b, v in zip(bottom, values)]
     axes.set_xlabel("GLB size (KiB)")
     axes.set_ylabel("energy per batch (mJ)")
-    axes.set_title(f"{pathlib.Path(args.workload).stem} on {config.name}: energy by component")
+    axes.set_title(f"{totals['workload'].iloc[0]} on {config.name}: energy by component")
     axes.legend(fontsize="small", ncol=2)
     figure.tight_layout()
     plot = pathlib.Path(args.out) / "glb_sweep.png"

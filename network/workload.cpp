@@ -54,6 +54,10 @@ Workload::Workload(std::string name, std::string source, std::string file, std::
   for (std::size_t i = 0; i < layers_.size(); ++i) index_by_name_.emplace(layers_[i].name, i);
 }
 
+void Workload::set_batch(std::int64_t images) {
+  for (Layer& layer : layers_) layer.batch = images;
+}
+
 const Layer* Workload::find_layer(const std::string& name) const {
   const auto found = index_by_name_.find(name);
   return found == index_by_name_.end() ? nullptr : &layers_[found->second];

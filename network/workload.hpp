@@ -36,6 +36,9 @@ class Workload {
   // Where the workload is recorded as coming from, when it was read from a staged copy (cli/commands/run).
   void set_file(std::string file) { file_ = std::move(file); }
   const std::vector<Layer>& layers() const { return layers_; }  // topological order
+  // Every layer processes `images` together (`--batch`): what a simulation's options.batch does, for
+  // code that simulates with its own options.
+  void set_batch(std::int64_t images);
   // Nodes of the source model this workload leaves out (the `skipped_nodes` key), in model order.
   const std::vector<SkippedNode>& skipped_nodes() const { return skipped_nodes_; }
   void set_skipped_nodes(std::vector<SkippedNode> nodes) { skipped_nodes_ = std::move(nodes); }

@@ -12,6 +12,7 @@
 
 #include "common/action_catalogue.hpp"
 #include "common/energy_bounds.hpp"
+#include "power/accelergy_art.hpp"
 
 namespace ergon {
 namespace {
@@ -292,7 +293,48 @@ std::vector<ActionEnergy> explicit_actions(const ErtIndex& ert, const YamlView& 
   return actions;
 }
 
+const char* part_name(Part part) {
+  switch (part) {
+    case Part::kMac: return "mac";
+    case Part::kRegisterFile: return "rf";
+    case Part::kNoc: return "noc";
+    case Part::kGlb: return "glb";
+    case Part::kDram: return "dram";
+  }
+  return "";
+}
+
+// The area Accelergy wrote beside a bare ERT (its ART), when there is one. A bare ERT ran before ARTs were
+// read, so an ART that cannot give an area leaves the table without one, noted, rather than failing the run.
+void add_sibling_art(const std::string& ert_path, EnergyTable& table) {
+  const std::string art_path = sibling_art_path(ert_path);
+  if (art_path.empty() || !std::filesystem::exists(art_path)) {
+    table.area_notes.push_back("no ART beside the ERT " + ert_path);
+    return;
+  }
+  try {
+    const YAML::Node document = load_yaml_file(art_path);
+    if (!document.IsMap() || !document["ART"]) throw InputError({art_path, 0, 0, {}}, "", "no ART key");
+    table.area = area_table_from_art(art_path, document);
+  } catch (const InputError& error) {
+    table.area_notes.push_back(std::string("the ART beside the ERT gives no area: ") + error.what());
+  }
+}
+
 }  // namespace
+
+std::string accelergy_component_kind(const std::string& component) {
+  const std::optional<Part> part = part_of(component);
+  return part ? part_name(*part) : "";
+}
+
+bool accelergy_holds_operand(const std::string& component, const std::string& operand) {
+  return holds_operand(component, operand);
+}
+
+int accelergy_access_bits(YamlMap& component) {
+  return access_bits(component);
+}
 
 std::vector<ErtEnergy> read_ert(const std::string& path, const YAML::Node& document) {
   auto origin = std::make_shared<YamlOrigin>(YamlOrigin{path, {}});
@@ -343,6 +385,7 @@ EnergyTable energy_table_from_ert(const std::string& path, const YAML::Node& doc
   table.notes.push_back(
       "an ERT holds no clock tree, control or leakage power: those cost 0; its energies are taken at the "
       "config's nominal voltage (an Ergon table with accelergy_ert: can say otherwise, docs/energy.md)");
+  add_sibling_art(path, table);
   return table;
 }
 

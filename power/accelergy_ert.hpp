@@ -25,6 +25,14 @@ struct ErtEnergy {
   int access_bits = 0;  // bits one access of the component moves, from its attributes; 0: not given
 };
 
+// The Ergon component an Accelergy component (an ERT's or an ART's) stands for, by the words of the last part
+// of its name (docs/energy.md, "The default mapping"): "mac", "rf", "noc", "glb", "dram", or "" for none.
+std::string accelergy_component_kind(const std::string& component);
+// Whether a register file's name holds `operand`'s words ("ifmap", "filter" or "psum").
+bool accelergy_holds_operand(const std::string& component, const std::string& operand);
+// The bits one access of a component moves, from its `attributes` (below); 0 when they give none.
+int accelergy_access_bits(YamlMap& component);
+
 // Every energy of an ERT document. A component's optional `attributes` give its access width: `width`
 // (bits per access), else a word width (`datawidth`, `word_width`, `word_bits`) times the words per access
 // (`block_size`, default 1), as Accelergy's architecture attributes name them. Keys Ergon does not use

@@ -114,7 +114,11 @@ void parse_chip_terms(YamlMap& root, EnergyTable& table) {
   table.name = root.get_string("name");
   table.source = root.get_string("source");
   table.technology_nm = root.get_number("technology_nm", kPositive);
-  table.nominal_voltage_v = root.get_number("nominal_voltage_v", kPositive);
+  table.nominal_voltage_v = root.get_number("nominal_voltage_v", 0.0, kPositive);
+  if (table.nominal_voltage_v == 0) {
+    table.notes.push_back(
+        "the table gives no nominal_voltage_v: its energies are taken at the config's nominal voltage");
+  }
   table.clock_tree_power_mw = root.get_number("clock_tree_power_mw", kPowerMw);
   table.clock_reference_frequency_mhz = root.get_number("clock_reference_frequency_mhz", kPositive);
   table.control_fraction = root.get_number("control_fraction", NumberRule{0.0, 0.95, false});
@@ -157,6 +161,7 @@ EnergyTable load_energy_table(const std::string& path) {
   } else {
     parse_word_widths(root, table);
   }
+  if (root.has("area")) table.area = parse_area_section(root.get_map("area"), path);
   root.reject_unknown_keys();
   return table;
 }

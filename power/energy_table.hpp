@@ -4,12 +4,14 @@
 // the components register say what one count of each action is (docs/energy.md); this table only prices
 // them. A table is an Ergon YAML table or an Accelergy ERT mapped onto Ergon's actions (power/accelergy_ert).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/counter_registry.hpp"
 #include "common/input_error.hpp"
+#include "power/area_table.hpp"
 
 namespace ergon {
 
@@ -37,7 +39,7 @@ struct EnergyTable {
   std::string source;
   std::string file;
   double technology_nm = 0;
-  double nominal_voltage_v = 1.0;
+  double nominal_voltage_v = 1.0;  // 0: not given (a bare ERT, a source without one): the config's nominal
   double clock_tree_power_mw = 0;  // at nominal voltage and the reference frequency
   double clock_reference_frequency_mhz = 0;
   double control_fraction = 0;  // share of total on-chip energy spent in control
@@ -49,6 +51,10 @@ struct EnergyTable {
   // What a reader should know about how the table was built (an ERT's assumed access widths, actions
   // it priced at 0); reports print them.
   std::vector<std::string> notes;
+  // The technology's area figures (`area:`, or the ART beside a bare ERT; docs/area.md); absent when it has
+  // none, `area_notes` saying why when it could have had them.
+  std::optional<AreaTable> area;
+  std::vector<std::string> area_notes;
 
   double glb_energy_scale(double glb_size_kib) const;
 

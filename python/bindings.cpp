@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "common/input_error.hpp"
 #include "common/progress_display.hpp"
 #include "common/text.hpp"
+#include "network/importers/onnx_model.hpp"
 #include "power/dvfs/arada_policy.hpp"
 #include "power/estimators/registry.hpp"
 #include "python/sigint_watch.hpp"
@@ -146,22 +148,138 @@ py::dict estimate(const std::string& name, const Workload& workload, const Accel
   return py::dict("json"_a = report.forms.json, "table"_a = report.forms.table, "csv"_a = report.forms.csv);
 }
 
-void sweep(const std::string& config_path, const std::vector<std::string>& overrides,
-           const std::vector<std::string>& workload_paths,
-           const std::vector<std::pair<std::string, std::string>>& params, const std::string& out_dir, unsigned jobs,
-           const std::string& fidelity, bool resume) {
-  SweepOptions options;
-  options.config_path = config_path;
-  options.overrides = overrides;
-  options.workload_paths = workload_paths;
-  for (const auto& [key, spec] : params) options.parameters.push_back(parse_sweep_parameter(key + "=" + spec));
+// An ONNX model's import options (--input-shape, --input-value, --skip-unsupported, --loop-trips), checked by
+// the Python layer.
+using InputShapes = std::map<std::string, std::vector<std::int64_t>>;
+using InputValues = std::map<std::string, std::vector<double>>;
+
+OnnxImportOptions onnx_options(const InputShapes& input_shapes, const InputValues& input_values,
+                               bool skip_unsupported, std::int64_t loop_trips) {
+  return {input_shapes, input_values, skip_unsupported, loop_trips};
+}
+
+// The workload, the import's notes and its warnings, which the Python layer logs and warns of.
+py::tuple load_onnx(const std::string& path, const InputShapes& input_shapes, const InputValues& input_values,
+                    bool skip_unsupported, std::int64_t loop_trips) {
+  const OnnxImportOptions options = onnx_options(input_shapes, input_values, skip_unsupported, loop_trips);
+  std::optional<OnnxImport> imported;
+  std::optional<Workload> workload;
+  {
+    const py::gil_scoped_release python_threads_run_meanwhile;
+    imported = import_onnx(path, options);
+    workload = onnx_workload(*imported, path);
+  }
+  return py::make_tuple(*workload, imported->notes, imported->warnings);
+}
+
+// A sweep's models are read with the global import options, as the command line sets them: this sweep's,
+// while it lives.
+class ScopedImportOptions {
+ public:
+  explicit ScopedImportOptions(OnnxImportOptions options) : saved_(model_import_options()) {
+    model_import_options() = std::move(options);
+  }
+  ~ScopedImportOptions() { model_import_options() = saved_; }
+  ScopedImportOptions(const ScopedImportOptions&) = delete;
+  ScopedImportOptions& operator=(const ScopedImportOptions&) = delete;
+
+ private:
+  OnnxImportOptions saved_;
+};
+
+// What defines a sweep's points: the Python layer's `spec`, which a worker elsewhere is sent.
+struct SweepSpec {
+  std::string config_path;
+  std::vector<std::string> overrides;
+  std::vector<std::string> workload_paths;
+  std::vector<std::pair<std::string, std::string>> params;  // key, --param's spec
+  std::string fidelity;
+  InputShapes input_shapes;
+  InputValues input_values;
+  bool skip_unsupported = false;
+  std::int64_t loop_trips = 0;
+
+  SweepOptions options() const {
+    SweepOptions options;
+    options.config_path = config_path;
+    options.overrides = overrides;
+    options.workload_paths = workload_paths;
+    for (const auto& [key, spec] : params) options.parameters.push_back(parse_sweep_parameter(key + "=" + spec));
+    options.fidelity = parse_fidelity(fidelity);
+    return options;
+  }
+  OnnxImportOptions import_options() const {
+    return onnx_options(input_shapes, input_values, skip_unsupported, loop_trips);
+  }
+};
+
+// A Python callable held by C++ code that runs without the GIL: copies share it, and the last one lets it
+// go holding the GIL.
+std::shared_ptr<py::function> shared_callable(py::function function) {
+  return std::shared_ptr<py::function>(new py::function(std::move(function)), [](py::function* callable) {
+    const py::gil_scoped_acquire python;
+    delete callable;
+  });
+}
+
+// A Python callable `log(line)` as a sweep's message sink; the sweep calls it with the GIL released.
+SweepMessage python_log(py::function log) {
+  return [log = shared_callable(std::move(log))](const std::string& line) {
+    const py::gil_scoped_acquire python;
+    (*log)(line);
+  };
+}
+
+// A Python callable `run(todo, finished)` that hands the points to an executor as the sweep's executor.
+// Ctrl-C in it (KeyboardInterrupt) stops the sweep as a signal does: the finished points are kept.
+SweepExecutor python_executor(py::function run) {
+  return [run = shared_callable(std::move(run))](const std::vector<std::size_t>& todo,
+                                                 const SweepPointDone& finished) {
+    const py::gil_scoped_acquire python;
+    try {
+      (*run)(todo, py::cpp_function([&finished](std::size_t i, const std::string& rows) { finished(i, rows); }));
+    } catch (py::error_already_set& error) {
+      if (error.matches(PyExc_KeyboardInterrupt)) throw Interrupted("interrupted");
+      throw;
+    }
+  };
+}
+
+void sweep(const SweepSpec& spec, const std::string& out_dir, unsigned jobs, std::optional<bool> resume,
+           std::size_t max_points, double max_output_mb, std::optional<py::function> executor, py::function log) {
+  SweepOptions options = spec.options();
   options.out_dir = out_dir;
   options.jobs = jobs;
-  options.fidelity = parse_fidelity(fidelity);
-  options.resume = resume;
-  py::gil_scoped_release no_python_while_the_workers_run;
+  options.resume = resume.value_or(false);
+  options.resume_unless_inputs_changed = !resume.has_value();
+  options.max_points = max_points;
+  options.max_output_mb = max_output_mb;
+  if (executor) options.executor = python_executor(std::move(*executor));
+  options.on_result = python_log(log);
+  options.on_status = python_log(std::move(log));
+  const ScopedImportOptions import_options(spec.import_options());
+  const py::gil_scoped_release no_python_while_the_points_run;
   run_sweep(options);
 }
+
+// One point of a sweep, run where the executor sends it: loads the inputs once per object.
+class PythonSweepPoints {
+ public:
+  explicit PythonSweepPoints(const SweepSpec& spec) : simulator_(load(spec)) {}
+  std::size_t size() const { return simulator_->size(); }
+  std::string rows(std::size_t index) const {
+    const py::gil_scoped_release python_threads_run_meanwhile;
+    const std::lock_guard<std::mutex> kernel(one_kernel_at_a_time);  // one SystemC kernel at a time
+    return simulator_->rows(index);
+  }
+
+ private:
+  static std::unique_ptr<SweepPointSimulator> load(const SweepSpec& spec) {
+    const ScopedImportOptions import_options(spec.import_options());  // the models load now
+    return std::make_unique<SweepPointSimulator>(spec.options());
+  }
+  std::unique_ptr<SweepPointSimulator> simulator_;
+};
 
 }  // namespace
 }  // namespace ergon
@@ -192,16 +310,37 @@ PYBIND11_MODULE(_ergon, m) {
       .def_readonly("name", &AcceleratorConfig::name)
       .def_readonly("file", &AcceleratorConfig::file)
       .def("__repr__", [](const AcceleratorConfig& c) { return "<ergon config " + c.name + " from " + c.file + ">"; });
-  py::class_<Workload>(m, "Workload")
-      .def_property_readonly("name", &Workload::name)
-      .def_property_readonly("file", &Workload::file)
-      .def_property_readonly("layer_names",
-                             [](const Workload& w) {
-                               std::vector<std::string> names;
-                               for (const Layer& layer : w.layers()) names.push_back(layer.name);
-                               return names;
-                             })
-      .def("__repr__", [](const Workload& w) { return "<ergon workload " + w.name() + " from " + w.file() + ">"; });
+  // Attributes of its own (py::dynamic_attr): the Python layer keeps a model's import options on it.
+  py::class_<Workload>(m, "Workload", py::dynamic_attr(), R"doc(A loaded workload (docs/workloads.md).
+
+Made by ``ergon.load_workload``; not constructed directly.
+
+Attributes
+----------
+name : str
+    The workload's name, as reports show it.
+file : str
+    The file it was loaded from.
+layer_names : list of str
+    Its layers' names, in order.
+
+Examples
+--------
+>>> workload = ergon.load_workload("resnet8")
+>>> workload.name, workload.layer_names[:2]
+('resnet8', ['image', 'conv1'])
+)doc")
+      .def_property_readonly("name", &Workload::name, "The workload's name (str).")
+      .def_property_readonly("file", &Workload::file, "The file it was loaded from (str).")
+      .def_property_readonly(
+          "layer_names",
+          [](const Workload& w) {
+            std::vector<std::string> names;
+            for (const Layer& layer : w.layers()) names.push_back(layer.name);
+            return names;
+          },
+          "Its layers' names, in order (list of str).")
+      .def("__repr__", [](const Workload& w) { return "<ergon.Workload " + w.name() + " from " + w.file() + ">"; });
 
   m.def(
       "load_config",
@@ -211,17 +350,59 @@ PYBIND11_MODULE(_ergon, m) {
   m.def("config_keys_json", [] { return config_keys_json(accelerator_config_keys()).dump(); });
   m.def("config_values_json", [](const AcceleratorConfig& config) { return accelerator_config_values(config).dump(); });
   m.def("load_workload", &load_workload, "path"_a);
+  m.def("load_onnx", &load_onnx, "path"_a, "input_shapes"_a, "input_values"_a, "skip_unsupported"_a, "loop_trips"_a);
+  m.attr("MAX_LOOP_TRIPS") = kMaxLoopTrips;
   m.def("simulate", &simulate, "config"_a, "workload"_a, "fidelity"_a = "tlm", "batch"_a = std::nullopt);
   m.def("dvfs", &dvfs, "config"_a, "workload"_a, "scheme"_a, "deadline_ms"_a = 0.0);
   m.def("estimator_names", &estimator_names);
   m.def("estimate", &estimate, "name"_a, "workload"_a, "config"_a = nullptr,
         "options"_a = std::map<std::string, std::string>{});
-  m.def("sweep", &sweep, "config_path"_a, "overrides"_a, "workload_paths"_a, "params"_a, "out_dir"_a, "jobs"_a,
-        "fidelity"_a, "resume"_a);
+  py::class_<SweepSpec>(m, "SweepSpec")
+      .def(py::init<>())
+      .def_readwrite("config_path", &SweepSpec::config_path)
+      .def_readwrite("overrides", &SweepSpec::overrides)
+      .def_readwrite("workload_paths", &SweepSpec::workload_paths)
+      .def_readwrite("params", &SweepSpec::params)
+      .def_readwrite("fidelity", &SweepSpec::fidelity)
+      .def_readwrite("input_shapes", &SweepSpec::input_shapes)
+      .def_readwrite("input_values", &SweepSpec::input_values)
+      .def_readwrite("skip_unsupported", &SweepSpec::skip_unsupported)
+      .def_readwrite("loop_trips", &SweepSpec::loop_trips);
+  m.def("sweep", &sweep, "spec"_a, "out_dir"_a, "jobs"_a, "resume"_a, "max_points"_a, "max_output_mb"_a,
+        "executor"_a, "log"_a);
+  py::class_<PythonSweepPoints>(m, "SweepPoints")
+      .def(py::init<const SweepSpec&>(), "spec"_a)
+      .def("__len__", &PythonSweepPoints::size)
+      .def("rows", &PythonSweepPoints::rows, "index"_a);
   m.def("dvfs_scheme_names", &dvfs_scheme_names);
   m.def("fidelity_names", [] {
     return std::vector<std::string>{fidelity_name(Fidelity::kTransactionLevel),
                                     fidelity_name(Fidelity::kCycleAccurate)};
   });
   m.def("default_config_path", &default_config_path);
+  // Shipped parts by name (sim/data_paths.hpp): `part` is "config" or "workload".
+  const auto shipped_part = [](const std::string& part) {
+    if (part != "config" && part != "workload") throw py::value_error("part must be 'config' or 'workload'");
+    return part == "config" ? ShippedPart::kConfig : ShippedPart::kWorkload;
+  };
+  m.def(
+      "shipped_files",
+      [shipped_part](const std::string& part) {
+        std::vector<std::pair<std::string, std::string>> files;
+        for (const ShippedFile& file : shipped_files(shipped_part(part))) files.emplace_back(file.name, file.path);
+        return files;
+      },
+      "part"_a);
+  m.def(
+      "resolve_shipped",
+      [shipped_part](const std::string& part, const std::string& name_or_path) {
+        return resolve_shipped(shipped_part(part), name_or_path);
+      },
+      "part"_a, "name_or_path"_a);
+  m.def(
+      "why_not_shipped",
+      [shipped_part](const std::string& part, const std::string& name_or_path) {
+        return why_not_shipped(shipped_part(part), name_or_path);
+      },
+      "part"_a, "name_or_path"_a);
 }

@@ -8,6 +8,7 @@ packages=(
   libsystemc-dev libboost-graph-dev libyaml-cpp-dev libfmt-dev
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox parallel libeigen3-dev libonnx-dev libprotobuf-dev
   python3-dev pybind11-dev python3-numpy python3-pandas python3-matplotlib python3-yaml python3-onnx
+  python3-venv python3-pip python3-setuptools python3-wheel python3-distributed mypy
 )
 if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 

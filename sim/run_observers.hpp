@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "arch/accelerator_config.hpp"
 #include "arch/controller/activity.hpp"
+#include "arch/operating_levels.hpp"
 #include "common/output_budget.hpp"
 #include "network/workload.hpp"
 #include "sim/run_report.hpp"
@@ -29,12 +31,23 @@ class RunOutputs {
              double frequency_mhz, double voltage_v, double dram_bandwidth_gbps,
              ActivityDetail activity = ActivityDetail::kIntervals,
              std::size_t activity_max_rows = kDefaultActivityMaxRows, std::uint64_t max_trace_bytes = UINT64_MAX);
+  // With the chip's config: the traces start at its nominal levels, and trace.json is named after the chip
+  // and the workload and has a PE utilisation track.
+  RunOutputs(const std::string& out_dir, const Workload& workload, const std::vector<std::string>& traces,
+             const AcceleratorConfig& config, ActivityDetail activity = ActivityDetail::kIntervals,
+             std::size_t activity_max_rows = kDefaultActivityMaxRows, std::uint64_t max_trace_bytes = UINT64_MAX);
   RunObservers observers();
   void finish();
+  // Also gives trace.json its power track: the energy `priced` (the report's) per layer over the layer's time.
+  void finish(const SimulationResult& priced);
   // The traces outgrew their budget: they are incomplete and must not be kept.
   const OutputBudget& trace_budget() const { return trace_budget_; }
 
  private:
+  RunOutputs(const std::string& out_dir, const Workload& workload, const std::vector<std::string>& traces,
+             const OperatingLevels& nominal, const TraceHeading& heading, ActivityDetail activity,
+             std::size_t activity_max_rows, std::uint64_t max_trace_bytes);
+
   OutputBudget trace_budget_;
   std::optional<ActivityCsvWriter> activity_;
   std::optional<VcdWriter> vcd_;

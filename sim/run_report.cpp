@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "common/text.hpp"
+#include "sim/data_paths.hpp"
 
 namespace ergon {
 namespace {
@@ -243,6 +244,29 @@ nlohmann::ordered_json skipped_nodes_json(const Workload& workload) {
 
 }  // namespace
 
+nlohmann::ordered_json area_json(const ChipArea& area) {
+  if (!area.known()) return nullptr;
+  nlohmann::ordered_json json;
+  for (const ComponentArea& component : area.components) json[component.component] = component.um2 / 1e6;
+  json["total"] = area.total_um2() / 1e6;
+  return json;
+}
+
+std::string area_cell(const ChipArea& area) {
+  return area.known() ? fmt::format("{}", area.total_um2() / 1e6) : "";
+}
+
+ChipArea config_area(const AcceleratorConfig& config) {
+  const std::string path = energy_table_path(config);
+  try {
+    return chip_area(config, load_energy_table(path));
+  } catch (const InputError& error) {  // the run read it: a report is not refused for a table changed since
+    ChipArea unknown;
+    unknown.notes.push_back(std::string("the energy table could not be read again for its area: ") + error.what());
+    return unknown;
+  }
+}
+
 nlohmann::ordered_json run_json(const SimulationResult& result, const AcceleratorConfig& config,
                                 const Workload& workload, const std::string& fidelity) {
   nlohmann::ordered_json layers = nlohmann::ordered_json::array();
@@ -254,6 +278,7 @@ nlohmann::ordered_json run_json(const SimulationResult& result, const Accelerato
   total.erase("batch");
   for (const char* key : {"freq_mhz", "voltage_v", "dram_bandwidth_gbps", "memory_voltage_v"}) total.erase(key);
   total["latency_ns"] = result.total.time_ns;
+  const ChipArea area = config_area(config);
   return {{"schema_version", kRunReportSchemaVersion},
           {"fidelity", fidelity},
           {"config",
@@ -271,6 +296,8 @@ nlohmann::ordered_json run_json(const SimulationResult& result, const Accelerato
             {"dram_latency_ns", config.dram.latency_ns},
             {"energy_table", config.energy.table}}},
           {"energy_notes", result.energy_notes},
+          {"area_mm2", area_json(area)},
+          {"area_notes", area.notes},
           {"workload",
            {{"name", workload.name()},
             {"file", workload.file()},

@@ -9,6 +9,7 @@
 #include "arch/controller/activity.hpp"
 #include "common/streaming_file.hpp"
 #include "network/workload.hpp"
+#include "power/area_model.hpp"
 #include "sim/activity_rows.hpp"
 #include "sim/simulation.hpp"
 
@@ -39,6 +40,15 @@ std::string energy_cells(const EnergyBreakdown& energy, const std::vector<Counte
 // one layer's shares.
 std::string busy_share_columns(const std::vector<ResourceSpec>& resources);
 std::string busy_share_cells(const LayerResult& layer);
+
+// The chip's area (docs/area.md) as report.json's `area_mm2`: `{mac, rf, glb[, noc], total}` in mm^2, null
+// when the energy table gives no area. And results.csv's `area_mm2` column and a point's cell: the total,
+// empty when unknown.
+nlohmann::ordered_json area_json(const ChipArea& area);
+inline constexpr const char* kAreaColumn = "area_mm2";
+std::string area_cell(const ChipArea& area);
+// The area of `config`'s chip with the energy table it names.
+ChipArea config_area(const AcceleratorConfig& config);
 
 std::string run_table(const SimulationResult& result);
 // DRAM bytes over the layer's time, GB/s.

@@ -435,12 +435,13 @@ void register_bench_phases_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "bench-phases", "STM32N6-style phase benchmark: pre-inference, inference, post-inference (Bartoli et al.)");
   auto o = std::make_shared<BenchOptions>();
+  command->footer("Example:\n  ergon bench-phases -c stm32n6 -w resnet8 --point h-perf --point l-perf");
   command->add_option("--config,-c", o->config_path, "MCU config with a `soc` section (configs/stm32n6.yaml)")
       ->required()
-      ->check(input_file());
+      ->transform(shipped_config());
   command->add_option("--set", o->overrides, "Override a config key: key.path=value (repeatable)");
-  command->add_option("--workload,-w", o->workload_path, "Workload YAML or ONNX")->check(input_file());
-  command->add_option("--point,-p", o->points, "Operating point (repeatable; two give rEDP)");
+  command->add_option("--workload,-w", o->workload_path, "Workload YAML or ONNX")->transform(shipped_workload());
+  command->add_option("--point", o->points, "Operating point (repeatable; two give rEDP)");
   command->add_option("--runs", o->runs, "Iterations in the traces")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));

@@ -52,10 +52,11 @@ void register_blackthorn_commands(CLI::App& app) {
   CLI::App* blackthorn = profile->add_subcommand(
       "blackthorn", "Profile Blackthorn's layer latency models (Lechner and Jantsch 2021) on a simulated config");
   auto options = std::make_shared<ProfileOptions>();
+  blackthorn->footer("Example:\n  ergon profile blackthorn -c edge_tpu --out results/bt");
   options->run.jobs = available_cores();
   blackthorn->add_option("--config,-c", options->config_path, "Accelerator config YAML")
       ->capture_default_str()
-      ->check(input_file());
+      ->transform(shipped_config());
   blackthorn->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   blackthorn
       ->add_option("--out,-o", options->out_dir,

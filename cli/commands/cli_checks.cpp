@@ -8,6 +8,7 @@
 
 #include "cli/commands/commands.hpp"
 #include "common/text.hpp"
+#include "sim/data_paths.hpp"
 
 namespace ergon {
 namespace {
@@ -33,6 +34,24 @@ std::function<std::string(std::string&)> check_readable(const std::string& optio
   return [option](std::string& path) -> std::string {
     if (const std::string why = why_unreadable(path); !why.empty()) {
       throw InputFileError((option.empty() ? "" : option + " ") + path + ": " + why);
+    }
+    return {};
+  };
+}
+
+constexpr const char* kShippedConfigValidator = "shipped_config";
+constexpr const char* kShippedWorkloadValidator = "shipped_workload";
+
+// A path, or a shipped part's name resolved to its file; a name that is neither says what is shipped.
+std::function<std::string(std::string&)> resolve_and_check(ShippedPart part, const std::string& option) {
+  return [part, option](std::string& path) -> std::string {
+    const std::string given = path;
+    path = resolve_shipped(part, given);
+    if (std::string why = why_unreadable(path); !why.empty()) {
+      if (why == "no such file") {
+        if (const std::string shipped = why_not_shipped(part, given); !shipped.empty()) why += ", " + shipped;
+      }
+      throw InputFileError((option.empty() ? "" : option + " ") + given + ": " + why);
     }
     return {};
   };
@@ -71,6 +90,12 @@ void name_options_of(CLI::App& app) {
       }
       const std::string name = option->get_lnames().empty() ? option->get_name() : "--" + option->get_lnames()[0];
       if (validator->get_name() == kInputFileValidator) validator->operation(check_readable(name));
+      if (validator->get_name() == kShippedConfigValidator) {
+        validator->operation(resolve_and_check(ShippedPart::kConfig, name));
+      }
+      if (validator->get_name() == kShippedWorkloadValidator) {
+        validator->operation(resolve_and_check(ShippedPart::kWorkload, name));
+      }
       // CLI11 gives these two their word as the description ("POSITIVE"), not as the name.
       const std::string bound = validator->get_description();
       if (bound == "POSITIVE" || bound == "NONNEGATIVE") {
@@ -85,6 +110,14 @@ void name_options_of(CLI::App& app) {
 
 CLI::Validator input_file() {
   return CLI::Validator(check_readable(""), "FILE", kInputFileValidator);
+}
+
+CLI::Validator shipped_config() {
+  return CLI::Validator(resolve_and_check(ShippedPart::kConfig, ""), "CONFIG", kShippedConfigValidator);
+}
+
+CLI::Validator shipped_workload() {
+  return CLI::Validator(resolve_and_check(ShippedPart::kWorkload, ""), "WORKLOAD", kShippedWorkloadValidator);
 }
 
 void name_input_file_options(CLI::App& app) {

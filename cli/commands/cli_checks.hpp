@@ -17,6 +17,10 @@ inline constexpr int kExitUsageError = 2;
 // dangling link or a loop of links, or is not readable. The message names the option and says which.
 // Thrown (not returned) so it exits as an input error, like any other unreadable input.
 CLI::Validator input_file();
+// input_file() for a config or a workload, which may also be a shipped part's name ("eyeriss", "alexnet")
+// or its path in the source tree ("configs/eyeriss.yaml") from any folder (sim/data_paths.hpp).
+CLI::Validator shipped_config();
+CLI::Validator shipped_workload();
 
 // Rewrites every input_file() check in the app to name its option ("--config eyeriss.yml: no such
 // file"), and every CLI::PositiveNumber and CLI::NonNegativeNumber check to state its range in words

@@ -221,13 +221,14 @@ void register_compare_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "compare", "One comparison report: simulations, CNNergy, Lahmer (TX2, Xavier NX), Blackthorn and measurements");
   auto options = std::make_shared<CompareOptions>();
+  command->footer("Example:\n  ergon compare -w vgg16 -c eyeriss -c edge_tpu --format markdown");
   command
       ->add_option("--config,-c", options->config_paths,
-                   "Accelerator config YAML to simulate (repeatable; default configs/eyeriss.yaml)")
-      ->check(input_file());
+                   "Accelerator config YAML to simulate (repeatable; default eyeriss)")
+      ->transform(shipped_config());
   command->add_option("--workload,-w", options->workload_path, "Workload YAML or ONNX")
       ->required()
-      ->check(input_file());
+      ->transform(shipped_workload());
   command->add_option("--set", options->overrides, "Override a config key of every config: key.path=value");
   command
       ->add_option("--blackthorn-models", options->blackthorn_models,

@@ -118,7 +118,8 @@ void register_config_command(CLI::App& app) {
   config->require_subcommand(1);
   CLI::App* show = config->add_subcommand("show", "Validate a config and print it with every default filled in");
   auto options = std::make_shared<ConfigShowOptions>();
-  show->add_option("file", options->config_path, "Accelerator config YAML")->required()->check(input_file());
+  show->footer("Example:\n  ergon config show edge_tpu --set glb.size_kib=1024");
+  show->add_option("file", options->config_path, "Accelerator config YAML")->required()->transform(shipped_config());
   show->add_option("--set", options->overrides, "Override a key: key.path=value (repeatable)");
   add_format_option(*show, options->format);
   add_report_out_option(*show, options->out_dir, "config");
@@ -132,6 +133,7 @@ void register_config_command(CLI::App& app) {
   CLI::App* keys = config->add_subcommand(
       "keys", "List every config key: type, default, unit, range or choices, when it applies, and what it means");
   auto keys_format = std::make_shared<std::string>("table");
+  keys->footer("Example:\n  ergon config keys --format markdown");
   add_format_option(*keys, *keys_format);
   keys->callback([keys_format] {
     std::optional<OutputFolder> no_folder;
@@ -141,9 +143,10 @@ void register_config_command(CLI::App& app) {
   CLI::App* counters = config->add_subcommand(
       "counters", "List the counters a config's modules register, with the energy per count its table gives");
   auto counter_options = std::make_shared<ConfigShowOptions>();
+  counters->footer("Example:\n  ergon config counters eyeriss");
   counters->add_option("file", counter_options->config_path, "Accelerator config YAML")
       ->required()
-      ->check(input_file());
+      ->transform(shipped_config());
   counters->add_option("--set", counter_options->overrides, "Override a key: key.path=value (repeatable)");
   add_format_option(*counters, counter_options->format);
   add_report_out_option(*counters, counter_options->out_dir, "counters");

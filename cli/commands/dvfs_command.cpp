@@ -34,14 +34,18 @@ struct DvfsOptions {
   std::string activity = "intervals";
   std::size_t activity_max_rows = kDefaultActivityMaxRows;
   double deadline_ms = 0;
+  SimulationChoice simulation;  // --batch only: ARADA's schedules are found at transaction level
   bool pareto = false;
   std::string format = "table";
   double max_output_mb = kDefaultMaxOutputMb;
 };
 
-void run_dvfs_command(const DvfsOptions& options) {
+void run_dvfs_command(DvfsOptions options) {
+  refuse_without_out(options.out_dir, "--trace", !options.traces.empty());
+  refuse_without_out(options.out_dir, "--pareto (pareto.csv and its plot)", options.pareto);
+  if (options.out_dir.empty()) options.activity = "none";  // activity.csv is a file only
   // Staged, moved into --out only when everything is written (common/output_folder).
-  OutputFolder out(options.out_dir, "--out",
+  OutputFolder out(output_target(options.out_dir, "dvfs"), "--out",
                    {"report.json", "layers.csv", "rti_layers.csv", "activity.csv", "trace.vcd", "trace.json",
                     "pareto.csv", "pareto.gp", "pareto.png", "pareto.svg"},
                    {options.config_path, options.workload_path});
@@ -49,7 +53,8 @@ void run_dvfs_command(const DvfsOptions& options) {
   out.add_inputs({energy_table_path(loaded)});
   const Chip chip(std::move(loaded));
   const AcceleratorConfig& config = chip.config();
-  const Workload workload = load_workload(options.workload_path);
+  Workload workload = load_workload(options.workload_path);
+  apply_batch(options.simulation, workload);
   refuse_workload_without_work(workload);
   const std::uint64_t trace_bytes =
       trace_allowance_bytes(options.max_output_mb, options.activity, options.activity_max_rows, workload);
@@ -65,13 +70,11 @@ void run_dvfs_command(const DvfsOptions& options) {
   std::vector<ParetoPoint> front;
   if (options.pareto) front = dvfs_pareto(chip, workload, race_to_idle);
   // The final schedule once more, streaming its activity (frequency and voltage per interval) and traces.
-  RunOutputs outputs(out.staging_folder(), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
-                     config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows,
-                     trace_bytes);
+  RunOutputs outputs(out.staging_folder(), workload, options.traces, config, parse_activity_detail(options.activity),
+                     options.activity_max_rows, trace_bytes);
   SimulationOptions replay = scheduled_options(outcome.allocation);
   replay.observers = outputs.observers();
-  run_pipeline(chip, workload, replay);
-  outputs.finish();
+  outputs.finish(run_pipeline(chip, workload, replay));
   if (outputs.trace_budget().exceeded())
     return report_output_over_budget(outputs.trace_budget(), options.max_output_mb, options.out_dir);
   const nlohmann::json report = dvfs_json(outcome, config, workload);
@@ -86,9 +89,9 @@ void run_dvfs_command(const DvfsOptions& options) {
     write_file_atomically(out.staged("pareto.gp"),
                           pareto_gnuplot(fmt::format("{} on {}: energy against latency, every scheme and deadline",
                                                      workload.name(), config.name)));
-    plotted = run_gnuplot(out.staging_folder(), "pareto.gp");
+    plotted = options.out_dir.empty() || run_gnuplot(out.staging_folder(), "pareto.gp");
   }
-  const std::vector<std::string> written = out.commit();
+  const std::vector<std::string> written = commit_output(out, options.out_dir);
   print_report(forms, options.format);  // after the files: a reader that stops early cannot cost them
   note_written(options.out_dir, written, plotted ? "" : " (no pareto.png: gnuplot missing or failed)");
 }
@@ -98,10 +101,14 @@ void run_dvfs_command(const DvfsOptions& options) {
 void register_dvfs_command(CLI::App& app) {
   CLI::App* dvfs = app.add_subcommand("dvfs", "ARADA per-layer DVFS: allocate levels, re-simulate, report savings");
   auto options = std::make_shared<DvfsOptions>();
+  dvfs->add_option("--batch", options->simulation.batch,
+                   "Images processed together by every layer (default: the workload's)")
+      ->check(CLI::Range(std::int64_t{1}, kMaxBatch));
+  dvfs->footer("Example:\n  ergon dvfs -c edge_tpu -w resnet18 --scheme vf-oh-q");
   dvfs->add_option("--config,-c", options->config_path, "Accelerator config YAML")
       ->capture_default_str()
-      ->check(input_file());
-  dvfs->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(input_file());
+      ->transform(shipped_config());
+  dvfs->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->transform(shipped_workload());
   dvfs->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   dvfs->add_option("--scheme", options->scheme,
                    "rti (race to idle), ideal (continuous, free switching), vf-oh (switch overhead), vf-oh-q "
@@ -109,8 +116,8 @@ void register_dvfs_command(CLI::App& app) {
       ->transform(CLI::IsMember(dvfs_scheme_names(), CLI::ignore_case))
       ->capture_default_str();
   dvfs->add_option("--out,-o", options->out_dir,
-                   "Output folder: report.json, layers.csv (the DVFS run), rti_layers.csv (race to idle), activity.csv")
-      ->required();
+                   "Output folder: report.json, layers.csv (the DVFS run), rti_layers.csv (race to idle), activity.csv "
+                   "(without it: print only)");
   add_format_option(*dvfs, options->format);
   add_progress_options(*dvfs);
   add_max_output_option(*dvfs, options->max_output_mb);
@@ -128,13 +135,14 @@ void register_dvfs_command(CLI::App& app) {
 
   CLI::App* study = app.add_subcommand("dvfs-study", "ARADA's grid: 9 workloads x Edge/HPC TPU x DRAM x schemes");
   auto study_options = std::make_shared<DvfsStudyOptions>();
+  study->footer("Example:\n  ergon dvfs-study -w resnet18 --out results/arada");
   study_options->jobs = available_cores();
   study->add_option("--out,-o", study_options->out_dir, "Output folder: study.csv, averages.csv, study.gp/png/svg")
       ->required();
   study->add_option("--jobs,-j", study_options->jobs, "Worker processes")
       ->capture_default_str()
       ->check(CLI::Range(1u, kMaxWorkerProcesses));
-  study->add_option("--workload", study_options->workloads,
+  study->add_option("--workload,-w", study_options->workloads,
                     "Limit to these workloads (names under workloads/, repeatable; default: ARADA's nine)");
   study
       ->add_option("--traffic-model", study_options->traffic_model,

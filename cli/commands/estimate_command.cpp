@@ -95,16 +95,26 @@ void run_estimate(const IEstimator& estimator, const EstimateCommandOptions& opt
   emit_report(estimator.estimate(inputs).forms, options.format, out, estimator.name());
 }
 
+// One example for --help: the estimator on a shipped workload, with each required option's placeholder.
+std::string estimate_example(const IEstimator& estimator) {
+  std::string example = "Example:\n  ergon estimate " + estimator.name() + " -w alexnet";
+  for (const EstimatorOption& option : estimator.options()) {
+    if (option.required) example += " --" + option.name + (option.folder ? " DIR" : " VALUE");
+  }
+  return example + (estimator.models_a_chip() ? " -c eyeriss" : "");
+}
+
 void register_estimator(CLI::App& estimate, const IEstimator& estimator) {
   CLI::App* command = estimate.add_subcommand(estimator.name(), estimator.description());
+  command->footer(estimate_example(estimator));
   auto options = std::make_shared<EstimateCommandOptions>();
   command->add_option("--workload,-w", options->workload_path, "Workload YAML or ONNX (docs/workloads.md)")
       ->required()
-      ->check(input_file());
+      ->transform(shipped_workload());
   if (estimator.models_a_chip()) {
     command->add_option("--config,-c", options->config_path, "Accelerator config YAML (the chip estimated)")
         ->capture_default_str()
-        ->check(input_file());
+        ->transform(shipped_config());
     command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   }
   if (estimator.prices_energy()) {

@@ -67,9 +67,10 @@ void register_fit_command(CLI::App& app) {
   CLI::App* lahmer = fit->add_subcommand(
       "lahmer", "Fit Lahmer et al.'s E_conv = KCLC (a_c + b_c ofm), E_fc = a_f CLF to simulations or measurements");
   auto options = std::make_shared<FitOptions>();
+  lahmer->footer("Example:\n  ergon fit lahmer -c edge_tpu --out results/lahmer");
   CLI::Option* config = lahmer->add_option("--config,-c", options->config_path, "Accelerator config YAML (simulated)")
                             ->capture_default_str()
-                            ->check(input_file());
+                            ->transform(shipped_config());
   CLI::Option* set =
       lahmer->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   lahmer

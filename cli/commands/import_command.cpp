@@ -18,6 +18,7 @@
 #include "common/staged_commit.hpp"
 #include "network/importers/onnx_model.hpp"
 #include "network/importers/scalesim_topology.hpp"
+#include "network/importers/timeloop_problem.hpp"
 #include "network/workload.hpp"
 
 namespace ergon {
@@ -107,6 +108,67 @@ void import_scalesim(const ScaleSimImportOptions& options) {
   if (config) std::cout << "wrote " << options.config_out_path << "\n";
 }
 
+struct TimeloopImportOptions {
+  std::vector<std::string> problem_paths;
+  std::string name;
+  std::string out_path;
+};
+
+// One file: its stem; several: their folder's name (a network's layers sit in one folder, as Timeloop's
+// layer_shapes/<network>/ do), else a generic name.
+std::string timeloop_workload_name(const std::vector<std::string>& paths) {
+  if (paths.size() == 1) return std::filesystem::path(paths[0]).stem().string();
+  const std::filesystem::path folder = std::filesystem::absolute(paths[0]).lexically_normal().parent_path();
+  for (const std::string& path : paths) {
+    if (std::filesystem::absolute(path).lexically_normal().parent_path() != folder) return "timeloop_problems";
+  }
+  return folder.filename().empty() ? "timeloop_problems" : folder.filename().string();
+}
+
+// The MACs Timeloop counts: every layer's, batch included.
+std::uint64_t batched_macs(const Workload& workload) {
+  std::uint64_t macs = 0;
+  for (const Layer& layer : workload.layers()) macs += layer.macs * static_cast<std::uint64_t>(layer.batch);
+  return macs;
+}
+
+void import_timeloop(const TimeloopImportOptions& options) {
+  refuse_output_over_inputs(options.out_path, options.problem_paths, "--out");
+  check_output_file_option(options.out_path, "--out");
+  const TimeloopImport imported = read_timeloop_problems(options.problem_paths);
+  for (const std::string& warning : imported.warnings) std::cerr << "warning: " << warning << "\n";
+  const std::string name = options.name.empty() ? timeloop_workload_name(options.problem_paths) : options.name;
+  std::uint64_t expected_macs = 0;
+  for (const TimeloopLayer& layer : imported.layers) expected_macs += layer.operation_count;
+  std::uint64_t macs = 0;
+  const CheckedConversion workload(options.out_path, timeloop_workload_yaml(imported.layers, name),
+                                   [&](const std::string& staged) { macs = batched_macs(load_workload(staged)); });
+  if (macs != expected_macs) {  // every bound is one of the layer's factors: a difference is a bug here
+    throw std::logic_error(
+        fmt::format("the converted workload holds {} MACs, the problems {}; nothing was written", macs, expected_macs));
+  }
+  commit_staged_files({workload.move()});
+  std::cout << fmt::format("wrote {}: {} layer{}, {} MACs (batch included, as Timeloop counts them)\n",
+                           options.out_path, imported.layers.size(), imported.layers.size() == 1 ? "" : "s", macs);
+}
+
+void register_import_timeloop(CLI::App& command) {
+  CLI::App* timeloop = command.add_subcommand(
+      "timeloop", "Timeloop problem files (v0.3 or v0.4; conv or GEMM shapes) as a workload YAML, a layer per file");
+  auto options = std::make_shared<TimeloopImportOptions>();
+  timeloop->add_option("problems", options->problem_paths, "Timeloop problem YAML files (problem: {shape, instance})")
+      ->required()
+      ->check(input_file());
+  timeloop->add_option("--name", options->name,
+                       "Workload name (default: the file's name; for several files, their folder's)");
+  timeloop
+      ->add_option("--out,-o", options->out_path, "The workload YAML to write (a file: the conversion's only output)")
+      ->required();
+  timeloop->footer(
+      "Example:\n  ergon import timeloop AlexNet_layer1.yaml VGG02_layer5.yaml --name layers -o layers.yaml");
+  timeloop->callback([options] { import_timeloop(*options); });
+}
+
 }  // namespace
 
 void register_import_command(CLI::App& app) {
@@ -128,6 +190,8 @@ void register_import_command(CLI::App& app) {
                      ->check(input_file());
   scalesim->add_option("--config-out", options->config_out_path, "Accelerator config YAML to write")->needs(config);
   config->needs(scalesim->get_option("--config-out"));
+  scalesim->footer(
+      "Example:\n  ergon import scalesim -t alexnet.csv -c scale.cfg --config-out scale.yaml -o alexnet.yaml");
   scalesim->callback([options] { import_scalesim(*options); });
 
   CLI::App* onnx =
@@ -137,6 +201,7 @@ void register_import_command(CLI::App& app) {
   onnx->add_option("model", *onnx_model, "ONNX model (.onnx)")->required()->check(input_file());
   onnx->add_option("--out,-o", *onnx_out, "The workload YAML to write (a file: the conversion's only output)")
       ->required();
+  onnx->footer("Example:\n  ergon import onnx resnet18.onnx --input-shape input=1x3x224x224 -o resnet18.yaml");
   onnx->callback([onnx_model, onnx_out] {
     refuse_output_over_inputs(*onnx_out, {*onnx_model}, "--out");
     check_output_file_option(*onnx_out, "--out");
@@ -148,6 +213,7 @@ void register_import_command(CLI::App& app) {
     std::cout << fmt::format("wrote {}: {} layers, {} MACs and {} vector operations per image\n", *onnx_out,
                              workload.layers().size(), workload.total_macs(), workload.total_vector_ops());
   });
+  register_import_timeloop(*command);
 }
 
 ERGON_REGISTER(CliCommand, "import", CliCommand{register_import_command}, 40)

@@ -153,10 +153,13 @@ void register_map_command(CLI::App& app) {
   CLI::App* command =
       app.add_subcommand("map", "Show the mapping chosen for each layer, its loop nest and the candidates' spread");
   auto options = std::make_shared<MapOptions>();
+  command->footer("Example:\n  ergon map -c eyeriss -w alexnet --batch 4 --layer conv3");
   command->add_option("--config,-c", options->config_path, "Accelerator config YAML")
       ->capture_default_str()
-      ->check(input_file());
-  command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(input_file());
+      ->transform(shipped_config());
+  command->add_option("--workload,-w", options->workload_path, "Workload YAML")
+      ->required()
+      ->transform(shipped_workload());
   command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
   command->add_option("--batch", options->batch, "Images processed together by every layer (default: the workload's)")
       ->check(CLI::Range(std::int64_t{1}, kMaxBatch));

@@ -82,7 +82,43 @@ void write_report_files(const ReportForms& forms, std::optional<OutputFolder>& o
   note_written(out->target(), out->commit());
 }
 
+void add_simulation_options(CLI::App& command, SimulationChoice& choice) {
+  command.add_option("--batch", choice.batch, "Images processed together by every layer (default: the workload's)")
+      ->check(CLI::Range(std::int64_t{1}, kMaxBatch));
+  command
+      .add_option("--fidelity", choice.fidelity,
+                  "tlm: transaction level; cycle: cycle-accurate PE array on real values, outputs checked")
+      ->transform(CLI::IsMember({"tlm", "cycle"}, CLI::ignore_case))
+      ->capture_default_str();
+}
+
+SimulationOptions simulation_options(const SimulationChoice& choice) {
+  SimulationOptions options;
+  if (choice.batch > 0) options.batch = choice.batch;
+  options.fidelity = parse_fidelity(choice.fidelity);
+  return options;
+}
+
+void apply_batch(const SimulationChoice& choice, Workload& workload) {
+  if (choice.batch > 0) workload.set_batch(choice.batch);
+}
+
+std::string output_target(const std::string& out_dir, const std::string& command) {
+  if (!out_dir.empty()) return out_dir;
+  return (std::filesystem::temp_directory_path() / ("ergon-" + command + "-print-only")).string();
+}
+
+std::vector<std::string> commit_output(OutputFolder& out, const std::string& out_dir) {
+  if (out_dir.empty()) return {};  // print only: the staging folder goes with `out`
+  return out.commit();
+}
+
+void refuse_without_out(const std::string& out_dir, const std::string& option, bool given) {
+  if (given && out_dir.empty()) throw UsageError(option + " writes files: give --out DIR as well");
+}
+
 void note_written(const std::string& out_dir, const std::vector<std::string>& names, const std::string& remark) {
+  if (out_dir.empty()) return;
   std::string list;
   for (const std::string& name : names) list += (list.empty() ? "" : ",") + name;
   std::cout << std::flush;

@@ -9,6 +9,7 @@
 #include "common/output_budget.hpp"
 #include "common/output_folder.hpp"
 #include "common/report_formats.hpp"
+#include "sim/simulation.hpp"
 
 namespace ergon {
 
@@ -36,13 +37,24 @@ void add_report_out_option(CLI::App& command, std::string& out_dir, const std::s
 std::optional<OutputFolder> open_report_folder(const std::string& out_dir, const std::string& stem,
                                                const std::vector<std::string>& inputs);
 
+// Print-only runs (docs/cli.md, "Outputs"): without --out a command prints its report in --format and writes
+// nothing. Its files are still staged, in a scratch folder that is removed uncommitted, so every check on
+// them runs as with --out. output_target gives --out's folder, or that scratch folder's target.
+std::string output_target(const std::string& out_dir, const std::string& command);
+// Commits `out` into --out and returns the names written; without --out nothing (the scratch folder is
+// removed with `out`).
+std::vector<std::string> commit_output(OutputFolder& out, const std::string& out_dir);
+// Options whose only product is a file (--trace, --pareto plots) need --out: a usage error naming them.
+void refuse_without_out(const std::string& out_dir, const std::string& option, bool given);
+
 // Prints `forms` on stdout in `format` and, with a folder, writes <stem>.json and <stem>.csv into it.
 void emit_report(const ReportForms& forms, const std::string& format, std::optional<OutputFolder>& out,
                  const std::string& stem);
 void print_report(const ReportForms& forms, const std::string& format);
 void write_report_files(const ReportForms& forms, std::optional<OutputFolder>& out, const std::string& stem);
 
-// "note: wrote DIR/{a,b}" on stderr, after stdout is flushed, so that stdout holds the report alone.
+// "note: wrote DIR/{a,b}" on stderr, after stdout is flushed, so that stdout holds the report alone; nothing
+// for a print-only run (no DIR).
 void note_written(const std::string& out_dir, const std::vector<std::string>& names, const std::string& remark = "");
 
 // The command shows its progress on stderr (docs/cli.md, "Progress"): each simulation's, a process pool's
@@ -61,6 +73,17 @@ std::uint64_t trace_allowance_bytes(double max_output_mb, const std::string& act
 // The traces outgrew --max-output-mb: says so with the figure and sets the exit status (found after the
 // simulation, so not thrown).
 void report_output_over_budget(const OutputBudget& budget, double max_output_mb, const std::string& out_dir);
+
+// --batch and --fidelity, the same on every command that simulates (docs/cli.md, "Grammar").
+struct SimulationChoice {
+  std::int64_t batch = 0;  // 0: each layer's own batch
+  std::string fidelity = "tlm";
+};
+void add_simulation_options(CLI::App& command, SimulationChoice& choice);
+// The choice as the simulator takes it: options.batch and options.fidelity set.
+SimulationOptions simulation_options(const SimulationChoice& choice);
+// --batch applied to the workload itself, for commands whose studies build their own simulation options.
+void apply_batch(const SimulationChoice& choice, Workload& workload);
 
 // --activity none|layers|intervals and --activity-max-rows (docs/simulator.md).
 void add_activity_options(CLI::App& command, std::string& detail, std::size_t& max_rows);

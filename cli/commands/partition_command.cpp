@@ -35,7 +35,8 @@ struct PartitionOptions {
   std::vector<std::string> overrides;
   std::string workload_path;
   std::string energy = "sim";
-  std::string sparsity_table;  // default: workloads/cnnergy/<workload name>.yaml when it exists
+  SimulationChoice simulation;  // --batch, --fidelity (with --energy sim)
+  std::string sparsity_table;   // default: workloads/cnnergy/<workload name>.yaml when it exists
   double default_sparsity = 0;
   double bitrate_mbps = 60, tx_power_w = 0.5, input_sparsity = 0.608, cloud_tops = 92;
   int tx_word_bits = 0;        // 0: the client's pe_array.word_bits
@@ -56,7 +57,7 @@ void client_costs(const PartitionOptions& o, const AcceleratorConfig& config, co
   in.client_latency_s.assign(n, 0);
   const EnergyTable table = load_energy_table(energy_table_path(config));
   if (o.energy == "sim") {
-    const SimulationResult result = Simulation(config, table, workload, SimulationOptions{}).run();
+    const SimulationResult result = Simulation(config, table, workload, simulation_options(o.simulation)).run();
     for (std::size_t i = 0; i < n; ++i) {
       const double batch = static_cast<double>(result.layers[i].batch);
       in.client_energy_j[i] = result.layers[i].energy.total_pj() * 1e-12 / batch;
@@ -248,6 +249,8 @@ void write_outputs(OutputFolder& out, const ReportForms& forms, const std::strin
 }
 
 void run_partition(const PartitionOptions& o) {
+  const bool simulation_chosen = o.simulation.batch > 0 || o.simulation.fidelity != "tlm";
+  if (simulation_chosen && o.energy != "sim") throw UsageError("--batch and --fidelity apply to --energy sim only");
   std::optional<OutputFolder> out;  // staged (common/output_folder); --out is optional here
   if (!o.out_dir.empty()) {
     out.emplace(o.out_dir, "--out", std::vector<std::string>{"partition.json", "cuts.csv", "savings_map.csv"},
@@ -301,11 +304,15 @@ void run_partition(const PartitionOptions& o) {
 void register_partition_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("partition", "NeuPart: the energy-optimal client/cloud split of a network");
   auto o = std::make_shared<PartitionOptions>();
+  add_simulation_options(*command, o->simulation);
+  command->footer("Example:\n  ergon partition --set pe_array.word_bits=8 -w alexnet --energy cnnergy");
   command->add_option("--config,-c", o->config_path, "Client accelerator config")
       ->capture_default_str()
-      ->check(input_file());
+      ->transform(shipped_config());
   command->add_option("--set", o->overrides, "Override a config key: key.path=value (repeatable)");
-  command->add_option("--workload,-w", o->workload_path, "Workload YAML or ONNX")->required()->check(input_file());
+  command->add_option("--workload,-w", o->workload_path, "Workload YAML or ONNX")
+      ->required()
+      ->transform(shipped_workload());
   command->add_option("--bitrate-mbps", o->bitrate_mbps, "Effective uplink bit rate B_e")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

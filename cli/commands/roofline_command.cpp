@@ -28,7 +28,7 @@ struct RooflineOptions {
   std::string config_path = default_config_path();
   std::string workload_path;
   std::vector<std::string> overrides;
-  std::int64_t batch = 0;
+  SimulationChoice simulation;  // --batch, --fidelity
   std::string out_dir;
   std::string format = "table";
 };
@@ -53,15 +53,15 @@ plot [0.01:10000] roof(x) title 'roofline' lw 2 lc rgb 'black', \
 }
 
 void run_roofline(const RooflineOptions& options) {
-  OutputFolder out(options.out_dir, "--out", {"roofline.csv", "roofline.json", "roofline.gp", "roofline.png"},
+  OutputFolder out(output_target(options.out_dir, "roofline"), "--out",
+                   {"roofline.csv", "roofline.json", "roofline.gp", "roofline.png"},
                    {options.config_path, options.workload_path});
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
   out.add_inputs({energy_table_path(config)});
   const EnergyTable table = load_energy_table(energy_table_path(config));
   const Workload workload = load_workload(options.workload_path);
   refuse_workload_without_work(workload);
-  SimulationOptions simulation_options;
-  if (options.batch > 0) simulation_options.batch = options.batch;
+  const SimulationOptions simulation_options = ergon::simulation_options(options.simulation);
   const SimulationResult result = Simulation(config, table, workload, simulation_options).run();
 
   const double peak_gops = compute_ceiling_gops(config);
@@ -113,8 +113,8 @@ void run_roofline(const RooflineOptions& options) {
                         gnuplot_script(peak_gops, config.dram.bandwidth_gbps, workload.name() + " on " + config.name));
   const std::string json_text = json.dump(2) + "\n";
   write_file_atomically(out.staged("roofline.json"), json_text);
-  const bool plotted = run_gnuplot(out.staging_folder(), "roofline.gp");
-  const std::vector<std::string> written = out.commit();
+  const bool plotted = !options.out_dir.empty() && run_gnuplot(out.staging_folder(), "roofline.gp");
+  const std::vector<std::string> written = commit_output(out, options.out_dir);
   print_report({table_text, json_text, csv}, options.format);  // after the files, as everywhere
   note_written(options.out_dir, written, plotted ? "" : " (install gnuplot for roofline.png)");
 }
@@ -124,15 +124,17 @@ void run_roofline(const RooflineOptions& options) {
 void register_roofline_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("roofline", "Per-layer roofline: arithmetic intensity vs achieved GOPS");
   auto options = std::make_shared<RooflineOptions>();
+  command->footer("Example:\n  ergon roofline -c edge_tpu -w alexnet");
   command->add_option("--config,-c", options->config_path, "Accelerator config YAML")
       ->capture_default_str()
-      ->check(input_file());
-  command->add_option("--workload,-w", options->workload_path, "Workload YAML")->required()->check(input_file());
+      ->transform(shipped_config());
+  command->add_option("--workload,-w", options->workload_path, "Workload YAML")
+      ->required()
+      ->transform(shipped_workload());
   command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
-  command->add_option("--batch", options->batch, "Images processed together by every layer")
-      ->check(CLI::Range(std::int64_t{1}, kMaxBatch));
-  command->add_option("--out,-o", options->out_dir, "Output folder: roofline.csv, roofline.json, roofline.gp/png/svg")
-      ->required();
+  add_simulation_options(*command, options->simulation);
+  command->add_option("--out,-o", options->out_dir,
+                      "Output folder: roofline.csv, roofline.json, roofline.gp/png/svg (without it: print only)");
   add_format_option(*command, options->format);
   add_progress_options(*command);
   command->callback([options] { run_roofline(*options); });

@@ -25,8 +25,7 @@ struct RunOptions {
   std::string config_path = default_config_path();
   std::string workload_path;
   std::vector<std::string> overrides;
-  std::string fidelity = "tlm";
-  std::int64_t batch = 0;  // 0: each layer's own batch
+  SimulationChoice simulation;  // --batch, --fidelity
   std::string out_dir;
   std::vector<std::string> traces;
   std::string activity = "intervals";
@@ -111,11 +110,21 @@ std::optional<std::pair<SimulationResult, std::string>> simulate_into(const RunO
                                                                       const std::optional<MappingFile>& mapping,
                                                                       const OutputFolder& out);
 
-void run_simulation(const RunOptions& options) {
+// Without --out a run prints its report and writes nothing: its files are staged in a scratch folder
+// that is never committed. Traces and activity.csv are files only, so they need --out.
+void check_print_only_options(const RunOptions& options) {
+  refuse_without_out(options.out_dir, "--trace", !options.traces.empty());
+  refuse_without_out(options.out_dir, "--scalesim-topology (converted into the output folder)",
+                     !options.scalesim_topology.empty());
+}
+
+void run_simulation(RunOptions options) {
   check_scalesim_options(options);
+  check_print_only_options(options);
+  if (options.out_dir.empty()) options.activity = "none";  // activity.csv is a file only
   // Every output is staged and moved into --out only when the run succeeds: a failed or interrupted run
   // writes nothing there (common/output_folder).
-  OutputFolder out(options.out_dir, "--out", planned_outputs(options), named_inputs(options));
+  OutputFolder out(output_target(options.out_dir, "run"), "--out", planned_outputs(options), named_inputs(options));
   const RunInputs inputs = load_inputs(options, out);
   refuse_workload_without_work(inputs.workload);
   out.add_inputs({energy_table_path(inputs.config)});
@@ -129,7 +138,7 @@ void run_simulation(const RunOptions& options) {
     throw std::runtime_error(out.shown(error.what()));
   }
   if (!result) return;  // reported; nothing is written
-  const std::vector<std::string> written = out.commit();
+  const std::vector<std::string> written = commit_output(out, options.out_dir);
   std::cout << result->second << std::flush;  // after the files: a reader that stops early cannot cost them
   note_written(options.out_dir, written);
   for (const std::string& note : result->first.energy_notes) std::cerr << "note: energy table: " << note << "\n";
@@ -146,12 +155,12 @@ void run_simulation(const RunOptions& options) {
 std::optional<std::string> write_run_reports(const SimulationResult& result, const Chip& chip, const Workload& workload,
                                              const RunOptions& options, RunOutputs& outputs, const OutputFolder& out) {
   const AcceleratorConfig& config = chip.config();
-  outputs.finish();
+  outputs.finish(result);
   if (outputs.trace_budget().exceeded()) {
     report_output_over_budget(outputs.trace_budget(), options.max_output_mb, options.out_dir);
     return std::nullopt;
   }
-  const nlohmann::json report = run_json(result, config, workload, options.fidelity);
+  const nlohmann::json report = run_json(result, config, workload, options.simulation.fidelity);
   if (const auto bad = first_non_finite(report)) {
     report_non_finite(*bad, {config.file, chip.table().file});
     return std::nullopt;
@@ -173,13 +182,11 @@ std::optional<std::pair<SimulationResult, std::string>> simulate_into(const RunO
                                                                       const OutputFolder& out) {
   const Chip chip(config);
   RunOutputs outputs(
-      out.staging_folder(), workload, options.traces, config.clock.frequency_mhz, config.clock.voltage_v,
-      config.dram.bandwidth_gbps, parse_activity_detail(options.activity), options.activity_max_rows,
+      out.staging_folder(), workload, options.traces, config, parse_activity_detail(options.activity),
+      options.activity_max_rows,
       trace_allowance_bytes(options.max_output_mb, options.activity, options.activity_max_rows, workload));
-  SimulationOptions simulation_options;
-  if (options.batch > 0) simulation_options.batch = options.batch;
+  SimulationOptions simulation_options = ergon::simulation_options(options.simulation);
   simulation_options.mapping = mapping;
-  simulation_options.fidelity = parse_fidelity(options.fidelity);
   simulation_options.observers = outputs.observers();
   std::optional<std::string> shown;
   SimulationResult result = run_pipeline(chip, workload, simulation_options, [&](const SimulationResult& priced) {
@@ -194,10 +201,11 @@ std::optional<std::pair<SimulationResult, std::string>> simulate_into(const RunO
 void register_run_command(CLI::App& app) {
   CLI::App* run = app.add_subcommand("run", "Simulate a workload on an accelerator (SystemC)");
   auto options = std::make_shared<RunOptions>();
+  run->footer("Example:\n  ergon run -c eyeriss -w alexnet --batch 4 --out results/alexnet");
   run->add_option("--config,-c", options->config_path, "Accelerator config YAML")
       ->capture_default_str()
-      ->check(input_file());
-  run->add_option("--workload,-w", options->workload_path, "Workload YAML")->check(input_file());
+      ->transform(shipped_config());
+  run->add_option("--workload,-w", options->workload_path, "Workload YAML")->transform(shipped_workload());
   run->add_option("--scalesim-config", options->scalesim_config, "A SCALE-Sim .cfg instead of --config")
       ->check(input_file());
   run->add_option("--scalesim-topology", options->scalesim_topology, "A SCALE-Sim topology CSV instead of --workload")
@@ -205,16 +213,11 @@ void register_run_command(CLI::App& app) {
   run->add_flag("--scalesim-gemm", options->scalesim_gemm,
                 "The SCALE-Sim topology lists GEMMs (Layer, M, N, K); without it the header tells");
   run->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
-  run->add_option("--fidelity", options->fidelity,
-                  "tlm: transaction level; cycle: cycle-accurate PE array on real values, outputs checked")
-      ->transform(CLI::IsMember({"tlm", "cycle"}, CLI::ignore_case))
-      ->capture_default_str();
-  run->add_option("--batch", options->batch, "Images processed together by every layer (default: the workload's)")
-      ->check(CLI::Range(std::int64_t{1}, kMaxBatch));
+  add_simulation_options(*run, options->simulation);
   run->add_option("--mapping", options->mapping_path, "Mapping file pinning parameters per layer (docs/mapping.md)")
       ->check(input_file());
-  run->add_option("--out,-o", options->out_dir, "Output folder: report.json, layers.csv, activity.csv, traces")
-      ->required();
+  run->add_option("--out,-o", options->out_dir,
+                  "Output folder: report.json, layers.csv, activity.csv, traces (without it: print only)");
   add_format_option(*run, options->format);
   add_progress_options(*run);
   add_max_output_option(*run, options->max_output_mb);

@@ -1,12 +1,27 @@
-// `ergon sweep` and `ergon sweep-merge`: design-space sweeps over numeric config keys (docs/sweep.md).
+// `ergon sweep` and `ergon sweep-merge`: design-space sweeps over config keys (docs/sweep.md).
+#include <fmt/format.h>
+#include <stdlib.h>  // mkdtemp
+
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
 
 #include "cli/commands/cli_checks.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/commands/output.hpp"
+#include "common/interrupt_cleanup.hpp"
+#include "common/text.hpp"
+#include "network/layer.hpp"  // kMaxBatch
 #include "sim/data_paths.hpp"
+#include "sim/parallel/interrupt.hpp"
 #include "sim/parallel/process_pool.hpp"
+#include "sim/sweep/sweep_pareto.hpp"
+#include "sim/sweep/sweep_plot.hpp"
+#include "sim/sweep/sweep_results.hpp"
 #include "sim/sweep/sweep_run.hpp"
 
 namespace ergon {
@@ -15,26 +30,382 @@ namespace {
 struct SweepArguments {
   SweepOptions options;
   std::vector<std::string> parameters;
+  std::vector<std::string> links;
   std::string shard = "0/1";
   std::string fidelity = "tlm";
+  std::string format = "table";
   bool list_points = false;
 };
 
-void run_sweep_command(SweepArguments& arguments) {
+struct MergeArguments {
+  std::vector<std::string> shards;
+  std::string out_dir;
+  std::string format = "table";
+  bool plot = false;
+  std::string plot_by;
+  bool pareto = false;
+};
+
+// A print-only run's folder (docs/cli.md, "Outputs"): made under the temporary folder, removed when the command
+// ends, also when it fails or is interrupted.
+class ScratchFolder {
+ public:
+  explicit ScratchFolder(const std::string& command) {
+    std::string pattern = (std::filesystem::temp_directory_path() / ("ergon-" + command + "-XXXXXX")).string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot make a scratch folder " + pattern);
+    path_ = pattern;
+    cleanup_ = std::make_unique<CleanupOnInterrupt>(path_);
+  }
+  ~ScratchFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::unique_ptr<CleanupOnInterrupt> cleanup_;
+};
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::vector<CsvRow> csv_records(const std::string& csv) {
+  std::istringstream in(csv);
+  CsvRowReader reader(in, "results.csv");
+  std::vector<CsvRow> rows;
+  for (CsvRow row; reader.next(row);) rows.push_back(std::move(row));
+  return rows;
+}
+
+// A cell as JSON: null when empty, a number when it reads as one (an integer as an integer), text otherwise;
+// names are always text.
+nlohmann::ordered_json json_cell(const std::string& column, const std::string& cell) {
+  if (cell.empty()) return nullptr;
+  if (column == "workload" || column == "layer" || column == "op") return cell;
+  if (cell.find_first_not_of("0123456789") == std::string::npos && cell.size() < 19) return std::stoll(cell);
+  if (const std::optional<double> number = parse_finite_number(cell)) return *number;
+  return cell;
+}
+
+nlohmann::ordered_json csv_objects(const std::vector<CsvRow>& records) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    nlohmann::ordered_json row = nlohmann::ordered_json::object();
+    for (std::size_t c = 0; c < records[0].fields.size(); ++c) {
+      row[records[0].fields[c]] =
+          json_cell(records[0].fields[c], c < records[r].fields.size() ? records[r].fields[c] : "");
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// Columns padded to their widest cell: text to the left, numbers to the right.
+std::string aligned(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()));
+    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  std::string text;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const bool number = parse_finite_number(row[c]).has_value();
+      line += (c == 0 ? "" : "  ") +
+              (number ? fmt::format("{:>{}}", row[c], widths[c]) : fmt::format("{:<{}}", row[c], widths[c]));
+    }
+    text += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
+  }
+  return text;
+}
+
+// A row per point (its total row): the point, workload and key columns (between `workload` and `layer`), cycles,
+// latency, energy and, when results.csv has it, area.
+std::string totals_table(const std::vector<CsvRow>& records) {
+  if (records.empty()) return "";
+  const std::vector<std::string>& header = records[0].fields;
+  const auto column = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  const std::size_t workload = column("workload"), layer = column("layer"), area = column("area_mm2");
+  if (layer >= header.size() || workload >= layer) return "";  // not a sweep's results: csv and json still show it
+  std::vector<std::string> heading = {"point", "workload"};
+  for (std::size_t c = workload + 1; c < layer; ++c) heading.push_back(header[c]);
+  for (const char* name : {"cycles", "latency ms", "energy uJ"}) heading.emplace_back(name);
+  if (area < header.size()) heading.emplace_back("area mm2");
+  std::vector<std::vector<std::string>> rows = {heading};
+  const auto scaled = [](const std::string& cell, double divisor, const char* format) {
+    const std::optional<double> value = parse_finite_number(cell);
+    return value ? fmt::format(fmt::runtime(format), *value / divisor) : cell;
+  };
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    const std::vector<std::string>& f = records[r].fields;
+    if (f.size() != header.size() || f[layer] != "total") continue;
+    std::vector<std::string> row(f.begin(), f.begin() + static_cast<long>(layer));
+    const auto cell = [&](const std::string& name) { return column(name) < f.size() ? f[column(name)] : ""; };
+    row.push_back(cell("cycles"));
+    row.push_back(scaled(cell("time_ns"), 1e6, "{:.4f}"));
+    row.push_back(scaled(cell("total_pj"), 1e6, "{:.3f}"));
+    if (area < header.size()) row.push_back(scaled(f[area], 1, "{:.3f}"));
+    rows.push_back(std::move(row));
+  }
+  return aligned(rows);
+}
+
+// The results of the sweep in `folder` in every --format: csv is results.csv itself.
+ReportForms results_forms(const std::string& folder) {
+  ReportForms forms;
+  forms.csv = file_text(folder + "/results.csv");
+  const std::vector<CsvRow> records = csv_records(forms.csv);
+  nlohmann::ordered_json json = {{"sweep", nlohmann::ordered_json::parse(file_text(folder + "/sweep.json"))},
+                                 {"results", csv_objects(records)}};
+  forms.json = json.dump(2) + "\n";
+  forms.table = totals_table(records) + "(a row per point; its layers' rows: --format csv or json)\n";
+  return forms;
+}
+
+// The Pareto front of the sweep in `folder` in every --format: csv is pareto.csv.
+ReportForms pareto_forms(const std::string& folder) {
+  const std::string results = folder + "/results.csv";
+  const SweepParetoFront front = sweep_pareto_front(results);
+  if (!front.area_left_out.empty()) std::cerr << "note: " << front.area_left_out << "\n";
+  std::size_t on_front = 0;
+  for (const SweepParetoPoint& point : front.points) on_front += point.on_front ? 1 : 0;
+  ReportForms forms;
+  forms.csv = sweep_pareto_csv(front, results);
+  const std::vector<CsvRow> records = csv_records(forms.csv);
+  nlohmann::ordered_json json = {
+      {"objectives", front.objectives}, {"points", front.points.size()}, {"front", csv_objects(records)}};
+  forms.json = json.dump(2) + "\n";
+  std::string objectives;
+  for (const std::string& objective : front.objectives) objectives += (objectives.empty() ? "" : ", ") + objective;
+  forms.table =
+      fmt::format("Pareto front: {} of {} points, minimising {}\n", on_front, front.points.size(), objectives) +
+      totals_table(records);
+  return forms;
+}
+
+void print_forms(const std::string& folder, bool pareto, const std::string& format) {
+  std::cout << std::flush;
+  print_report(pareto ? pareto_forms(folder) : results_forms(folder), format);
+}
+
+void print_lines_to_stderr(const std::string& line) {
+  std::cerr << line << "\n";
+}
+
+// Without --out a sweep prints its results and keeps nothing, so what only makes sense with a folder is refused.
+void check_print_only_options(const SweepArguments& arguments, bool shard_given) {
+  const SweepOptions& options = arguments.options;
+  if (!options.out_dir.empty() || arguments.list_points) return;
+  if (options.resume) throw UsageError("--resume continues the sweep in an --out folder: give --out DIR");
+  if (shard_given) throw UsageError("--shard writes one shard's folder for sweep-merge: give --out DIR");
+  refuse_without_out(options.out_dir, "--plot", options.plot && options.plot_by.empty());
+  refuse_without_out(options.out_dir, "--plot-by", !options.plot_by.empty());
+}
+
+void parse_sweep_arguments(SweepArguments& arguments) {
   SweepOptions& options = arguments.options;
   for (const std::string& text : arguments.parameters) options.parameters.push_back(parse_sweep_parameter(text));
+  for (const std::string& text : arguments.links) options.links.push_back(parse_sweep_link(text));
+  for (const SweepParameter& parameter : options.parameters) {
+    if (parameter.key == kBatchKey && options.batch > 0) {
+      throw UsageError("--batch " + std::to_string(options.batch) + " fixes batch, which --param " +
+                       parameter.argument + " sweeps: drop one of them");
+    }
+  }
+  if (!options.plot_by.empty()) options.plot = true;
   options.shard = parse_shard(arguments.shard);
   options.fidelity = parse_fidelity(arguments.fidelity);
+  check_distinct_keys(options.parameters, options.overrides, options.links);
+  resolve_link_sources(options.links, options.parameters, options.overrides, options.config_path, options.batch);
+}
+
+// Runs the sweep in a scratch folder and prints its results (or its front): nothing is kept.
+void run_print_only_sweep(SweepOptions options, const std::string& format) {
+  const ScratchFolder scratch("sweep");
+  options.out_dir = scratch.path() + "/sweep";
+  const bool pareto = options.pareto;
+  options.pareto = false;                         // printed below, not written
+  options.on_result = [](const std::string&) {};  // "wrote <scratch folder>": it is not kept
+  try {
+    run_sweep(options);
+  } catch (const Interrupted&) {
+    throw Interrupted("interrupted: a sweep without --out keeps nothing; give --out to keep finished points");
+  }
+  print_forms(options.out_dir, pareto, format);
+}
+
+void run_sweep_command(SweepArguments& arguments, bool shard_given, bool format_given) {
+  parse_sweep_arguments(arguments);
+  SweepOptions& options = arguments.options;
   if (arguments.list_points) {
     std::cout << list_sweep_points(options);
     return;
   }
-  if (options.out_dir.empty()) throw std::runtime_error("give --out (the sweep's results folder)");
-  if (options.plot && options.parameters.size() != 1) {
-    throw std::runtime_error("--plot draws energy against one swept key; this sweep has " +
-                             std::to_string(options.parameters.size()));
+  check_print_only_options(arguments, shard_given);
+  check_link_values(SweepGrid(options.workload_paths, options.parameters, options.links), options.overrides,
+                    options.config_path);
+  if (options.out_dir.empty()) {
+    run_print_only_sweep(options, arguments.format);
+    return;
   }
+  if (format_given) options.on_result = print_lines_to_stderr;  // stdout holds the results alone
   run_sweep(options);
+  if (format_given) print_forms(options.out_dir, options.pareto, arguments.format);
+}
+
+// The plot's keys from the first shard's sweep.json, checked before anything is merged; a folder that is not a
+// sweep's is left to the merge to name.
+std::optional<PlotKeys> merge_plot_keys(const MergeArguments& arguments) {
+  if (!arguments.plot && arguments.plot_by.empty()) return std::nullopt;
+  refuse_without_out(arguments.out_dir, arguments.plot_by.empty() ? "--plot" : "--plot-by", true);
+  const std::string manifest = arguments.shards.front() + "/sweep.json";
+  if (!std::filesystem::exists(manifest)) return std::nullopt;
+  return plot_keys(manifest_parameters(manifest), arguments.plot_by);
+}
+
+void run_merge_command(const MergeArguments& arguments, bool format_given) {
+  const std::optional<PlotKeys> keys = merge_plot_keys(arguments);
+  if (arguments.out_dir.empty()) {
+    const ScratchFolder scratch("sweep-merge");
+    const std::string folder = scratch.path() + "/merged";
+    merge_sweeps(arguments.shards, folder, [](const std::string&) {});  // names the scratch folder
+    print_forms(folder, arguments.pareto, arguments.format);
+    return;
+  }
+  const SweepMessage to = format_given ? SweepMessage(print_lines_to_stderr) : SweepMessage();
+  const auto say = [&](const std::string& text) { (format_given ? std::cerr : std::cout) << text << std::flush; };
+  merge_sweeps(arguments.shards, arguments.out_dir, to);
+  if (keys) {
+    const std::string results = arguments.out_dir + "/results.csv";
+    say(plot_sweep(arguments.out_dir, *keys, energy_components_in(results)));
+  }
+  if (arguments.pareto) say(write_sweep_pareto(arguments.out_dir));
+  if (format_given) print_forms(arguments.out_dir, arguments.pareto, arguments.format);
+}
+
+// The groups of --help (docs/cli.md, "Grammar"); options only a sweep has are under "Sweep".
+constexpr const char* kInputs = "Inputs";
+constexpr const char* kSimulation = "Simulation";
+constexpr const char* kOutputs = "Outputs";
+constexpr const char* kSweep = "Sweep";
+
+void add_input_options(CLI::App& sweep, SweepOptions& options) {
+  sweep.add_option("--config,-c", options.config_path, "Accelerator config YAML")
+      ->capture_default_str()
+      ->transform(shipped_config())
+      ->group(kInputs);
+  sweep.add_option("--workload,-w", options.workload_paths, "Workload YAML (repeatable)")
+      ->required()
+      ->transform(shipped_workload())
+      ->group(kInputs);
+  sweep.add_option("--set", options.overrides, "Override a config key at every point: key.path=value (repeatable)")
+      ->group(kInputs);
+}
+
+void add_simulation_options(CLI::App& sweep, SweepArguments& arguments) {
+  SweepOptions& options = arguments.options;
+  sweep
+      .add_option("--param,-p", arguments.parameters,
+                  "key.path=SPEC: a list 1,2,4 or lpddr4,hbm2; a range lo:hi:step; a geometric range lo:hi:*2 "
+                  "(repeatable: cartesian product); `batch` sweeps the images per layer")
+      ->required()
+      ->group(kSimulation);
+  sweep
+      .add_option("--link", arguments.links,
+                  "KEY=EXPR: KEY computed at each point from one key, e.g. glb.filter_size_kib=glb.size_kib/2 "
+                  "(EXPR: the key, numbers, * / + -; repeatable)")
+      ->group(kSimulation);
+  sweep.add_option("--batch", options.batch, "Images processed together by every layer (default: the workload's)")
+      ->check(CLI::Range(std::int64_t{1}, kMaxBatch))
+      ->group(kSimulation);
+  sweep
+      .add_option("--fidelity", arguments.fidelity,
+                  "tlm: transaction level; cycle: cycle-accurate PE array on real values, outputs checked")
+      ->transform(CLI::IsMember({"tlm", "cycle"}, CLI::ignore_case))
+      ->capture_default_str()
+      ->group(kSimulation);
+  sweep.add_option("--jobs,-j", options.jobs, "Worker processes")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, kMaxWorkerProcesses))
+      ->group(kSimulation);
+}
+
+// --format, --plot, --plot-by and --pareto, which sweep and sweep-merge share.
+void add_figure_options(CLI::App& command, std::string& format, bool& plot, std::string& plot_by, bool& pareto) {
+  add_format_option(command, format);
+  command.get_option("--format")->group(kOutputs);
+  command.add_flag("--plot", plot, "Plot energy by component against the swept key (gnuplot PNG and SVG)")
+      ->group(kOutputs);
+  command
+      .add_option("--plot-by", plot_by,
+                  "With two swept keys: plot the total energy against the other, a line per value of this one "
+                  "(implies --plot)")
+      ->group(kOutputs);
+  command
+      .add_flag("--pareto", pareto,
+                "The points no other beats on latency and energy (and area_mm2 when there): pareto.csv and a plot; "
+                "printed without --out")
+      ->group(kOutputs);
+}
+
+void add_output_options(CLI::App& sweep, SweepArguments& arguments) {
+  SweepOptions& options = arguments.options;
+  sweep
+      .add_option("--out,-o", options.out_dir,
+                  "Output folder: results.csv, sweep.json (kept point by point, for --resume); without it the "
+                  "results are printed and nothing is written")
+      ->group(kOutputs);
+  add_figure_options(sweep, arguments.format, options.plot, options.plot_by, options.pareto);
+  sweep
+      .add_option("--max-output-mb", options.max_output_mb,
+                  "Refuse a sweep whose results.csv could take more than this (estimated before it runs)")
+      ->check(CLI::Range(0.001, 1e9))
+      ->capture_default_str()
+      ->group(kOutputs);
+  add_progress_options(sweep);
+}
+
+void add_sweep_options(CLI::App& sweep, SweepArguments& arguments) {
+  SweepOptions& options = arguments.options;
+  sweep.add_option("--max-points", options.max_points, "Refuse a sweep with more points than this")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->group(kSweep);
+  sweep.add_flag("--list-points", arguments.list_points, "Print the points (of this shard) and exit")->group(kSweep);
+  sweep.add_flag("--resume", options.resume, "Continue the sweep in --out, skipping its finished points")
+      ->group(kSweep);
+  sweep.add_option("--shard", arguments.shard, "I/N: run only the points whose index modulo N is I (needs --out)")
+      ->capture_default_str()
+      ->group(kSweep);
+  sweep
+      .add_flag("--reverse", options.reverse_order,
+                "Run the points last first (a determinism check: results.csv is byte-identical)")
+      ->group(kSweep);
+}
+
+void register_merge_command(CLI::App& app) {
+  CLI::App* merge = app.add_subcommand("sweep-merge", "Merge the results of a sweep's shards");
+  auto arguments = std::make_shared<MergeArguments>();
+  merge->add_option("shards", arguments->shards, "The shards' --out folders")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  merge
+      ->add_option("--out,-o", arguments->out_dir,
+                   "Output folder: the merged results.csv and sweep.json; without it the merged results are "
+                   "printed and nothing is written")
+      ->group(kOutputs);
+  add_figure_options(*merge, arguments->format, arguments->plot, arguments->plot_by, arguments->pareto);
+  merge->footer("Example:\n  ergon sweep-merge results/glb-shard0 results/glb-shard1 --pareto -o results/glb");
+  merge->callback([arguments, merge] { run_merge_command(*arguments, merge->count("--format") > 0); });
 }
 
 }  // namespace
@@ -42,53 +413,18 @@ void run_sweep_command(SweepArguments& arguments) {
 void register_sweep_command(CLI::App& app) {
   CLI::App* sweep = app.add_subcommand("sweep", "Sweep config keys over workloads, in parallel processes");
   auto arguments = std::make_shared<SweepArguments>();
-  SweepOptions& options = arguments->options;
-  options.config_path = default_config_path();
-  options.jobs = available_cores();
-  sweep->add_option("--config,-c", options.config_path, "Accelerator config YAML")
-      ->capture_default_str()
-      ->check(input_file());
-  sweep->add_option("--workload,-w", options.workload_paths, "Workload YAML (repeatable)")
-      ->required()
-      ->check(input_file());
-  sweep
-      ->add_option("--param,-p", arguments->parameters,
-                   "key.path=SPEC: a list 1,2,4 or lpddr4,hbm2; a range lo:hi:step; a geometric range lo:hi:*2 "
-                   "(repeatable: cartesian product)")
-      ->required();
-  sweep
-      ->add_option("--max-output-mb", options.max_output_mb,
-                   "Refuse a sweep whose results.csv could take more than this (estimated before it runs)")
-      ->check(CLI::Range(0.001, 1e9))
-      ->capture_default_str();
-  sweep->add_option("--max-points", options.max_points, "Refuse a sweep with more points than this")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  sweep->add_option("--set", options.overrides, "Override a config key at every point: key.path=value (repeatable)");
-  sweep->add_option("--out,-o", options.out_dir,
-                    "Output folder: results.csv, sweep.json (kept point by point, for --resume)");
-  sweep->add_option("--jobs,-j", options.jobs, "Worker processes")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, kMaxWorkerProcesses));
-  sweep->add_flag("--resume", options.resume, "Continue the sweep in --out, skipping its finished points");
-  sweep->add_flag("--list-points", arguments->list_points, "Print the points (of this shard) and exit");
-  sweep->add_option("--shard", arguments->shard, "I/N: run only the points whose index modulo N is I")
-      ->capture_default_str();
-  sweep->add_option("--fidelity", arguments->fidelity, "tlm or cycle")
-      ->transform(CLI::IsMember({"tlm", "cycle"}, CLI::ignore_case))
-      ->capture_default_str();
-  sweep->add_flag("--reverse", options.reverse_order,
-                  "Run the points last first (a determinism check: results.csv is byte-identical)");
-  sweep->add_flag("--plot", options.plot, "Plot energy by component against the swept key (gnuplot PNG and SVG)");
-  add_progress_options(*sweep);
-  sweep->callback([arguments] { run_sweep_command(*arguments); });
-
-  CLI::App* merge = app.add_subcommand("sweep-merge", "Merge the results of a sweep's shards");
-  auto merge_dirs = std::make_shared<std::vector<std::string>>();
-  auto merge_out = std::make_shared<std::string>();
-  merge->add_option("shards", *merge_dirs, "The shards' --out folders")->required()->check(CLI::ExistingDirectory);
-  merge->add_option("--out,-o", *merge_out, "Output folder: the merged results.csv and sweep.json")->required();
-  merge->callback([merge_dirs, merge_out] { merge_sweeps(*merge_dirs, *merge_out); });
+  arguments->options.config_path = default_config_path();
+  arguments->options.jobs = available_cores();
+  add_input_options(*sweep, arguments->options);
+  add_simulation_options(*sweep, *arguments);
+  add_output_options(*sweep, *arguments);
+  add_sweep_options(*sweep, *arguments);
+  sweep->footer(
+      "Example:\n  ergon sweep -c eyeriss -w alexnet -p glb.size_kib=16:512:*2 --link "
+      "glb.filter_size_kib=glb.size_kib/2 --pareto -o results/glb");
+  sweep->callback(
+      [arguments, sweep] { run_sweep_command(*arguments, sweep->count("--shard") > 0, sweep->count("--format") > 0); });
+  register_merge_command(app);
 }
 
 ERGON_REGISTER(CliCommand, "sweep", CliCommand{register_sweep_command}, 70)

@@ -108,7 +108,8 @@ void register_workload_command(CLI::App& app) {
   workload->require_subcommand(1);
   CLI::App* show = workload->add_subcommand("show", "Print the graph in topological order with shapes and MACs");
   auto options = std::make_shared<ShowOptions>();
-  show->add_option("file", options->workload_path, "Workload YAML")->required()->check(input_file());
+  show->footer("Example:\n  ergon workload show alexnet --format csv");
+  show->add_option("file", options->workload_path, "Workload YAML")->required()->transform(shipped_workload());
   add_format_option(*show, options->format);
   add_report_out_option(*show, options->out_dir, "workload");
   show->callback([options] {

@@ -7,6 +7,7 @@
 
 #include "common/input_error.hpp"
 #include "common/text.hpp"
+#include "network/layer.hpp"  // kMaxBatch
 
 namespace ergon {
 namespace {
@@ -23,12 +24,6 @@ double number(const std::string& text, const std::string& argument) {
   return *value;
 }
 
-// Shortest text that reads back as the same number; ranges are rounded to 12 significant digits so
-// 0.1 steps do not print as 0.30000000000000004.
-std::string format_value(double value) {
-  return fmt::format("{}", *parse_finite_number(fmt::format("{:.12g}", value)));  // subnormals too
-}
-
 std::vector<std::string> range_values(const std::vector<std::string>& parts, const std::string& argument) {
   const double low = number(parts[0], argument), high = number(parts[1], argument);
   if (high < low) fail(argument, "a range runs from low to high: lo:hi:step");
@@ -41,7 +36,7 @@ std::vector<std::string> range_values(const std::vector<std::string>& parts, con
     const double value = geometric ? low * std::pow(step, static_cast<double>(i)) : low + step * static_cast<double>(i);
     if (value > high * (1 + 1e-12) + 1e-12) break;
     if (values.size() == kMaxValuesPerParameter) fail(argument, "more than a million values");
-    values.push_back(format_value(value));
+    values.push_back(format_sweep_value(value));
   }
   return values;
 }
@@ -66,7 +61,8 @@ std::vector<std::string> list_values(const std::vector<std::string>& items, cons
     all_numbers = all_numbers && parse_finite_number(item).has_value();
   }
   std::vector<std::string> values;
-  for (const std::string& item : items) values.push_back(all_numbers ? format_value(number(item, argument)) : item);
+  for (const std::string& item : items)
+    values.push_back(all_numbers ? format_sweep_value(number(item, argument)) : item);
   for (std::size_t i = 0; i < values.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       if (values[i] == values[j]) fail(argument, "'" + items[i] + "' is in the list twice");
@@ -76,6 +72,10 @@ std::vector<std::string> list_values(const std::vector<std::string>& items, cons
 }
 
 }  // namespace
+
+std::string format_sweep_value(double value) {
+  return fmt::format("{}", *parse_finite_number(fmt::format("{:.12g}", value)));  // subnormals too
+}
 
 SweepParameter parse_sweep_parameter(const std::string& text) {
   const auto equals = text.find('=');
@@ -115,7 +115,40 @@ std::string clash_words(const std::string& key, const std::string& other, const 
 
 }  // namespace
 
-void check_distinct_keys(const std::vector<SweepParameter>& parameters, const std::vector<std::string>& overrides) {
+namespace {
+
+// A link's key set twice: swept, fixed by --set or linked by an earlier --link.
+void check_link_key_is_free(const SweepLink& link, std::size_t position, const std::vector<SweepParameter>& parameters,
+                            const std::vector<std::string>& overrides, const std::vector<SweepLink>& links) {
+  const SourceLocation where{{}, 0, 0, "--link " + link.argument};
+  for (const SweepParameter& parameter : parameters) {
+    if (keys_overlap(link.key, parameter.key)) {
+      throw InputError(where, "",
+                       clash_words(link.key, parameter.key, "swept by --param " + parameter.argument) +
+                           "; a key is either swept or linked: drop one of them");
+    }
+  }
+  for (const std::string& assignment : overrides) {
+    const std::string key = assignment.substr(0, assignment.find('='));
+    if (keys_overlap(link.key, key)) {
+      throw InputError(where, "",
+                       clash_words(link.key, key, "fixed by --set " + assignment) +
+                           "; a key is either linked or fixed: drop one of them");
+    }
+  }
+  for (std::size_t j = 0; j < position; ++j) {
+    if (keys_overlap(link.key, links[j].key)) {
+      throw InputError(
+          where, "",
+          clash_words(link.key, links[j].key, "linked by --link " + links[j].argument) + "; a key is linked once");
+    }
+  }
+}
+
+}  // namespace
+
+void check_distinct_keys(const std::vector<SweepParameter>& parameters, const std::vector<std::string>& overrides,
+                         const std::vector<SweepLink>& links) {
   for (std::size_t i = 0; i < parameters.size(); ++i) {
     const SweepParameter& parameter = parameters[i];
     for (std::size_t j = 0; j < i; ++j) {
@@ -134,10 +167,33 @@ void check_distinct_keys(const std::vector<SweepParameter>& parameters, const st
       }
     }
   }
+  for (std::size_t i = 0; i < links.size(); ++i) check_link_key_is_free(links[i], i, parameters, overrides, links);
 }
 
-SweepGrid::SweepGrid(std::vector<std::string> workloads, std::vector<SweepParameter> parameters)
-    : workloads_(std::move(workloads)), parameters_(std::move(parameters)) {
+namespace {
+
+// A swept batch is a whole number of images in [1, kMaxBatch], as `run --batch` takes.
+void check_batch_values(const std::vector<std::string>& values, const std::string& option) {
+  for (const std::string& value : values) {
+    const std::optional<double> number = parse_finite_number(value);
+    if (!number || *number != std::floor(*number) || *number < 1 || *number > static_cast<double>(kMaxBatch)) {
+      throw InputError({{}, 0, 0, option}, kBatchKey,
+                       fmt::format("'{}' is not a whole number of images in [1, {}]", value, kMaxBatch));
+    }
+  }
+}
+
+// Whether `value` is a whole number up to floating-point noise (0.1*3*10): anything further is refused, never
+// rounded.
+bool is_whole(double value) {
+  return std::abs(value - std::round(value)) <= 1e-9 * std::max(1.0, std::abs(value));
+}
+
+}  // namespace
+
+SweepGrid::SweepGrid(std::vector<std::string> workloads, std::vector<SweepParameter> parameters,
+                     std::vector<SweepLink> links)
+    : workloads_(std::move(workloads)), parameters_(std::move(parameters)), links_(std::move(links)) {
   size_ = workloads_.size();
   for (const SweepParameter& p : parameters_) {
     if (p.values.empty()) throw InputError({{}, 0, 0, "--param " + p.key}, "", "no values");
@@ -145,6 +201,70 @@ SweepGrid::SweepGrid(std::vector<std::string> workloads, std::vector<SweepParame
       throw InputError({{}, 0, 0, "--param " + p.key}, "", "the sweep has too many points to count");
     }
     size_ *= p.values.size();
+    if (p.key == kBatchKey) check_batch_values(p.values, "--param " + p.argument);
+  }
+  check_distinct_keys(parameters_, {}, links_);
+  compute_link_values();
+}
+
+std::size_t SweepGrid::source_parameter(const SweepLink& link) const {
+  for (std::size_t p = 0; p < parameters_.size(); ++p) {
+    if (parameters_[p].key == link.source) return p;
+  }
+  return parameters_.size();
+}
+
+std::string SweepGrid::first_point_with(std::size_t p, std::size_t value) const {
+  std::size_t index = 0;
+  for (std::size_t q = 0; q < parameters_.size(); ++q)
+    index = index * parameters_[q].values.size() + (q == p ? value : 0);
+  std::string label = fmt::format("point {} ({}", index, workloads_.empty() ? "" : workloads_.front());
+  for (std::size_t q = 0; q < parameters_.size(); ++q) {
+    label += fmt::format(" {}={}", parameters_[q].key, parameters_[q].values[q == p ? value : 0]);
+  }
+  return label + ")";
+}
+
+// Each link's value at each value of its source, checked: a number, and a whole one for a key that takes
+// integers.
+void SweepGrid::compute_link_values() {
+  value_index_.resize(parameters_.size());
+  for (const SweepLink& link : links_) {
+    const std::size_t p = source_parameter(link);
+    const SourceLocation where{{}, 0, 0, "--link " + link.argument};
+    if (p == parameters_.size() && !link.source_value) {
+      throw InputError(where, "", link.source + " is not swept and has no value to read");
+    }
+    std::vector<std::string> values;
+    const std::size_t count = p == parameters_.size() ? 1 : parameters_[p].values.size();
+    for (std::size_t v = 0; v < count; ++v) {
+      double source = link.source_value.value_or(0);
+      if (p < parameters_.size()) {
+        const std::optional<double> number = parse_finite_number(parameters_[p].values[v]);
+        if (!number) {
+          throw InputError(where, "",
+                           fmt::format("{}'s value '{}' is not a number", link.source, parameters_[p].values[v]));
+        }
+        source = *number;
+      }
+      const double result = link.evaluate(source);
+      const std::string at = p < parameters_.size() ? " at " + first_point_with(p, v) : "";
+      if (!std::isfinite(result)) throw InputError(where, "", fmt::format("the result is not finite{}", at));
+      if (link.whole_numbers && !is_whole(result)) {
+        throw InputError(
+            where, "",
+            fmt::format("{}={} gives {}={}, not a whole number{}: {} takes integers, and a linked value "
+                        "is never rounded",
+                        link.source, format_sweep_value(source), link.key, format_sweep_value(result), at, link.key));
+      }
+      values.push_back(format_sweep_value(link.whole_numbers ? std::round(result) : result));
+    }
+    if (p < parameters_.size() && value_index_[p].empty()) {
+      for (std::size_t v = 0; v < parameters_[p].values.size(); ++v) value_index_[p][parameters_[p].values[v]] = v;
+    }
+    if (link.key == kBatchKey) check_batch_values(values, "--link " + link.argument);
+    link_sources_.push_back(p);
+    link_values_.push_back(std::move(values));
   }
 }
 
@@ -159,14 +279,57 @@ SweepPoint SweepGrid::point(std::size_t index) const {
     rest /= count;
   }
   point.workload = rest;
+  const std::vector<std::string> linked = linked_values(point.values);
+  point.values.insert(point.values.end(), linked.begin(), linked.end());
   return point;
 }
 
-std::vector<std::string> SweepGrid::overrides(const SweepPoint& point) const {
+std::vector<std::string> SweepGrid::linked_values(const std::vector<std::string>& swept_values) const {
+  std::vector<std::string> values;
+  for (std::size_t l = 0; l < links_.size(); ++l) {
+    const std::size_t p = link_sources_[l];
+    values.push_back(p == parameters_.size() ? link_values_[l].front()
+                                             : link_values_[l].at(value_index_[p].at(swept_values.at(p))));
+  }
+  return values;
+}
+
+std::vector<std::string> SweepGrid::config_assignments(const std::vector<std::string>& swept_values) const {
   std::vector<std::string> assignments;
-  for (std::size_t i = 0; i < parameters_.size(); ++i)
-    assignments.push_back(parameters_[i].key + "=" + point.values[i]);
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    if (parameters_[i].key != kBatchKey) assignments.push_back(parameters_[i].key + "=" + swept_values.at(i));
+  }
+  const std::vector<std::string> linked = linked_values(swept_values);
+  for (std::size_t l = 0; l < links_.size(); ++l) {
+    if (links_[l].key != kBatchKey) assignments.push_back(links_[l].key + "=" + linked[l]);
+  }
   return assignments;
+}
+
+std::vector<std::string> SweepGrid::overrides(const SweepPoint& point) const {
+  return config_assignments(
+      std::vector<std::string>(point.values.begin(), point.values.begin() + static_cast<long>(parameters_.size())));
+}
+
+std::vector<std::string> SweepGrid::first_values() const {
+  std::vector<std::string> values;
+  for (const SweepParameter& p : parameters_) values.push_back(p.values.front());
+  return values;
+}
+
+std::optional<std::int64_t> SweepGrid::batch(const SweepPoint& point) const {
+  const std::vector<std::string> keys = columns();
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] == kBatchKey) return static_cast<std::int64_t>(*parse_finite_number(point.values.at(i)));
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> SweepGrid::columns() const {
+  std::vector<std::string> keys;
+  for (const SweepParameter& p : parameters_) keys.push_back(p.key);
+  for (const SweepLink& link : links_) keys.push_back(link.key);
+  return keys;
 }
 
 Shard parse_shard(const std::string& text) {

@@ -10,7 +10,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
 
 #include "arch/components.hpp"
 #include "common/atomic_file.hpp"
@@ -19,16 +23,29 @@
 #include "common/output_paths.hpp"
 #include "common/progress_display.hpp"
 #include "common/text.hpp"
+#include "network/importers/onnx_model.hpp"
+#include "power/area_model.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/parallel/interrupt.hpp"
 #include "sim/parallel/process_pool.hpp"
 #include "sim/run_pipeline.hpp"
 #include "sim/run_report.hpp"
+#include "sim/sweep/sweep_pareto.hpp"
 #include "sim/sweep/sweep_plot.hpp"
 #include "sim/sweep/sweep_results.hpp"
 
 namespace ergon {
 namespace {
+
+// Each line of `text` to `to`; `text` as it is to `otherwise` when `to` is empty (the command line).
+void say(const SweepMessage& to, std::ostream& otherwise, const std::string& text) {
+  if (!to) {
+    otherwise << text << std::flush;
+    return;
+  }
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) to(line);
+}
 
 // Every counter any point can register (a bank-level DRAM adds its own); a point's rows leave the cells of
 // counters it did not register empty.
@@ -39,9 +56,9 @@ const std::vector<CounterSpec>& sweep_counters() {
 
 std::string results_header(const SweepGrid& grid) {
   std::string header = "point,workload";
-  for (const SweepParameter& p : grid.parameters()) header += "," + csv_quoted(p.key);
+  for (const std::string& key : grid.columns()) header += "," + csv_quoted(key);
   return header + ",layer,op,cycles,time_ns,stall_cycles,macs," + counter_columns(sweep_counters()) + "," +
-         energy_columns(sweep_counters()) + tensor_columns(sweep_counters()) + "\n";
+         energy_columns(sweep_counters()) + "," + kAreaColumn + tensor_columns(sweep_counters()) + "\n";
 }
 
 // The columns in which a point's total row is the sum of its layer rows (Simulation adds the layers up):
@@ -63,10 +80,11 @@ std::vector<std::string> energy_column_components() {
   return components;
 }
 
-std::string metric_row(const std::string& prefix, const LayerResult& l) {
+// `area`: the point's area_mm2 cell (run_report.hpp), the same on each of its rows.
+std::string metric_row(const std::string& prefix, const LayerResult& l, const std::string& area) {
   return fmt::format("{},{},{},{},{},{},{},", prefix, csv_quoted(l.name), l.op, l.cycles, l.time_ns, l.stall_cycles,
                      l.macs) +
-         counter_cells(l, sweep_counters()) + "," + energy_cells(l.energy, sweep_counters()) +
+         counter_cells(l, sweep_counters()) + "," + energy_cells(l.energy, sweep_counters()) + "," + area +
          tensor_cells(l, sweep_counters()) + "\n";
 }
 
@@ -114,7 +132,7 @@ AcceleratorConfig load_point_config(const SweepOptions& options, const YAML::Nod
 
 // The run pipeline's write stage for a point: a row per executed layer and its total; "!" and the reason
 // when a layer's simulated output differs from the reference.
-std::string point_rows(const SimulationResult& result, const std::string& prefix) {
+std::string point_rows(const SimulationResult& result, const std::string& prefix, const std::string& area) {
   for (const LayerResult& layer : result.layers) {
     if (layer.output_mismatches > 0) {
       return fmt::format("!layer {}: the simulated output differs from the reference in {} values", layer.name,
@@ -123,9 +141,9 @@ std::string point_rows(const SimulationResult& result, const std::string& prefix
   }
   std::string rows;
   for (const LayerResult& layer : result.layers) {
-    if (layer.executed) rows += metric_row(prefix, layer);
+    if (layer.executed) rows += metric_row(prefix, layer, area);
   }
-  return rows + metric_row(prefix, result.total);
+  return rows + metric_row(prefix, result.total, area);
 }
 
 // Simulates one point; its rows, or "!" and the reason it could not be simulated.
@@ -141,11 +159,14 @@ std::string simulate_point(const SweepOptions& options, const SweepInputs& input
     const Workload& workload = inputs.workloads[point.workload];
     SimulationOptions simulation;
     simulation.fidelity = options.fidelity;
+    simulation.batch = grid.batch(point);
+    if (!simulation.batch && options.batch > 0) simulation.batch = options.batch;
     std::string prefix = fmt::format("{},{}", index, csv_quoted(workload.name()));
     for (const std::string& value : point.values) prefix += "," + value;
     std::string rows;
+    const std::string area = area_cell(chip_area(chip.config(), chip.table()));
     run_pipeline(chip, workload, simulation,
-                 [&](const SimulationResult& result) { rows = point_rows(result, prefix); });
+                 [&](const SimulationResult& result) { rows = point_rows(result, prefix, area); });
     return rows;
   } catch (const std::exception& error) {
     return std::string("!") + error.what();
@@ -165,21 +186,24 @@ void keep_freed_memory_for_reuse() {
 
 SweepGrid make_grid(const SweepOptions& options) {
   if (options.workload_paths.empty()) throw std::runtime_error("give at least one --workload");
-  check_distinct_keys(options.parameters, options.overrides);
-  return SweepGrid(options.workload_paths, options.parameters);
+  check_distinct_keys(options.parameters, options.overrides, options.links);
+  return SweepGrid(options.workload_paths, options.parameters, options.links);
 }
 
 nlohmann::ordered_json manifest(const SweepOptions& options, const SweepGrid& grid) {
   nlohmann::ordered_json parameters = nlohmann::ordered_json::array();
   for (const SweepParameter& p : grid.parameters()) parameters.push_back({{"key", p.key}, {"values", p.values}});
-  return {{"schema_version", 1},
-          {"config", options.config_path},
-          {"overrides", options.overrides},
-          {"workloads", options.workload_paths},
-          {"fidelity", fidelity_name(options.fidelity)},
-          {"parameters", parameters},
-          {"points", grid.size()},
-          {"shard", fmt::format("{}/{}", options.shard.index, options.shard.count)}};
+  nlohmann::ordered_json manifest = {{"schema_version", 1},
+                                     {"config", options.config_path},
+                                     {"overrides", options.overrides},
+                                     {"workloads", options.workload_paths},
+                                     {"fidelity", fidelity_name(options.fidelity)}};
+  if (options.batch > 0) manifest["batch"] = options.batch;  // only when given: earlier sweeps resume as they were
+  manifest["parameters"] = parameters;
+  if (!grid.links().empty()) manifest["links"] = links_manifest(grid);
+  manifest["points"] = grid.size();
+  manifest["shard"] = fmt::format("{}/{}", options.shard.index, options.shard.count);
+  return manifest;
 }
 
 // Every value of every parameter must make a valid config before any point runs (a value at a time, the
@@ -192,11 +216,10 @@ std::vector<std::string> check_parameters(const SweepOptions& options, const YAM
   std::vector<std::string> energy_tables;
   for (std::size_t p = 0; p < grid.parameters().size(); ++p) {
     for (const std::string& value : grid.parameters()[p].values) {
-      std::vector<std::string> assignments;
-      for (std::size_t q = 0; q < grid.parameters().size(); ++q) {
-        assignments.push_back(grid.parameters()[q].key + "=" + (q == p ? value : grid.parameters()[q].values.front()));
-      }
-      const std::string table = energy_table_path(load_point_config(options, config_document, assignments));
+      std::vector<std::string> values = grid.first_values();
+      values[p] = value;
+      const std::string table =
+          energy_table_path(load_point_config(options, config_document, grid.config_assignments(values)));
       if (std::find(energy_tables.begin(), energy_tables.end(), table) == energy_tables.end()) {
         energy_tables.push_back(table);
       }
@@ -215,11 +238,27 @@ struct WorkloadSummary {
   std::uint64_t layers = 0;
 };
 
+bool is_onnx_path(const std::string& path) {
+  return path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+}
+
+// A workload as load_workload reads it; a model's import notes and warnings go to `note` (empty: dropped).
+Workload load_sweep_workload(const std::string& path, const SweepMessage& note) {
+  if (!is_onnx_path(path)) return load_workload(path);
+  const OnnxImport imported = import_onnx(path, model_import_options());
+  Workload workload = onnx_workload(imported, path);
+  if (note) {
+    for (const std::string& text : imported.notes) note("note: " + path + ": " + text);
+    for (const std::string& text : imported.warnings) note("warning: " + path + ": " + text);
+  }
+  return workload;
+}
+
 // Every workload must load before any point runs.
-std::vector<Workload> load_workloads(const SweepGrid& grid) {
+std::vector<Workload> load_workloads(const SweepGrid& grid, const SweepMessage& note) {
   std::vector<Workload> workloads;
   for (const std::string& path : grid.workloads()) {
-    workloads.push_back(load_workload(path));
+    workloads.push_back(load_sweep_workload(path, note));
     refuse_workload_without_work(workloads.back());
   }
   return workloads;
@@ -270,7 +309,8 @@ class Progress {
 std::string point_label(const SweepGrid& grid, std::size_t index) {
   const SweepPoint point = grid.point(index);
   std::string label = fmt::format("point {} {}", index, grid.workloads()[point.workload]);
-  for (std::size_t i = 0; i < point.values.size(); ++i) label += " " + grid.parameters()[i].key + "=" + point.values[i];
+  const std::vector<std::string> keys = grid.columns();
+  for (std::size_t i = 0; i < point.values.size(); ++i) label += " " + keys[i] + "=" + point.values[i];
   return label;
 }
 
@@ -281,13 +321,28 @@ std::size_t sort_results(const std::string& results, const SweepGrid& grid) {
   return points.size();
 }
 
+// The first of `inputs` changed after the sweep in `manifest_path` started (its sweep.json was written), if any.
+std::optional<std::string> input_changed_since(const std::string& manifest_path,
+                                               const std::vector<std::string>& inputs) {
+  std::error_code error;
+  const auto started = std::filesystem::last_write_time(manifest_path, error);
+  if (error) return manifest_path;
+  for (const std::string& input : inputs) {
+    const auto changed = std::filesystem::last_write_time(input, error);
+    if (error || changed > started) return input;
+  }
+  return std::nullopt;
+}
+
 // Opens results.csv for appending: a fresh file, or (with --resume) the finished points of the last run.
+// `inputs` are the files the points read, which resume_unless_inputs_changed checks.
 std::map<std::size_t, PointRows> prepare_results(const SweepOptions& options, const SweepGrid& grid,
-                                                 const std::string& results, const std::string& manifest_path) {
+                                                 const std::string& results, const std::string& manifest_path,
+                                                 const std::vector<std::string>& inputs) {
   const std::string header = results_header(grid);
   const std::string wanted = manifest(options, grid).dump(2) + "\n";
   const bool exists = std::filesystem::exists(results);
-  if (exists && !options.resume) {
+  if (exists && !options.resume && !options.resume_unless_inputs_changed) {
     throw std::runtime_error(results + " exists: pass --resume to continue that sweep, or choose another --out");
   }
   std::map<std::size_t, PointRows> finished;
@@ -297,6 +352,11 @@ std::map<std::size_t, PointRows> prepare_results(const SweepOptions& options, co
     if (previous != wanted) {
       throw std::runtime_error(options.out_dir +
                                " holds a different sweep (its sweep.json differs): use another --out");
+    }
+    if (const auto changed = input_changed_since(manifest_path, inputs); changed && !options.resume) {
+      throw std::runtime_error(options.out_dir + " holds this sweep, started before " + *changed +
+                               " last changed: pass --resume to keep its finished points anyway, or choose "
+                               "another --out");
     }
     sort_results(results, grid);  // drops interrupted points' rows
     finished = index_results(results, results_format(header, grid.size()));
@@ -324,14 +384,7 @@ void check_grid(const SweepOptions& options, const SweepGrid& grid) {
                     "ranges or raise --max-points",
                     grid.size(), grid_shape(grid), options.max_points));
   }
-  if (options.plot && !grid.parameters().empty()) {
-    for (const std::string& value : grid.parameters().front().values) {
-      if (!parse_finite_number(value)) {
-        throw UsageError("--plot draws energy against a numeric key; --param " + grid.parameters().front().key +
-                         " has the value '" + value + "'");
-      }
-    }
-  }
+  if (options.plot) plot_keys(grid.parameters(), options.plot_by);
 }
 
 std::string list_sweep_points(const SweepOptions& options) {
@@ -361,10 +414,18 @@ void check_results_size(const SweepOptions& options, const SweepGrid& grid,
   }
 }
 
+// The files the points read: the config, the workloads and the energy tables the swept values name.
+std::vector<std::string> sweep_inputs(const SweepOptions& options, const std::vector<std::string>& energy_tables) {
+  std::vector<std::string> inputs = {options.config_path};
+  inputs.insert(inputs.end(), options.workload_paths.begin(), options.workload_paths.end());
+  inputs.insert(inputs.end(), energy_tables.begin(), energy_tables.end());
+  return inputs;
+}
+
 // The files a sweep writes into --out: results.csv and sweep.json, and with --plot each workload's plot
 // files (sweep_plot). Refused before anything is written when one of them is an input.
 void refuse_outputs_over_inputs(const SweepOptions& options, const std::vector<WorkloadSummary>& workloads,
-                                const std::vector<std::string>& energy_tables) {
+                                const std::vector<std::string>& inputs) {
   check_output_folder_option(options.out_dir, "--out");
   std::vector<std::string> names = {"results.csv", "sweep.json"};
   if (options.plot) {
@@ -372,9 +433,12 @@ void refuse_outputs_over_inputs(const SweepOptions& options, const std::vector<W
       for (const std::string& name : plot_file_names(workload.name)) names.push_back(name);
     }
   }
-  std::vector<std::string> inputs = {options.config_path};
-  inputs.insert(inputs.end(), options.workload_paths.begin(), options.workload_paths.end());
-  inputs.insert(inputs.end(), energy_tables.begin(), energy_tables.end());
+  if (options.pareto) {
+    names.push_back(kParetoCsv);
+    for (const WorkloadSummary& workload : workloads) {
+      for (const std::string& name : sweep_pareto_file_names(workload.name)) names.push_back(name);
+    }
+  }
   for (const std::string& name : names) {
     const std::string output = (std::filesystem::path(options.out_dir) / name).string();
     if (const auto clash = find_output_over_input({output}, inputs)) {
@@ -384,46 +448,68 @@ void refuse_outputs_over_inputs(const SweepOptions& options, const std::vector<W
   }
 }
 
+namespace {
+
+// Runs the points of `todo` on the options' executor, or in `jobs` worker processes forked from this one.
+void run_points(const SweepOptions& options, const SweepInputs& inputs, const SweepGrid& grid,
+                const std::vector<std::size_t>& todo, const SweepPointDone& on_done) {
+  if (options.executor) {
+    options.executor(todo, on_done);
+    return;
+  }
+  keep_freed_memory_for_reuse();
+  const InterruptGuard interrupt_guard;  // SIGINT/SIGTERM: keep the finished points, then stop
+  run_in_processes(
+      todo.size(), options.jobs, [&](std::size_t i) { return simulate_point(options, inputs, grid, todo[i]); },
+      on_done);
+}
+
+std::string workers_text(const SweepOptions& options) {
+  return options.executor ? "the executor" : fmt::format("{} worker(s)", options.jobs);
+}
+
+}  // namespace
+
 void run_sweep(const SweepOptions& options) {
   const SweepGrid grid = make_grid(options);
   check_grid(options, grid);  // the quick checks first: the value check may take a while
   SweepInputs inputs;
-  inputs.workloads = load_workloads(grid);
+  inputs.workloads =
+      load_workloads(grid, [&](const std::string& line) { say(options.on_status, std::cerr, line + "\n"); });
   const std::vector<WorkloadSummary> workloads = workload_summaries(inputs.workloads);
   check_results_size(options, grid, workloads);
   inputs.config_document = load_yaml_file(options.config_path);
   const std::vector<std::string> energy_tables = check_parameters(options, inputs.config_document, grid);
-  refuse_outputs_over_inputs(options, workloads, energy_tables);
+  const std::vector<std::string> input_files = sweep_inputs(options, energy_tables);
+  refuse_outputs_over_inputs(options, workloads, input_files);
   inputs.energy_tables = load_energy_tables(energy_tables);
   std::filesystem::create_directories(options.out_dir);
   const std::string results = options.out_dir + "/results.csv";
   const std::map<std::size_t, PointRows> finished =
-      prepare_results(options, grid, results, options.out_dir + "/sweep.json");
+      prepare_results(options, grid, results, options.out_dir + "/sweep.json", input_files);
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < grid.size(); ++i) {
     if (options.shard.contains(i) && finished.find(i) == finished.end()) todo.push_back(i);
   }
   if (options.reverse_order) std::reverse(todo.begin(), todo.end());
-  std::cerr << fmt::format("{} points in this shard, {} already finished, {} to run on {} worker(s)\n",
-                           todo.size() + finished.size(), finished.size(), todo.size(), options.jobs);
+  say(options.on_status, std::cerr,
+      fmt::format("{} points in this shard, {} already finished, {} to run on {}\n", todo.size() + finished.size(),
+                  finished.size(), todo.size(), workers_text(options)));
   std::FILE* out = std::fopen(results.c_str(), "ab");
   if (out == nullptr) throw std::runtime_error("cannot append to " + results);
-  keep_freed_memory_for_reuse();
   Progress progress(todo.size());
   std::map<std::size_t, std::string> failures;  // by point index, so the report does not depend on the order
-  const InterruptGuard interrupt_guard;         // SIGINT/SIGTERM: keep the finished points, then stop
   try {
-    run_in_processes(
-        todo.size(), options.jobs, [&](std::size_t i) { return simulate_point(options, inputs, grid, todo[i]); },
-        [&](std::size_t i, const std::string& rows) {
-          if (!rows.empty() && rows[0] == '!') {
-            failures[todo[i]] = point_label(grid, todo[i]) + ": " + rows.substr(1);
-          } else {  // one write per point, flushed: an interruption leaves whole points behind
-            std::fwrite(rows.data(), 1, rows.size(), out);
-            std::fflush(out);
-          }
-          progress.finished(point_label(grid, todo[i]));
-        });
+    run_points(options, inputs, grid, todo, [&](std::size_t i, const std::string& rows) {
+      const std::size_t index = todo.at(i);
+      if (!rows.empty() && rows[0] == '!') {
+        failures[index] = point_label(grid, index) + ": " + rows.substr(1);
+      } else {  // one write per point, flushed: an interruption leaves whole points behind
+        std::fwrite(rows.data(), 1, rows.size(), out);
+        std::fflush(out);
+      }
+      progress.finished(point_label(grid, index));
+    });
   } catch (const Interrupted& interrupted) {
     std::fclose(out);
     const std::size_t kept = sort_results(results, grid);
@@ -436,14 +522,41 @@ void run_sweep(const SweepOptions& options) {
   }
   std::fclose(out);
   sort_results(results, grid);
-  if (options.plot) std::cout << plot_sweep(options.out_dir, grid, energy_column_components());
-  std::cout << "wrote " << results << "\n";
+  if (options.plot) {
+    const PlotKeys keys = plot_keys(grid.parameters(), options.plot_by);
+    say(options.on_result, std::cout, plot_sweep(options.out_dir, keys, energy_column_components()));
+  }
+  if (options.pareto) say(options.on_result, std::cout, write_sweep_pareto(options.out_dir));
+  say(options.on_result, std::cout, "wrote " + results + "\n");
   if (!failures.empty()) {
     std::string message =
         fmt::format("{} points could not be simulated (rerun with --resume after fixing):", failures.size());
     for (const auto& [index, failure] : failures) message += "\n  " + failure;
     throw std::runtime_error(message);
   }
+}
+
+struct SweepPointSimulator::State {
+  SweepOptions options;
+  SweepGrid grid;
+  SweepInputs inputs;
+};
+
+SweepPointSimulator::SweepPointSimulator(SweepOptions options)
+    : state_(std::make_unique<State>(State{options, make_grid(options), {}})) {
+  state_->inputs.workloads = load_workloads(state_->grid, {});  // the sweep itself reported their notes
+  state_->inputs.config_document = load_yaml_file(options.config_path);
+}
+
+SweepPointSimulator::~SweepPointSimulator() = default;
+
+std::size_t SweepPointSimulator::size() const {
+  return state_->grid.size();
+}
+
+std::string SweepPointSimulator::rows(std::size_t index) const {
+  if (index >= size()) throw std::out_of_range(fmt::format("point {} of a sweep of {} points", index, size()));
+  return simulate_point(state_->options, state_->inputs, state_->grid, index);
 }
 
 // A shard's sweep.json, checked: the merge reads its parameters and point count.
@@ -477,7 +590,8 @@ void refuse_merge_over_a_sweep(const std::string& out_dir) {
   }
 }
 
-void merge_sweeps(const std::vector<std::string>& shard_dirs, const std::string& out_dir) {
+void merge_sweeps(const std::vector<std::string>& shard_dirs, const std::string& out_dir,
+                  const SweepMessage& on_result) {
   if (shard_dirs.empty()) throw std::runtime_error("give the shard folders to merge");
   refuse_merge_over_a_sweep(out_dir);
   nlohmann::ordered_json first;
@@ -515,8 +629,8 @@ void merge_sweeps(const std::vector<std::string>& shard_dirs, const std::string&
   first["shard"] = "0/1";
   write_file_atomically(out.staged("sweep.json"), first.dump(2) + "\n");
   out.commit();
-  std::cout << fmt::format("merged {} shards: {} of {} points into {}/results.csv\n", sources.size(), found, points,
-                           out_dir);
+  say(on_result, std::cout,
+      fmt::format("merged {} shards: {} of {} points into {}/results.csv\n", sources.size(), found, points, out_dir));
 }
 
 }  // namespace ergon

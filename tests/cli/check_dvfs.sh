@@ -34,7 +34,7 @@ events = json.load(open(sys.argv[1]))["traceEvents"]
 report = json.load(open(sys.argv[2]))
 counters = {}
 for e in events:
-    if e.get("ph") == "C":
+    if e.get("ph") == "C" and e.get("cat") == "dvfs":  # the DVFS levels, not the activity counters
         counters.setdefault(e["name"], []).append((e["ts"], e["args"]["value"]))
 assert set(counters) == {"frequency_mhz", "voltage_v", "dram_bandwidth_gbps"}, counters.keys()
 frequencies = {value for _, value in counters["frequency_mhz"]}

@@ -56,13 +56,38 @@ echo "consumer: $consumer_output"
 consumer_cycles=$(sed -n 's/^total cycles: \([0-9]\+\)$/\1/p' <<< "$consumer_output")
 [ -n "$consumer_cycles" ] && [ "$consumer_cycles" -gt 0 ] || fail "the consumer printed no cycle count"
 
-# The default config is the installed one, found beside the executable.
+# The default config is the installed one, found beside the executable: help names it as a user types it,
+# and the shipped names list the installed data.
 "$prefix/bin/ergon" run --help > "$work/run_help.txt"
-grep -qF "$prefix/share/ergon/configs/eyeriss.yaml" "$work/run_help.txt" ||
-  fail "the installed ergon's default config is not its installed data"
+grep -qF "CONFIG=eyeriss" "$work/run_help.txt" || fail "the installed ergon's help does not show the default config"
+"$prefix/bin/ergon" configs --format csv | grep -qxF '"eyeriss","Eyeriss-like row-stationary accelerator, 65 nm","configs/eyeriss.yaml"' ||
+  fail "the installed ergon does not list its installed configs"
 "$prefix/bin/ergon" run --workload "$workload" --activity none --out "$work/run" > "$work/run.txt"
 run_cycles=$(sed -n 's/^latency: .* (\([0-9]\+\) cycles).*/\1/p' "$work/run.txt")
 echo "installed ergon run: $run_cycles cycles"
 [ "$run_cycles" = "$consumer_cycles" ] || fail "the installed ergon ran $run_cycles cycles, the consumer $consumer_cycles"
 [ -f "$work/run/report.json" ] || fail "the installed ergon wrote no report.json"
+
+# The Python package, when this build has one (not the sanitizer build's): installed under
+# ERGON_PYTHON_INSTALL_DIR, it imports from there alone (no user site-packages, no build tree), finds the
+# installed data, and simulates the same cycles.
+python_install_dir=$(sed -n 's/^ERGON_PYTHON_INSTALL_DIR:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+python_executable=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+if [ -n "$python_install_dir" ] && ls "$build_dir"/python/ergon/_ergon*.so > /dev/null 2>&1; then
+  case "$python_install_dir" in
+    /*) ;;
+    *) python_install_dir="$prefix/$python_install_dir" ;;
+  esac
+  python_cycles=$(PYTHONPATH="$python_install_dir" "$python_executable" -s - "$prefix" "$workload" << 'EOF'
+import os, sys
+import ergon
+prefix, workload = sys.argv[1], sys.argv[2]
+assert ergon.__file__.startswith(prefix), f"imported {ergon.__file__}, not the installed package"
+assert ergon.data_dir() == os.path.join(prefix, "share", "ergon"), ergon.data_dir()
+print(ergon.simulate(ergon.load_config("eyeriss"), ergon.load_workload(workload)).total["cycles"])
+EOF
+  ) || fail "the installed Python package does not import or simulate"
+  echo "installed Python package: $python_cycles cycles"
+  [ "$python_cycles" = "$consumer_cycles" ] || fail "the installed Python package ran $python_cycles cycles"
+fi
 echo "install checks passed"

@@ -75,7 +75,7 @@ class BlackthornEstimator : public IEstimator {
   bool models_a_chip() const override { return false; }
   std::vector<EstimatorOption> options() const override {
     EstimatorOption models("models", "Folder written by ergon profile blackthorn");
-    models.short_name = "m";
+    models.short_name = "";  // -m is --measurements in fit and profile
     models.required = true;
     models.folder = true;
     models.read_in_folder = "models.json";
