@@ -101,9 +101,7 @@ void run_dvfs_command(DvfsOptions options) {
 void register_dvfs_command(CLI::App& app) {
   CLI::App* dvfs = app.add_subcommand("dvfs", "ARADA per-layer DVFS: allocate levels, re-simulate, report savings");
   auto options = std::make_shared<DvfsOptions>();
-  dvfs->add_option("--batch", options->simulation.batch,
-                   "Images processed together by every layer (default: the workload's)")
-      ->check(CLI::Range(std::int64_t{1}, kMaxBatch));
+  add_batch_option(*dvfs, options->simulation);
   dvfs->footer("Example:\n  ergon dvfs -c edge_tpu -w resnet18 --scheme vf-oh-q");
   dvfs->add_option("--config,-c", options->config_path, "Accelerator config YAML")
       ->capture_default_str()

@@ -32,7 +32,7 @@ struct SweepArguments {
   std::vector<std::string> parameters;
   std::vector<std::string> links;
   std::string shard = "0/1";
-  std::string fidelity = "tlm";
+  SimulationChoice simulation;  // --batch, --fidelity, declared as on every command that simulates
   std::string format = "table";
   bool list_points = false;
 };
@@ -213,6 +213,7 @@ void check_print_only_options(const SweepArguments& arguments, bool shard_given)
 
 void parse_sweep_arguments(SweepArguments& arguments) {
   SweepOptions& options = arguments.options;
+  options.batch = arguments.simulation.batch;
   for (const std::string& text : arguments.parameters) options.parameters.push_back(parse_sweep_parameter(text));
   for (const std::string& text : arguments.links) options.links.push_back(parse_sweep_link(text));
   for (const SweepParameter& parameter : options.parameters) {
@@ -223,7 +224,7 @@ void parse_sweep_arguments(SweepArguments& arguments) {
   }
   if (!options.plot_by.empty()) options.plot = true;
   options.shard = parse_shard(arguments.shard);
-  options.fidelity = parse_fidelity(arguments.fidelity);
+  options.fidelity = parse_fidelity(arguments.simulation.fidelity);
   check_distinct_keys(options.parameters, options.overrides, options.links);
   resolve_link_sources(options.links, options.parameters, options.overrides, options.config_path, options.batch);
 }
@@ -324,15 +325,7 @@ void add_simulation_options(CLI::App& sweep, SweepArguments& arguments) {
                   "KEY=EXPR: KEY computed at each point from one key, e.g. glb.filter_size_kib=glb.size_kib/2 "
                   "(EXPR: the key, numbers, * / + -; repeatable)")
       ->group(kSimulation);
-  sweep.add_option("--batch", options.batch, "Images processed together by every layer (default: the workload's)")
-      ->check(CLI::Range(std::int64_t{1}, kMaxBatch))
-      ->group(kSimulation);
-  sweep
-      .add_option("--fidelity", arguments.fidelity,
-                  "tlm: transaction level; cycle: cycle-accurate PE array on real values, outputs checked")
-      ->transform(CLI::IsMember({"tlm", "cycle"}, CLI::ignore_case))
-      ->capture_default_str()
-      ->group(kSimulation);
+  ergon::add_simulation_options(sweep, arguments.simulation);
   sweep.add_option("--jobs,-j", options.jobs, "Worker processes")
       ->capture_default_str()
       ->check(CLI::Range(1u, kMaxWorkerProcesses))
