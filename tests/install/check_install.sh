@@ -72,7 +72,8 @@ echo "installed ergon run: $run_cycles cycles"
 # ERGON_PYTHON_INSTALL_DIR, it imports from there alone (no user site-packages, no build tree), finds the
 # installed data, and simulates the same cycles.
 python_install_dir=$(sed -n 's/^ERGON_PYTHON_INSTALL_DIR:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
-python_executable=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+# CMake caches the interpreter as Python3_EXECUTABLE when the user set it, else as _Python3_EXECUTABLE.
+python_executable=$(sed -n 's/^_\{0,1\}Python3_EXECUTABLE:[A-Z]*=//p' "$build_dir/CMakeCache.txt" | head -1)
 if [ -n "$python_install_dir" ] && ls "$build_dir"/python/ergon/_ergon*.so > /dev/null 2>&1; then
   case "$python_install_dir" in
     /*) ;;
