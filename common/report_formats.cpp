@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "common/csv_record.hpp"
@@ -25,11 +27,23 @@ std::string escaped(const std::string& field) {
   return cell;
 }
 
-std::string markdown_cell(const std::string& field) {
+std::string rounded(const std::string& field, int significant_digits) {
   if (!is_integer_text(field)) {
-    if (const auto number = parse_finite_number(field)) return fmt::format("{:.6g}", *number);
+    if (const auto number = parse_finite_number(field)) return fmt::format("{:.{}g}", *number, significant_digits);
   }
-  return escaped(field);
+  return field;
+}
+
+std::string markdown_cell(const std::string& field) {
+  return escaped(rounded(field, 6));
+}
+
+nlohmann::ordered_json json_cell(const std::string& cell, bool text) {
+  if (cell.empty()) return nullptr;
+  if (text) return cell;
+  if (cell.find_first_not_of("0123456789") == std::string::npos && cell.size() < 19) return std::stoll(cell);
+  if (const std::optional<double> number = parse_finite_number(cell)) return *number;
+  return cell;
 }
 
 std::string markdown_row(const std::vector<CsvField>& fields) {
@@ -72,6 +86,60 @@ std::string csv_as_markdown(const std::string& csv) {
     markdown += markdown_row(fields);
   }
   return markdown;
+}
+
+std::vector<std::vector<std::string>> csv_cells(const std::string& csv) {
+  std::vector<std::vector<std::string>> rows;
+  int line_number = 0;
+  for (const std::string& line : csv_lines(csv)) {
+    ++line_number;
+    if (line.empty()) continue;
+    std::vector<std::string> row;
+    for (const CsvField& field : split_csv_record(line, "CSV", line_number)) row.push_back(field.text);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+nlohmann::ordered_json rows_as_json(const std::vector<std::vector<std::string>>& cells,
+                                    const std::set<std::string>& text_columns) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (std::size_t r = 1; r < cells.size(); ++r) {
+    nlohmann::ordered_json row = nlohmann::ordered_json::object();
+    for (std::size_t c = 0; c < cells[0].size(); ++c) {
+      const std::string& column = cells[0][c];
+      row[column] = json_cell(c < cells[r].size() ? cells[r][c] : "", text_columns.count(column) > 0);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string aligned_table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()));
+    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  std::string text;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const bool number = parse_finite_number(row[c]).has_value();
+      line += (c == 0 ? "" : "  ") +
+              (number ? fmt::format("{:>{}}", row[c], widths[c]) : fmt::format("{:<{}}", row[c], widths[c]));
+    }
+    text += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
+  }
+  return text;
+}
+
+std::string csv_as_table(const std::string& csv) {
+  std::vector<std::vector<std::string>> rows = csv_cells(csv);
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    for (std::string& cell : rows[r]) cell = rounded(cell, 4);
+  }
+  return aligned_table(rows);
 }
 
 }  // namespace ergon

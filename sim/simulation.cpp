@@ -19,6 +19,16 @@ const char* fidelity_name(Fidelity fidelity) {
   return fidelity == Fidelity::kCycleAccurate ? "cycle" : "tlm";
 }
 
+const char* fidelity_title(Fidelity fidelity) {
+  return fidelity == Fidelity::kCycleAccurate ? "cycle-accurate" : "transaction-level";
+}
+
+SimulationOptions options_at(Fidelity fidelity) {
+  SimulationOptions options;
+  options.fidelity = fidelity;
+  return options;
+}
+
 Fidelity parse_fidelity(const std::string& name) {
   if (name == "tlm") return Fidelity::kTransactionLevel;
   if (name == "cycle") return Fidelity::kCycleAccurate;

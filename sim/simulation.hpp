@@ -29,6 +29,8 @@ namespace ergon {
 enum class Fidelity { kTransactionLevel, kCycleAccurate };
 // "tlm" or "cycle": the fidelity's name on the command line, in reports and in the Python package.
 const char* fidelity_name(Fidelity fidelity);
+// "transaction-level" or "cycle-accurate": the fidelity in prose ("a transaction-level simulation").
+const char* fidelity_title(Fidelity fidelity);
 // Throws std::invalid_argument for any other name.
 Fidelity parse_fidelity(const std::string& name);
 
@@ -43,6 +45,9 @@ struct SimulationOptions {
   bool switch_overheads = true;        // false: levels change instantly (ARADA's ideal scheme)
   std::optional<MappingFile> mapping;  // parameters pinned per layer (`--mapping F`); the mapper searches the rest
 };
+
+// Options that differ from the defaults in their fidelity alone.
+SimulationOptions options_at(Fidelity fidelity);
 
 struct LayerResult {
   std::string name;

@@ -33,10 +33,33 @@ inline std::vector<std::string> catalogue_files() {
   files.insert(files.end(), area_files.begin(), area_files.end());
   return files;
 }
-// A path in the temporary folder that no other test process uses: ctest runs each test as its own
-// process, in parallel, so a fixed name shared by two tests is a race.
+// The test process's own folder under the temporary folder, removed with everything in it when the process
+// exits (by the process that made it: a forked worker's exit leaves it).
+class TestTempFolder {
+ public:
+  TestTempFolder()
+      : owner_(::getpid()), path_(std::filesystem::temp_directory_path() / ("ergon-test-" + std::to_string(owner_))) {
+    std::filesystem::create_directories(path_);
+  }
+  ~TestTempFolder() {
+    if (::getpid() != owner_) return;
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TestTempFolder(const TestTempFolder&) = delete;
+  TestTempFolder& operator=(const TestTempFolder&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  pid_t owner_;
+  std::filesystem::path path_;
+};
+
+// A path that no other test process uses: ctest runs each test as its own process, in parallel, so a fixed
+// name shared by two tests is a race. It lies in the process's TestTempFolder, so nothing is left behind.
 inline std::filesystem::path unique_temp_path(const std::string& name) {
-  return std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name);
+  static const TestTempFolder folder;
+  return folder.path() / name;
 }
 
 }  // namespace ergon::test

@@ -32,6 +32,7 @@ struct BenchOptions {
   bool calibrate = false;
   bool against_measurements = false;
   std::string format = "table";
+  SimulationChoice simulation;
 };
 
 std::string measurements_path() {
@@ -132,8 +133,12 @@ std::string phase_table(const std::string& title, const std::vector<PhaseBreakdo
 }
 
 nlohmann::ordered_json bench_json(const Workload& workload, const AcceleratorConfig& config,
-                                  const std::vector<PhaseBreakdown>& results) {
-  nlohmann::ordered_json json = {{"schema_version", 1}, {"workload", workload.name()}, {"config", config.name}};
+                                  const std::vector<PhaseBreakdown>& results, const SimulationChoice& simulation) {
+  nlohmann::ordered_json json = {{"schema_version", 1},
+                                 {"workload", workload.name()},
+                                 {"config", config.name},
+                                 {"fidelity", simulation.fidelity},
+                                 {"batch", simulation.batch > 0 ? nlohmann::ordered_json(simulation.batch) : nullptr}};
   for (const PhaseBreakdown& b : results) {
     json["points"][b.point] = {{"pre_inference", measure_json(b.pre)},
                                {"inference", measure_json(b.inference)},
@@ -173,12 +178,15 @@ std::string bench_csv(const std::vector<PhaseBreakdown>& results) {
 
 // `out`: the staged --out folder, or null.
 void run_bench(const BenchOptions& o, const AcceleratorConfig& config, const EnergyTable& table, OutputFolder* out) {
-  const Workload workload = load_workload(o.workload_path);
+  Workload workload = load_workload(o.workload_path);
+  apply_batch(o.simulation, workload);
   refuse_workload_without_work(workload);
   std::vector<PhaseBreakdown> results;
-  for (const std::string& point : o.points) results.push_back(run_phase_benchmark(config, table, workload, point));
+  const Fidelity fidelity = parse_fidelity(o.simulation.fidelity);
+  for (const std::string& point : o.points)
+    results.push_back(run_phase_benchmark(config, table, workload, point, fidelity));
   const ReportForms forms{phase_table(workload.name() + " on " + config.name + " (simulated, per iteration)", results),
-                          bench_json(workload, config, results).dump(2) + "\n", bench_csv(results)};
+                          bench_json(workload, config, results, o.simulation).dump(2) + "\n", bench_csv(results)};
   if (!out) return print_report(forms, o.format);
   for (const PhaseBreakdown& b : results) {
     const std::string dir = out->staged(b.point);
@@ -194,10 +202,11 @@ void run_bench(const BenchOptions& o, const AcceleratorConfig& config, const Ene
 }
 
 // The four models' NPU simulations at every point (shared by calibration, LOMO and predictions).
-std::map<std::string, ModelRuns> simulate_mlperf_tiny(const AcceleratorConfig& config, const EnergyTable& table) {
+std::map<std::string, ModelRuns> simulate_mlperf_tiny(const AcceleratorConfig& config, const EnergyTable& table,
+                                                      Fidelity fidelity) {
   std::map<std::string, ModelRuns> runs;
   for (const auto& [model, path] : mlperf_tiny_workloads())
-    runs[model] = simulate_model(config, table, load_workload(path));
+    runs[model] = simulate_model(config, table, load_workload(path), fidelity);
   return runs;
 }
 
@@ -355,8 +364,8 @@ do for [out in "png svg"] {{
 void run_against_measurements(const BenchOptions& o, const AcceleratorConfig& config, const EnergyTable& table,
                               OutputFolder* out) {
   const PhaseMeasurements measured = load_phase_measurements(measurements_path());
-  const std::map<std::string, ModelPrediction> predictions =
-      predict_models(config, table, measured, simulate_mlperf_tiny(config, table));
+  const std::map<std::string, ModelPrediction> predictions = predict_models(
+      config, table, measured, simulate_mlperf_tiny(config, table, parse_fidelity(o.simulation.fidelity)));
   std::string md =
       "| model | point | phase | energy uJ sim | measured | error | LOMO error | latency us sim | measured | error | "
       "LOMO error |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
@@ -449,6 +458,7 @@ void register_bench_phases_command(CLI::App& app) {
                       "Also write into this folder: phases.json, phases_summary.csv and per point the traces; with "
                       "--against-measurements, against_measurements.{md,csv,json} and Figs. 5-6");
   add_format_option(*command, o->format);
+  add_simulation_options(*command, o->simulation);
   add_progress_options(*command);
   command->add_flag("--calibrate", o->calibrate,
                     "Fit the soc cost model on the reference point's measurements and print it");
@@ -457,6 +467,11 @@ void register_bench_phases_command(CLI::App& app) {
   command->callback([o] {
     if (o->calibrate && (o->format != "table" || !o->out_dir.empty())) {
       throw UsageError("--calibrate prints the fitted soc section as YAML; --format and --out do not apply to it");
+    }
+    if ((o->calibrate || o->against_measurements) && o->simulation.batch > 0) {
+      throw UsageError(
+          "--batch: the measurements of --calibrate and --against-measurements are one image per "
+          "inference (Bartoli et al.); a batch applies to --workload's benchmark only");
     }
     if (!o->calibrate && !o->against_measurements && (o->workload_path.empty() || o->points.empty())) {
       throw UsageError("give --workload and --point (or --calibrate, or --against-measurements)");
@@ -474,8 +489,9 @@ void register_bench_phases_command(CLI::App& app) {
     if (out) out->add_inputs({energy_table_path(config)});
     const EnergyTable table = load_energy_table(energy_table_path(config));
     if (o->calibrate) {
-      const SocCalibration c = calibrate_soc(config, table, load_phase_measurements(measurements_path()),
-                                             simulate_mlperf_tiny(config, table));
+      const SocCalibration c =
+          calibrate_soc(config, table, load_phase_measurements(measurements_path()),
+                        simulate_mlperf_tiny(config, table, parse_fidelity(o->simulation.fidelity)));
       std::cout << "# fitted on " << soc_of(config).reference_point << " (" << c.models.size() << " models):\n"
                 << c.yaml;
       return;

@@ -27,6 +27,7 @@ struct CompareOptions {
   std::string blackthorn_models;
   std::string format = "table";
   std::string out_dir;
+  SimulationChoice simulation;
 };
 
 struct ComparedLayer {
@@ -50,9 +51,10 @@ struct Comparison {
   std::vector<std::string> skipped;  // "layer: why"
 };
 
-Comparison compare(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload) {
+Comparison compare(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
+                   Fidelity fidelity) {
   const CnnergyHardware hardware = cnnergy_hardware(config);
-  const SimulationResult simulated = Simulation(config, table, workload, {}).run();
+  const SimulationResult simulated = Simulation(config, table, workload, options_at(fidelity)).run();
   CnnergyOptions cnnergy_options;
   cnnergy_options.word_bits = config.pe_array.word_bits;
   const CnnergyEstimate estimate = estimate_cnnergy(workload, table, hardware, cnnergy_options);
@@ -95,12 +97,12 @@ std::string ratio(double simulated, double estimated) {
   return estimated > 0 ? fmt::format("{:.2f}x", simulated / estimated) : "-";
 }
 
-std::string compare_table(const std::vector<ComparedLayer>& rows, const std::string& workload) {
+std::string compare_table(const std::vector<ComparedLayer>& rows, const std::string& workload, Fidelity fidelity) {
   std::string out = fmt::format(
-      "{}: simulation (transaction level) vs CNNergy estimate, per image\n"
+      "{}: {} simulation vs CNNergy estimate, per image\n"
       "{:<24} {:>10} {:>10} {:>7} {:>12} {:>12} {:>7} {:>12} {:>12} {:>7} {:>10} {:>10} {:>7}\n",
-      workload, "layer", "sim mJ", "CNNergy", "ratio", "sim DRAM w", "CNNergy", "ratio", "sim GLB acc", "CNNergy",
-      "ratio", "sim us", "CNNergy", "ratio");
+      workload, fidelity_title(fidelity), "layer", "sim mJ", "CNNergy", "ratio", "sim DRAM w", "CNNergy", "ratio",
+      "sim GLB acc", "CNNergy", "ratio", "sim us", "CNNergy", "ratio");
   ComparedLayer total;
   total.name = "total";
   for (const auto& r : rows) {
@@ -175,10 +177,11 @@ std::string cnnergy_detail(const CompareOptions& options, const Workload& worklo
   for (const std::string& path : options.config_paths) {
     const AcceleratorConfig config = load_accelerator_config(path, options.overrides);
     if (!is_row_stationary(config.pe_array)) continue;
-    const Comparison comparison = compare(config, load_energy_table(energy_table_path(config)), workload);
+    const Fidelity fidelity = parse_fidelity(options.simulation.fidelity);
+    const Comparison comparison = compare(config, load_energy_table(energy_table_path(config)), workload, fidelity);
     if (as_json) return compare_json(comparison, workload.name());
     std::string text;
-    if (!comparison.rows.empty()) text += compare_table(comparison.rows, workload.name());
+    if (!comparison.rows.empty()) text += compare_table(comparison.rows, workload.name(), fidelity);
     if (!comparison.skipped.empty()) {
       text += "\nsimulated but not in the comparison (CNNergy does not model them):\n";
       for (const auto& line : comparison.skipped) text += "  " + line + "\n";
@@ -198,13 +201,16 @@ void run_compare(CompareOptions options) {
     read.push_back(energy_table_path(load_accelerator_config(path, options.overrides)));
   }
   std::optional<OutputFolder> out = open_report_folder(options.out_dir, "comparison", read);
-  const Workload workload = load_workload(options.workload_path);
+  Workload workload = load_workload(options.workload_path);
+  apply_batch(options.simulation, workload);
   refuse_workload_without_work(workload);
   if (options.format == "cnnergy-json") {
     std::cout << cnnergy_detail(options, workload, true);
     if (!out) return;  // else --out still gets the comparison report
   }
-  ComparisonRequest request{options.workload_path, options.config_paths, options.overrides, {}};
+  ComparisonRequest request{options.workload_path,    options.config_paths,
+                            options.overrides,        {},
+                            options.simulation.batch, parse_fidelity(options.simulation.fidelity)};
   if (!options.blackthorn_models.empty())
     request.estimator_settings["blackthorn"].set("models", options.blackthorn_models);
   const ComparisonReport report = build_comparison(request);
@@ -237,6 +243,7 @@ void register_compare_command(CLI::App& app) {
   add_format_option(*command, options->format, {"cnnergy-json"},
                     "cnnergy-json (the simulation beside CNNergy, by component)");
   add_report_out_option(*command, options->out_dir, "comparison");
+  add_simulation_options(*command, options->simulation);
   add_progress_options(*command);
   command->callback([options] { run_compare(*options); });
 }

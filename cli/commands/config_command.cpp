@@ -12,7 +12,9 @@
 #include "cli/commands/commands.hpp"
 #include "cli/commands/output.hpp"
 #include "common/text.hpp"
+#include "power/area_model.hpp"
 #include "sim/data_paths.hpp"
+#include "sim/run_report.hpp"
 #include "sim/simulation.hpp"
 
 namespace ergon {
@@ -25,11 +27,15 @@ struct ConfigShowOptions {
   std::string out_dir;
 };
 
-// Every key of the schema that applies to the config, with its loaded value (defaults filled in), and the
-// energy table's file as the config resolves it.
+// Every key of the schema that applies to the config, with its loaded value (defaults filled in), the energy
+// table's file as the config resolves it, and the chip's area with that table (docs/area.md; null without
+// area figures, and area_notes say why).
 nlohmann::ordered_json config_json(const AcceleratorConfig& config) {
   nlohmann::ordered_json json = accelerator_config_values(config);
   json["energy"]["table_file"] = energy_table_path(config);
+  const ChipArea area = chip_area(config, load_energy_table(energy_table_path(config)));
+  json["area_mm2"] = area_json(area);
+  json["area_notes"] = area.notes;
   return json;
 }
 

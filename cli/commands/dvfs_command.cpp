@@ -34,7 +34,7 @@ struct DvfsOptions {
   std::string activity = "intervals";
   std::size_t activity_max_rows = kDefaultActivityMaxRows;
   double deadline_ms = 0;
-  SimulationChoice simulation;  // --batch only: ARADA's schedules are found at transaction level
+  SimulationChoice simulation;
   bool pareto = false;
   std::string format = "table";
   double max_output_mb = kDefaultMaxOutputMb;
@@ -59,7 +59,8 @@ void run_dvfs_command(DvfsOptions options) {
   const std::uint64_t trace_bytes =
       trace_allowance_bytes(options.max_output_mb, options.activity, options.activity_max_rows, workload);
   const DvfsScheme scheme = parse_dvfs_scheme(options.scheme);
-  const SimulationResult race_to_idle = simulate_race_to_idle(chip, workload);
+  const Fidelity fidelity = parse_fidelity(options.simulation.fidelity);
+  const SimulationResult race_to_idle = simulate_race_to_idle(chip, workload, fidelity);
   if (const std::string why = unreachable_deadline(options.deadline_ms * 1e6, race_to_idle.total.time_ns);
       !why.empty()) {
     std::cerr << "error: " << why << "\n";  // not thrown: see command_exit_status()
@@ -72,7 +73,7 @@ void run_dvfs_command(DvfsOptions options) {
   // The final schedule once more, streaming its activity (frequency and voltage per interval) and traces.
   RunOutputs outputs(out.staging_folder(), workload, options.traces, config, parse_activity_detail(options.activity),
                      options.activity_max_rows, trace_bytes);
-  SimulationOptions replay = scheduled_options(outcome.allocation);
+  SimulationOptions replay = scheduled_options(outcome.allocation, fidelity);
   replay.observers = outputs.observers();
   outputs.finish(run_pipeline(chip, workload, replay));
   if (outputs.trace_budget().exceeded())
@@ -96,12 +97,39 @@ void run_dvfs_command(DvfsOptions options) {
   note_written(options.out_dir, written, plotted ? "" : " (no pareto.png: gnuplot missing or failed)");
 }
 
+struct DvfsStudyArguments {
+  DvfsStudyOptions study;
+  SimulationChoice simulation;
+  std::string out_dir;
+  std::string format = "table";
+};
+
+void run_dvfs_study_command(DvfsStudyArguments arguments) {
+  arguments.study.batch = arguments.simulation.batch;
+  arguments.study.fidelity = parse_fidelity(arguments.simulation.fidelity);
+  // Staged (common/output_folder): an interrupted or failed study leaves nothing in --out.
+  OutputFolder out(output_target(arguments.out_dir, "dvfs-study"), "--out",
+                   {"study.csv", "averages.csv", "study.gp", "study.png", "study.svg"}, {});
+  const DvfsStudy study = run_dvfs_study(arguments.study);
+  const bool plotted = write_dvfs_study(study, arguments.study, out.staging_folder(), !arguments.out_dir.empty());
+  const std::string title = fmt::format(
+      "ARADA's grid ({} traffic model, {}{}): mean over {} workloads\n", arguments.study.traffic_model,
+      fidelity_name(arguments.study.fidelity),
+      arguments.study.batch > 0 ? fmt::format(", batch {}", arguments.study.batch) : "", study.workloads.size());
+  const ReportForms forms{title + csv_as_table(study.averages_csv),
+                          dvfs_study_json(study, arguments.study).dump(2) + "\n", study.averages_csv};
+  const std::vector<std::string> written = commit_output(out, arguments.out_dir);
+  print_report(forms, arguments.format);  // after the files: a reader that stops early cannot cost them
+  note_written(arguments.out_dir, written,
+               plotted || arguments.out_dir.empty() ? "" : " (install gnuplot for the plots)");
+}
+
 }  // namespace
 
 void register_dvfs_command(CLI::App& app) {
   CLI::App* dvfs = app.add_subcommand("dvfs", "ARADA per-layer DVFS: allocate levels, re-simulate, report savings");
   auto options = std::make_shared<DvfsOptions>();
-  add_batch_option(*dvfs, options->simulation);
+  add_simulation_options(*dvfs, options->simulation);
   dvfs->footer("Example:\n  ergon dvfs -c edge_tpu -w resnet18 --scheme vf-oh-q");
   dvfs->add_option("--config,-c", options->config_path, "Accelerator config YAML")
       ->capture_default_str()
@@ -132,26 +160,28 @@ void register_dvfs_command(CLI::App& app) {
   dvfs->callback([options] { run_dvfs_command(*options); });
 
   CLI::App* study = app.add_subcommand("dvfs-study", "ARADA's grid: 9 workloads x Edge/HPC TPU x DRAM x schemes");
-  auto study_options = std::make_shared<DvfsStudyOptions>();
+  auto study_options = std::make_shared<DvfsStudyArguments>();
   study->footer("Example:\n  ergon dvfs-study -w resnet18 --out results/arada");
-  study_options->jobs = available_cores();
-  study->add_option("--out,-o", study_options->out_dir, "Output folder: study.csv, averages.csv, study.gp/png/svg")
-      ->required();
-  study->add_option("--jobs,-j", study_options->jobs, "Worker processes")
+  study_options->study.jobs = available_cores();
+  study->add_option("--out,-o", study_options->out_dir,
+                    "Output folder: study.csv, averages.csv, study.gp/png/svg (without it: print only)");
+  add_format_option(*study, study_options->format);
+  study->add_option("--jobs,-j", study_options->study.jobs, "Worker processes")
       ->capture_default_str()
       ->check(CLI::Range(1u, kMaxWorkerProcesses));
-  study->add_option("--workload,-w", study_options->workloads,
+  study->add_option("--workload,-w", study_options->study.workloads,
                     "Limit to these workloads (names under workloads/, repeatable; default: ARADA's nine)");
   study
-      ->add_option("--traffic-model", study_options->traffic_model,
+      ->add_option("--traffic-model", study_options->study.traffic_model,
                    "physical: Ergon's memory system; scalesim: SCALE-Sim v2's, as ARADA's figures assume "
                    "(docs/arada.md)")
       ->transform(CLI::IsMember(dvfs_study_traffic_models(), CLI::ignore_case))
       ->capture_default_str();
-  study->add_option("--set", study_options->overrides,
+  study->add_option("--set", study_options->study.overrides,
                     "Override a config key of every run, after the traffic model's: key.path=value (repeatable)");
+  add_simulation_options(*study, study_options->simulation);
   add_progress_options(*study);
-  study->callback([study_options] { run_dvfs_study(*study_options); });
+  study->callback([study_options] { run_dvfs_study_command(*study_options); });
 }
 
 ERGON_REGISTER(CliCommand, "dvfs", CliCommand{register_dvfs_command}, 60)

@@ -161,8 +161,7 @@ void register_map_command(CLI::App& app) {
       ->required()
       ->transform(shipped_workload());
   command->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
-  command->add_option("--batch", options->batch, "Images processed together by every layer (default: the workload's)")
-      ->check(CLI::Range(std::int64_t{1}, kMaxBatch));
+  add_batch_option(*command, options->batch);
   command->add_option("--layer", options->layer, "Only this layer");
   command->add_option("--mapping", options->mapping_path, "Mapping file pinning parameters per layer (docs/mapping.md)")
       ->check(input_file());

@@ -82,13 +82,13 @@ void write_report_files(const ReportForms& forms, std::optional<OutputFolder>& o
   note_written(out->target(), out->commit());
 }
 
-void add_batch_option(CLI::App& command, SimulationChoice& choice) {
-  command.add_option("--batch", choice.batch, "Images processed together by every layer (default: the workload's)")
+void add_batch_option(CLI::App& command, std::int64_t& batch) {
+  command.add_option("--batch", batch, "Images processed together by every layer (default: the workload's)")
       ->check(CLI::Range(std::int64_t{1}, kMaxBatch));
 }
 
 void add_simulation_options(CLI::App& command, SimulationChoice& choice) {
-  add_batch_option(command, choice);
+  add_batch_option(command, choice.batch);
   command
       .add_option("--fidelity", choice.fidelity,
                   "tlm: transaction level; cycle: cycle-accurate PE array on real values, outputs checked")

@@ -80,7 +80,8 @@ struct SimulationChoice {
   std::string fidelity = "tlm";
 };
 void add_simulation_options(CLI::App& command, SimulationChoice& choice);
-void add_batch_option(CLI::App& command, SimulationChoice& choice);  // --batch alone
+// --batch alone, for a command that plans layers without simulating them (`ergon map`).
+void add_batch_option(CLI::App& command, std::int64_t& batch);
 // The choice as the simulator takes it: options.batch and options.fidelity set.
 SimulationOptions simulation_options(const SimulationChoice& choice);
 // --batch applied to the workload itself, for commands whose studies build their own simulation options.

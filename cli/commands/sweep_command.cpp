@@ -83,47 +83,15 @@ std::vector<CsvRow> csv_records(const std::string& csv) {
   return rows;
 }
 
-// A cell as JSON: null when empty, a number when it reads as one (an integer as an integer), text otherwise;
-// names are always text.
-nlohmann::ordered_json json_cell(const std::string& column, const std::string& cell) {
-  if (cell.empty()) return nullptr;
-  if (column == "workload" || column == "layer" || column == "op") return cell;
-  if (cell.find_first_not_of("0123456789") == std::string::npos && cell.size() < 19) return std::stoll(cell);
-  if (const std::optional<double> number = parse_finite_number(cell)) return *number;
-  return cell;
-}
-
-nlohmann::ordered_json csv_objects(const std::vector<CsvRow>& records) {
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (std::size_t r = 1; r < records.size(); ++r) {
-    nlohmann::ordered_json row = nlohmann::ordered_json::object();
-    for (std::size_t c = 0; c < records[0].fields.size(); ++c) {
-      row[records[0].fields[c]] =
-          json_cell(records[0].fields[c], c < records[r].fields.size() ? records[r].fields[c] : "");
-    }
-    rows.push_back(std::move(row));
-  }
+// The records' fields, the header first.
+std::vector<std::vector<std::string>> record_fields(const std::vector<CsvRow>& records) {
+  std::vector<std::vector<std::string>> rows;
+  for (const CsvRow& record : records) rows.push_back(record.fields);
   return rows;
 }
 
-// Columns padded to their widest cell: text to the left, numbers to the right.
-std::string aligned(const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> widths;
-  for (const auto& row : rows) {
-    widths.resize(std::max(widths.size(), row.size()));
-    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
-  }
-  std::string text;
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      const bool number = parse_finite_number(row[c]).has_value();
-      line += (c == 0 ? "" : "  ") +
-              (number ? fmt::format("{:>{}}", row[c], widths[c]) : fmt::format("{:<{}}", row[c], widths[c]));
-    }
-    text += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
-  }
-  return text;
+nlohmann::ordered_json csv_objects(const std::vector<CsvRow>& records) {
+  return rows_as_json(record_fields(records), {"workload", "layer", "op"});
 }
 
 // A row per point (its total row): the point, workload and key columns (between `workload` and `layer`), cycles,
@@ -156,7 +124,7 @@ std::string totals_table(const std::vector<CsvRow>& records) {
     if (area < header.size()) row.push_back(scaled(f[area], 1, "{:.3f}"));
     rows.push_back(std::move(row));
   }
-  return aligned(rows);
+  return aligned_table(rows);
 }
 
 // The results of the sweep in `folder` in every --format: csv is results.csv itself.
@@ -293,23 +261,18 @@ void run_merge_command(const MergeArguments& arguments, bool format_given) {
   if (format_given) print_forms(arguments.out_dir, arguments.pareto, arguments.format);
 }
 
-// The groups of --help (docs/cli.md, "Grammar"); options only a sweep has are under "Sweep".
-constexpr const char* kInputs = "Inputs";
-constexpr const char* kSimulation = "Simulation";
-constexpr const char* kOutputs = "Outputs";
+// The shared options' --help groups come from the grammar pass (cli/commands/cli_grammar.cpp); the options only
+// a sweep has are under "Sweep".
 constexpr const char* kSweep = "Sweep";
 
 void add_input_options(CLI::App& sweep, SweepOptions& options) {
   sweep.add_option("--config,-c", options.config_path, "Accelerator config YAML")
       ->capture_default_str()
-      ->transform(shipped_config())
-      ->group(kInputs);
+      ->transform(shipped_config());
   sweep.add_option("--workload,-w", options.workload_paths, "Workload YAML (repeatable)")
       ->required()
-      ->transform(shipped_workload())
-      ->group(kInputs);
-  sweep.add_option("--set", options.overrides, "Override a config key at every point: key.path=value (repeatable)")
-      ->group(kInputs);
+      ->transform(shipped_workload());
+  sweep.add_option("--set", options.overrides, "Override a config key at every point: key.path=value (repeatable)");
 }
 
 void add_simulation_options(CLI::App& sweep, SweepArguments& arguments) {
@@ -318,52 +281,39 @@ void add_simulation_options(CLI::App& sweep, SweepArguments& arguments) {
       .add_option("--param,-p", arguments.parameters,
                   "key.path=SPEC: a list 1,2,4 or lpddr4,hbm2; a range lo:hi:step; a geometric range lo:hi:*2 "
                   "(repeatable: cartesian product); `batch` sweeps the images per layer")
-      ->required()
-      ->group(kSimulation);
-  sweep
-      .add_option("--link", arguments.links,
-                  "KEY=EXPR: KEY computed at each point from one key, e.g. glb.filter_size_kib=glb.size_kib/2 "
-                  "(EXPR: the key, numbers, * / + -; repeatable)")
-      ->group(kSimulation);
+      ->required();
+  sweep.add_option("--link", arguments.links,
+                   "KEY=EXPR: KEY computed at each point from one key, e.g. glb.filter_size_kib=glb.size_kib/2 "
+                   "(EXPR: the key, numbers, * / + -; repeatable)");
   ergon::add_simulation_options(sweep, arguments.simulation);
   sweep.add_option("--jobs,-j", options.jobs, "Worker processes")
       ->capture_default_str()
-      ->check(CLI::Range(1u, kMaxWorkerProcesses))
-      ->group(kSimulation);
+      ->check(CLI::Range(1u, kMaxWorkerProcesses));
 }
 
 // --format, --plot, --plot-by and --pareto, which sweep and sweep-merge share.
 void add_figure_options(CLI::App& command, std::string& format, bool& plot, std::string& plot_by, bool& pareto) {
   add_format_option(command, format);
-  command.get_option("--format")->group(kOutputs);
-  command.add_flag("--plot", plot, "Plot energy by component against the swept key (gnuplot PNG and SVG)")
-      ->group(kOutputs);
-  command
-      .add_option("--plot-by", plot_by,
-                  "With two swept keys: plot the total energy against the other, a line per value of this one "
-                  "(implies --plot)")
-      ->group(kOutputs);
-  command
-      .add_flag("--pareto", pareto,
-                "The points no other beats on latency and energy (and area_mm2 when there): pareto.csv and a plot; "
-                "printed without --out")
-      ->group(kOutputs);
+  command.add_flag("--plot", plot, "Plot energy by component against the swept key (gnuplot PNG and SVG)");
+  command.add_option("--plot-by", plot_by,
+                     "With two swept keys: plot the total energy against the other, a line per value of this one "
+                     "(implies --plot)");
+  command.add_flag("--pareto", pareto,
+                   "The points no other beats on latency and energy (and area_mm2 when there): pareto.csv and a plot; "
+                   "printed without --out");
 }
 
 void add_output_options(CLI::App& sweep, SweepArguments& arguments) {
   SweepOptions& options = arguments.options;
-  sweep
-      .add_option("--out,-o", options.out_dir,
-                  "Output folder: results.csv, sweep.json (kept point by point, for --resume); without it the "
-                  "results are printed and nothing is written")
-      ->group(kOutputs);
+  sweep.add_option("--out,-o", options.out_dir,
+                   "Output folder: results.csv, sweep.json (kept point by point, for --resume); without it the "
+                   "results are printed and nothing is written");
   add_figure_options(sweep, arguments.format, options.plot, options.plot_by, options.pareto);
   sweep
       .add_option("--max-output-mb", options.max_output_mb,
                   "Refuse a sweep whose results.csv could take more than this (estimated before it runs)")
       ->check(CLI::Range(0.001, 1e9))
-      ->capture_default_str()
-      ->group(kOutputs);
+      ->capture_default_str();
   add_progress_options(sweep);
 }
 
@@ -391,11 +341,9 @@ void register_merge_command(CLI::App& app) {
   merge->add_option("shards", arguments->shards, "The shards' --out folders")
       ->required()
       ->check(CLI::ExistingDirectory);
-  merge
-      ->add_option("--out,-o", arguments->out_dir,
-                   "Output folder: the merged results.csv and sweep.json; without it the merged results are "
-                   "printed and nothing is written")
-      ->group(kOutputs);
+  merge->add_option("--out,-o", arguments->out_dir,
+                    "Output folder: the merged results.csv and sweep.json; without it the merged results are "
+                    "printed and nothing is written");
   add_figure_options(*merge, arguments->format, arguments->plot, arguments->plot_by, arguments->pareto);
   merge->footer("Example:\n  ergon sweep-merge results/glb-shard0 results/glb-shard1 --pareto -o results/glb");
   merge->callback([arguments, merge] { run_merge_command(*arguments, merge->count("--format") > 0); });

@@ -45,8 +45,12 @@ std::vector<LayerTiming> layer_timings(const SimulationResult& result) {
   return timings;
 }
 
-SimulationResult simulate_race_to_idle(const Chip& chip, const Workload& workload) {
-  return run_pipeline(chip, workload, SimulationOptions{});
+SimulationResult simulate_race_to_idle(const Chip& chip, const Workload& workload, Fidelity fidelity) {
+  return run_pipeline(chip, workload, options_at(fidelity));
+}
+
+Fidelity simulated_fidelity(const SimulationResult& result) {
+  return result.cycle_accurate ? Fidelity::kCycleAccurate : Fidelity::kTransactionLevel;
 }
 
 std::string unreachable_deadline(double deadline_ns, double race_to_idle_ns) {
@@ -55,8 +59,8 @@ std::string unreachable_deadline(double deadline_ns, double race_to_idle_ns) {
                      deadline_ns / 1e6, race_to_idle_ns / 1e6);
 }
 
-SimulationOptions scheduled_options(const DvfsAllocation& allocation) {
-  SimulationOptions options;
+SimulationOptions scheduled_options(const DvfsAllocation& allocation, Fidelity fidelity) {
+  SimulationOptions options = options_at(fidelity);
   for (const LayerAllocation& layer : allocation.layers) options.layer_levels.push_back(layer.levels);
   options.switch_overheads = allocation.scheme != DvfsScheme::kIdeal;
   return options;
@@ -79,7 +83,8 @@ DvfsOutcome run_dvfs(const Chip& chip, const Workload& workload, DvfsScheme sche
   outcome.allocation = allocate_arada(baseline, config, scheme, time_scale);
   std::vector<LayerTiming> scheduled;  // outcome.scheduled's timings
   const auto simulate = [&] {
-    outcome.scheduled = run_pipeline(chip, workload, scheduled_options(outcome.allocation));
+    outcome.scheduled =
+        run_pipeline(chip, workload, scheduled_options(outcome.allocation, simulated_fidelity(race_to_idle)));
     scheduled = layer_timings(outcome.scheduled);
   };
   simulate();
@@ -177,6 +182,7 @@ nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorCo
   }
   nlohmann::ordered_json report = {{"schema_version", 2},
                                    {"scheme", dvfs_scheme_name(outcome.allocation.scheme)},
+                                   {"fidelity", fidelity_name(simulated_fidelity(outcome.race_to_idle))},
                                    {"config",
                                     {{"name", config.name},
                                      {"file", config.file},

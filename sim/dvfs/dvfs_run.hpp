@@ -32,19 +32,23 @@ inline constexpr int kDvfsFeedbackRounds = 8;
 // The race-to-idle timings ARADA's analysis starts from.
 std::vector<LayerTiming> layer_timings(const SimulationResult& result);
 
-// `race_to_idle` may be passed in when already simulated (a study runs every scheme from one baseline).
 // Empty when race to idle (`race_to_idle_ns`) meets the deadline; otherwise why no schedule can.
 std::string unreachable_deadline(double deadline_ns, double race_to_idle_ns);
 
-// `deadline_ns` > 0 spends the slack up to that latency (`ergon dvfs --deadline-ms`); it must not be
-// shorter than race to idle's latency (std::invalid_argument).
+// `race_to_idle` is passed in when already simulated (a study runs every scheme from one baseline); every
+// schedule is re-simulated at its fidelity, so that the savings compare like with like. `deadline_ns` > 0
+// spends the slack up to that latency (`ergon dvfs --deadline-ms`); it must not be shorter than race to
+// idle's latency (std::invalid_argument).
 DvfsOutcome run_dvfs(const Chip& chip, const Workload& workload, DvfsScheme scheme,
                      const SimulationResult& race_to_idle, double deadline_ns = 0,
                      int feedback_rounds = kDvfsFeedbackRounds);
-SimulationResult simulate_race_to_idle(const Chip& chip, const Workload& workload);
+SimulationResult simulate_race_to_idle(const Chip& chip, const Workload& workload,
+                                       Fidelity fidelity = Fidelity::kTransactionLevel);
+// The fidelity `result` was simulated at.
+Fidelity simulated_fidelity(const SimulationResult& result);
 
-// The options that simulate the outcome's final schedule (to replay it with observers).
-SimulationOptions scheduled_options(const DvfsAllocation& allocation);
+// The options that simulate the outcome's final schedule (to replay it with observers), at `fidelity`.
+SimulationOptions scheduled_options(const DvfsAllocation& allocation, Fidelity fidelity);
 
 std::string dvfs_table(const DvfsOutcome& outcome);  // per layer, like ARADA's Table 1
 nlohmann::ordered_json dvfs_json(const DvfsOutcome& outcome, const AcceleratorConfig& config, const Workload& workload);

@@ -71,11 +71,12 @@ class ReportBuilder {
   std::map<std::string, std::size_t> index_;
 };
 
-void add_simulation(ReportBuilder& builder, const ChipInputs& chip, const Workload& workload) {
+void add_simulation(ReportBuilder& builder, const ChipInputs& chip, const Workload& workload, Fidelity fidelity) {
   const AcceleratorConfig& config = chip.config;
-  const SimulationResult result = Simulation(config, chip.table, workload, SimulationOptions{}).run();
+  const SimulationResult result = Simulation(config, chip.table, workload, options_at(fidelity)).run();
   SourceValues& source = builder.add(
-      "sim " + config.name, "Ergon transaction-level simulation of " + shown_data_path(config.file) + ", per image");
+      "sim " + config.name,
+      fmt::format("Ergon {} simulation of {}, per image", fidelity_title(fidelity), shown_data_path(config.file)));
   // Layers may run different batches (CNNergy's tables give each its own): per image is per layer.
   double energy_mj = 0, latency_ms = 0;
   for (const LayerResult& layer : result.layers) {
@@ -150,7 +151,8 @@ std::optional<double> SourceValues::edp_mj_ms() const {
 }
 
 ComparisonReport build_comparison(const ComparisonRequest& request) {
-  const Workload workload = load_workload(request.workload_path);
+  Workload workload = load_workload(request.workload_path);
+  if (request.batch > 0) workload.set_batch(request.batch);
   ReportBuilder builder(workload);
   std::vector<ChipInputs> chips;
   for (const std::string& path : request.config_paths) {
@@ -158,7 +160,7 @@ ComparisonReport build_comparison(const ComparisonRequest& request) {
     EnergyTable table = load_energy_table(energy_table_path(config));
     chips.push_back({std::move(config), std::move(table)});
   }
-  for (const ChipInputs& chip : chips) add_simulation(builder, chip, workload);
+  for (const ChipInputs& chip : chips) add_simulation(builder, chip, workload, request.fidelity);
   add_estimates(builder, {workload, chips, request.estimator_settings, shipped_data_dir()});
   add_published(builder, workload);
   return builder.finish();

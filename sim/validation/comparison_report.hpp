@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "power/estimators/estimator.hpp"
+#include "sim/simulation.hpp"  // Fidelity
 
 namespace ergon {
 
@@ -33,6 +34,8 @@ struct ComparisonRequest {
   std::vector<std::string> config_paths;  // simulated, and given to every estimator that models a chip
   std::vector<std::string> overrides;     // applied to every config
   std::map<std::string, EstimatorSettings> estimator_settings;  // by estimator name, e.g. blackthorn's models
+  std::int64_t batch = 0;  // images per layer for the simulations and the estimates alike; 0: each layer's own
+  Fidelity fidelity = Fidelity::kTransactionLevel;  // of the simulations
 };
 
 ComparisonReport build_comparison(const ComparisonRequest& request);

@@ -6,12 +6,13 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include "common/atomic_file.hpp"
 #include "common/csv_record.hpp"
 #include "common/gnuplot.hpp"
-#include "common/output_folder.hpp"
 #include "common/progress_display.hpp"
+#include "common/report_formats.hpp"
 #include "network/importers/scalesim_topology.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/dvfs/dvfs_pareto.hpp"
@@ -85,8 +86,9 @@ std::string study_rows(const StudyRun& run, const DvfsStudyOptions& options) {
   const AcceleratorConfig config =
       load_accelerator_config(shipped_data_dir() + "/configs/" + run.config + ".yaml", run_overrides(run, options));
   const Chip chip(config);
-  const Workload workload = study_workload(run.workload, options.traffic_model);
-  const SimulationResult baseline = simulate_race_to_idle(chip, workload);
+  Workload workload = study_workload(run.workload, options.traffic_model);
+  if (options.batch > 0) workload.set_batch(options.batch);
+  const SimulationResult baseline = simulate_race_to_idle(chip, workload, options.fidelity);
   std::string rows;
   for (const std::string& name : dvfs_scheme_names()) {
     const DvfsScheme scheme = parse_dvfs_scheme(name);
@@ -207,9 +209,10 @@ std::vector<std::string> scalesim_overrides(double clock_mhz, const std::string&
   return overrides;
 }
 
-void run_dvfs_study(const DvfsStudyOptions& options) {
-  const std::vector<std::string>& names = options.workloads.empty() ? arada_workloads() : options.workloads;
-  for (const std::string& name : names) {
+DvfsStudy run_dvfs_study(const DvfsStudyOptions& options) {
+  DvfsStudy study;
+  study.workloads = options.workloads.empty() ? arada_workloads() : options.workloads;
+  for (const std::string& name : study.workloads) {
     const std::string path = shipped_data_dir() + "/workloads/" + name + ".yaml";
     if (!std::filesystem::exists(path)) {
       throw std::runtime_error("--workload " + name + ": no " + path + "; give a name under workloads/, e.g. resnet18");
@@ -218,19 +221,16 @@ void run_dvfs_study(const DvfsStudyOptions& options) {
   std::vector<StudyRun> runs;
   for (const Hardware& hardware : arada_hardware()) {
     for (const std::string& dram : hardware.drams) {
-      for (const std::string& workload : names) runs.push_back({hardware.config, dram, workload});
+      for (const std::string& workload : study.workloads) runs.push_back({hardware.config, dram, workload});
     }
   }
   // Every config must load before any worker starts: a bad --set fails once, located, not in each worker.
   for (const Hardware& hardware : arada_hardware()) {
     for (const std::string& dram : hardware.drams) {
       load_accelerator_config(shipped_data_dir() + "/configs/" + hardware.config + ".yaml",
-                              run_overrides({hardware.config, dram, names.front()}, options));
+                              run_overrides({hardware.config, dram, study.workloads.front()}, options));
     }
   }
-  // Staged (common/output_folder): an interrupted or failed study leaves nothing in --out.
-  OutputFolder out(options.out_dir, "--out", {"study.csv", "averages.csv", "study.gp", "study.png", "study.svg"}, {});
-  const std::string& out_dir = out.staging_folder();
   std::vector<std::string> rows(runs.size());
   std::size_t finished = 0;
   const bool show_lines = progress_shown();  // a line per finished run; --quiet: none
@@ -242,16 +242,29 @@ void run_dvfs_study(const DvfsStudyOptions& options) {
           std::cerr << fmt::format("[{}/{}] {} + {} {}\n", ++finished, runs.size(), runs[i].config, runs[i].dram,
                                    runs[i].workload);
       });
-  std::string csv = kCsvHeader;
-  for (const std::string& block : rows) csv += block;
-  write_file_atomically(out_dir + "/study.csv", csv);
-  const std::string averages = averages_csv(rows);
-  write_file_atomically(out_dir + "/averages.csv", averages);
-  write_file_atomically(out_dir + "/study.gp", study_gnuplot(names.size(), options.traffic_model));
-  const bool plotted = run_gnuplot(out_dir, "study.gp");
-  out.commit();
-  std::cout << averages << "wrote " << options.out_dir << "/{study.csv,averages.csv,study.gp"
-            << (plotted ? ",study.png,study.svg}" : "} (install gnuplot for the plots)") << "\n";
+  study.study_csv = kCsvHeader;
+  for (const std::string& block : rows) study.study_csv += block;
+  study.averages_csv = averages_csv(rows);
+  return study;
+}
+
+nlohmann::ordered_json dvfs_study_json(const DvfsStudy& study, const DvfsStudyOptions& options) {
+  const std::set<std::string> names = {"accelerator", "dram", "workload", "scheme", "traffic_model"};
+  return {{"schema_version", 1},
+          {"traffic_model", options.traffic_model},
+          {"fidelity", fidelity_name(options.fidelity)},
+          {"batch", options.batch > 0 ? nlohmann::ordered_json(options.batch) : nlohmann::ordered_json(nullptr)},
+          {"overrides", options.overrides},
+          {"workloads", study.workloads},
+          {"averages", rows_as_json(csv_cells(study.averages_csv), names)},
+          {"runs", rows_as_json(csv_cells(study.study_csv), names)}};
+}
+
+bool write_dvfs_study(const DvfsStudy& study, const DvfsStudyOptions& options, const std::string& folder, bool plot) {
+  write_file_atomically(folder + "/study.csv", study.study_csv);
+  write_file_atomically(folder + "/averages.csv", study.averages_csv);
+  write_file_atomically(folder + "/study.gp", study_gnuplot(study.workloads.size(), options.traffic_model));
+  return plot && run_gnuplot(folder, "study.gp");
 }
 
 }  // namespace ergon

@@ -78,16 +78,17 @@ WorkloadShape workload_shape(const AcceleratorConfig& config, const Workload& wo
   const int word_bytes = config.pe_array.word_bits / 8;
   for (const Layer& layer : workload.layers()) {
     if (layer.op == OpKind::kInput)
-      shape.input_bytes += static_cast<double>(layer.output_shape.elements() * word_bytes);
+      shape.input_bytes += static_cast<double>(layer.output_shape.elements() * word_bytes * layer.batch);
   }
-  shape.outputs = static_cast<double>(workload.layers().back().output_shape.elements());
+  const Layer& last = workload.layers().back();
+  shape.outputs = static_cast<double>(last.output_shape.elements() * last.batch);
   return shape;
 }
 
 NpuRun simulate_npu(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
-                    const std::string& point_name) {
+                    const std::string& point_name, Fidelity fidelity) {
   const SocOperatingPoint& point = required_soc(config).point(point_name);
-  const SimulationResult sim = Simulation(config_at_point(config, point), table, workload, SimulationOptions{}).run();
+  const SimulationResult sim = Simulation(config_at_point(config, point), table, workload, options_at(fidelity)).run();
   NpuRun run;
   run.point = point_name;
   for (const LayerResult& layer : sim.layers) run.layers += layer.executed ? 1 : 0;
@@ -162,8 +163,9 @@ PhaseBreakdown phase_breakdown(const AcceleratorConfig& config, const EnergyTabl
 }
 
 PhaseBreakdown run_phase_benchmark(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
-                                   const std::string& point) {
-  return phase_breakdown(config, table, workload_shape(config, workload), simulate_npu(config, table, workload, point));
+                                   const std::string& point, Fidelity fidelity) {
+  return phase_breakdown(config, table, workload_shape(config, workload),
+                         simulate_npu(config, table, workload, point, fidelity));
 }
 
 double relative_edp_pct(const PhaseMeasure& reference, const PhaseMeasure& other) {

@@ -13,6 +13,7 @@
 #include "arch/accelerator_config.hpp"
 #include "network/workload.hpp"
 #include "power/energy_table.hpp"
+#include "sim/simulation.hpp"  // Fidelity
 #include "studies/stm32n6/soc_config.hpp"
 
 namespace ergon {
@@ -35,7 +36,8 @@ struct NpuRun {
   double ram_energy_uj = 0;      // the `internal_ram` block (the DRAM role of the simulation)
 };
 
-// What the CPU model needs of a workload.
+// What the CPU model needs of a workload: over the batch, which one pre-inference phase loads and one
+// post-inference phase reports (in one serial message).
 struct WorkloadShape {
   double input_bytes = 0, outputs = 0;
 };
@@ -57,7 +59,7 @@ struct PhaseBreakdown {
 AcceleratorConfig config_at_point(const AcceleratorConfig& config, const SocOperatingPoint& point);
 
 NpuRun simulate_npu(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
-                    const std::string& point);
+                    const std::string& point, Fidelity fidelity);
 
 // The SoC cost model around a simulated inference (no simulation here).
 PhaseBreakdown phase_breakdown(const AcceleratorConfig& config, const EnergyTable& table, const WorkloadShape& shape,
@@ -75,7 +77,7 @@ double serial_message_us(const SocConfig& soc);
 CpuPhasePower cpu_phase_power(const SocConfig& soc, const EnergyTable& table, const std::string& point);
 
 PhaseBreakdown run_phase_benchmark(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
-                                   const std::string& point);
+                                   const std::string& point, Fidelity fidelity);
 
 // rEDP = (EDP_reference - EDP_other) / EDP_reference x 100 (positive: `other` is better), as Table VI.
 double relative_edp_pct(const PhaseMeasure& reference, const PhaseMeasure& other);

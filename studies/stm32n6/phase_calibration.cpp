@@ -47,11 +47,12 @@ PhaseMeasurements load_phase_measurements(const std::string& path) {
   return measured;
 }
 
-ModelRuns simulate_model(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload) {
+ModelRuns simulate_model(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
+                         Fidelity fidelity) {
   ModelRuns model;
   model.shape = workload_shape(config, workload);
   for (const SocOperatingPoint& p : soc_of(config).operating_points) {
-    model.runs[p.name] = simulate_npu(config, table, workload, p.name);
+    model.runs[p.name] = simulate_npu(config, table, workload, p.name, fidelity);
   }
   return model;
 }

@@ -24,7 +24,8 @@ struct ModelRuns {
   WorkloadShape shape;
   std::map<std::string, NpuRun> runs;  // by operating point
 };
-ModelRuns simulate_model(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload);
+ModelRuns simulate_model(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
+                         Fidelity fidelity);
 
 struct SocCalibration {
   SocConfig fitted;                 // the config's soc section with the fitted values

@@ -66,11 +66,32 @@ TEST(ConfigSchema, ShowListsExactlyTheKeysThatApplyToEachShippedConfig) {
     EXPECT_GT(applying, 30u) << path;
     const std::vector<ConfigKeyInfo> keys = accelerator_config_keys();
     for (const std::string& row : rows) {
-      if (row == "energy.table_file") continue;  // the table energy.table resolves to, not a key
+      // Derived, not keys: the table energy.table resolves to, and the chip's area with it.
+      if (row == "energy.table_file" || row.rfind("area_mm2", 0) == 0 || row.rfind("area_notes", 0) == 0) continue;
       EXPECT_TRUE(std::any_of(keys.begin(), keys.end(), [&](const ConfigKeyInfo& key) { return shows_key(key, row); }))
           << path << ": config show prints '" << row << "', which no declaration gives";
     }
   }
+}
+
+// `config show` gives the area a run of the same config reports, and the GLB's grows by the same amount for
+// each 1 MiB added (linear in its bytes, docs/area.md) while the PE array's stays.
+TEST(ConfigSchema, ShowGivesTheAreaARunReports) {
+  const std::string ergon = "'" + test::ergon_binary() + "'";
+  const auto shown = [&](const std::string& set) {
+    return nlohmann::json::parse(output_of(ergon + " config show edge_tpu --set " + set + " --format json"));
+  };
+  const nlohmann::json small = shown("glb.size_kib=3072"), large = shown("glb.size_kib=4096"),
+                       larger = shown("glb.size_kib=5120");
+  const nlohmann::json run = nlohmann::json::parse(
+      output_of(ergon + " run -c edge_tpu --set glb.size_kib=3072 -w resnet8 --format json --quiet"));
+  ASSERT_TRUE(small["area_mm2"].is_object());
+  EXPECT_EQ(small["area_mm2"], run["area_mm2"]);
+  EXPECT_EQ(small["area_notes"], run["area_notes"]);
+  const auto glb_mm2 = [](const nlohmann::json& config) { return config["area_mm2"]["glb"].get<double>(); };
+  EXPECT_GT(glb_mm2(large), glb_mm2(small));
+  EXPECT_NEAR(glb_mm2(larger) - glb_mm2(large), glb_mm2(large) - glb_mm2(small), 1e-9);
+  EXPECT_DOUBLE_EQ(large["area_mm2"]["mac"].get<double>(), small["area_mm2"]["mac"].get<double>());
 }
 
 // The shipped STM32N6 config's soc section is listed in full (it was missing from `config show` before).

@@ -42,4 +42,25 @@ for fig in fig5_phases fig6_edp; do
   if command -v gnuplot > /dev/null; then [ -s "$out/meas/$fig.png" ] && [ -s "$out/meas/$fig.svg" ]; fi
 done
 check_plots "$out/meas"
+# --batch 2: the NPU runs both images (`ergon run`'s time at the point's clock, per layer overheads once), and
+# the phases around it move twice the bytes; the measurements are one image per inference, so
+# --against-measurements refuses a batch (usage error).
+bench=(bench-phases --config "$config" --workload "$source_dir/workloads/resnet8.yaml" --point h-perf --format json)
+"$ergon" "${bench[@]}" > "$out/b1.json"
+"$ergon" "${bench[@]}" --batch 2 > "$out/b2.json"
+"$ergon" run --config "$config" --workload "$source_dir/workloads/resnet8.yaml" --batch 2 --format json -q \
+  > "$out/run_b2.json"
+python3 - "$out/b1.json" "$out/b2.json" "$out/run_b2.json" <<'PY'
+import json, sys
+one, two, run = (json.load(open(p)) for p in sys.argv[1:4])
+assert one["batch"] is None and two["batch"] == 2 and two["fidelity"] == "tlm", (one["batch"], two["batch"])
+h1, h2 = one["points"]["h-perf"], two["points"]["h-perf"]
+assert h2["input_bytes"] == 2 * h1["input_bytes"] and h2["outputs"] == 2 * h1["outputs"], (h1, h2)
+assert h2["npu_simulated_us"] > 1.5 * h1["npu_simulated_us"], (h1["npu_simulated_us"], h2["npu_simulated_us"])
+assert (run["config"]["frequency_mhz"], run["config"]["dram_bandwidth_gbps"]) == (1000, 7.2), run["config"]  # h-perf
+assert abs(h2["npu_simulated_us"] - run["total"]["time_ns"] / 1e3) < 1e-9 * h2["npu_simulated_us"]
+PY
+if "$ergon" bench-phases --config "$config" --against-measurements --batch 2 2> "$out/batch.err"; then exit 1; else
+  [ $? -eq 2 ]; fi
+grep -q "one image per inference" "$out/batch.err"
 echo "bench-phases checks passed"

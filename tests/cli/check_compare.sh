@@ -39,5 +39,23 @@ grep -q "^| sim edge_tpu | " "$out/report.md"
 cmp "$out/report.csv" "$out/files/comparison.csv"
 grep -q '^total,"CNNergy",' "$out/report.csv"
 "$ergon" "${args[@]}" > "$out/report.txt"
-grep -q "simulation (transaction level) vs CNNergy estimate" "$out/report.txt"
+grep -q "transaction-level simulation vs CNNergy estimate" "$out/report.txt"
+# --batch 4 reaches the simulations and the estimates alike: each simulation is `ergon run --batch 4`'s per
+# image, and still no simulated layer beats its roofline bound.
+"$ergon" "${args[@]}" --batch 4 --format json > "$out/batch4.json"
+"$ergon" run --workload "$source_dir/workloads/alexnet.yaml" --config "$source_dir/configs/edge_tpu.yaml" --batch 4 \
+  --format json -q > "$out/run4.json"
+python3 - "$out/batch4.json" "$out/report.json" "$out/run4.json" <<'PY'
+import json, sys
+batched, single, run = (json.load(open(p)) for p in sys.argv[1:4])
+by = {s["name"]: s for s in batched["sources"]}
+sim = by["sim edge_tpu"]
+assert abs(sim["latency_ms"] - run["total"]["time_ns"] / 4 / 1e6) < 1e-9 * sim["latency_ms"], (sim, run["total"])
+single_sim = {s["name"]: s for s in single["sources"]}["sim edge_tpu"]
+assert sim["energy_mj"] < single_sim["energy_mj"], "the weights are fetched once per batch"
+for config in ("eyeriss", "edge_tpu"):
+    simulated = {l["name"]: l["latency_ms"] for l in by["sim " + config]["layers"] if l["latency_ms"] is not None}
+    bound = {l["name"]: l["latency_ms"] for l in by["roofline " + config]["layers"] if l["latency_ms"] is not None}
+    assert all(bound[n] <= simulated[n] * (1 + 1e-9) for n in bound), [(n, bound[n], simulated[n]) for n in bound]
+PY
 echo "compare checks passed"

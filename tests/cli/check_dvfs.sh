@@ -53,6 +53,45 @@ check_plots "$out/study"
 # One worker gives the same tables, byte for byte; so does the schedule run again.
 "$ergon" dvfs-study --workload resnet18 --jobs 1 --out "$out/study_serial" > /dev/null 2>&1
 for file in study.csv averages.csv; do cmp "$out/study/$file" "$out/study_serial/$file"; done
+# Print-only: every row of both files in --format json, and nothing written (not in the working folder, not
+# in the temporary folder).
+mkdir "$out/cwd" "$out/tmp"
+(cd "$out/cwd" && TMPDIR="$out/tmp" "$ergon" dvfs-study -w resnet18 --format json -q > ../study_print.json)
+[ -z "$(find "$out/cwd" "$out/tmp" -mindepth 1)" ]
+python3 - "$out/study_print.json" "$out/study/study.csv" "$out/study/averages.csv" <<'PY'
+import csv, json, sys
+printed = json.load(open(sys.argv[1]))
+assert printed["fidelity"] == "tlm" and printed["batch"] is None and printed["workloads"] == ["resnet18"], printed
+for key, path in (("runs", sys.argv[2]), ("averages", sys.argv[3])):
+    rows = list(csv.DictReader(open(path)))
+    assert len(printed[key]) == len(rows), key
+    for shown, row in zip(printed[key], rows):
+        for column, text in row.items():
+            value = shown[column]
+            assert (value == text) if isinstance(value, str) else (float(text) == value), (key, column, text, value)
+PY
+# --batch reaches every run: the study's race to idle is `ergon dvfs --batch`'s, and a batch of 4 takes longer.
+"$ergon" dvfs-study -w resnet18 --batch 4 --format json -q > "$out/study_b4.json"
+"$ergon" dvfs -c edge_tpu --set dram.preset=lpddr5 -w resnet18 --batch 4 --format json -q > "$out/dvfs_b4.json"
+python3 - "$out/study_b4.json" "$out/study_print.json" "$out/dvfs_b4.json" <<'PY'
+import json, sys
+batched, single, dvfs = (json.load(open(p)) for p in sys.argv[1:4])
+assert batched["batch"] == 4
+def rti(study):
+    return next(r["rti_latency_ns"] for r in study["runs"]
+                if (r["accelerator"], r["dram"], r["scheme"]) == ("edge_tpu", "lpddr5", "rti"))
+assert rti(batched) == dvfs["total"]["rti_latency_ns"], (rti(batched), dvfs["total"]["rti_latency_ns"])
+assert rti(batched) > 2 * rti(single), (rti(batched), rti(single))
+PY
+# --fidelity cycle: race to idle and the schedule both cycle by cycle; race to idle is `ergon run`'s.
+"$ergon" dvfs -c edge_tpu -w resnet8 --fidelity cycle --scheme ideal --format json -q > "$out/dvfs_cycle.json"
+"$ergon" run -c edge_tpu -w resnet8 --fidelity cycle --format json -q > "$out/run_cycle.json"
+python3 - "$out/dvfs_cycle.json" "$out/run_cycle.json" <<'PY'
+import json, sys
+dvfs, run = (json.load(open(p)) for p in sys.argv[1:3])
+assert dvfs["fidelity"] == "cycle" and run["fidelity"] == "cycle", (dvfs["fidelity"], run["fidelity"])
+assert dvfs["total"]["rti_latency_ns"] == run["total"]["time_ns"], (dvfs["total"], run["total"]["time_ns"])
+PY
 # SCALE-Sim's traffic model with SCALE-Sim's MobileNet topology: every row says so, and one of its
 # assumptions undone with --set changes the traffic (the dense depthwise layers' im2col streams).
 "$ergon" dvfs-study --workload mobilenet_v1 --traffic-model scalesim --jobs 2 --out "$out/scalesim" > /dev/null 2>&1

@@ -57,7 +57,7 @@ bool is_conversion(const std::string& path) {
 }
 // Studies whose result is a folder of tables and figures (docs/cli.md, "`--out` is always a folder").
 bool is_study(const std::string& path) {
-  return path == "dvfs-study" || path == "fit lahmer" || path == "profile blackthorn";
+  return path == "fit lahmer" || path == "profile blackthorn";
 }
 
 TEST(CliGrammar, EveryCommandIsFound) {
@@ -106,10 +106,16 @@ TEST(CliGrammar, CommonOptionsHaveTheirShortFormEverywhere) {
   }
 }
 
+// A command simulates when it runs the simulator, its studies and comparisons included; `map` plans layers
+// without simulating them, so it takes --batch alone.
 TEST(CliGrammar, EveryCommandThatSimulatesTakesBatchAndFidelity) {
   const auto app = built_app();
-  std::set<std::string> simulating = {"run", "roofline", "sweep", "partition"};
+  std::set<std::string> simulating = {"run",     "roofline", "sweep",      "partition",
+                                      "compare", "dvfs",     "dvfs-study", "bench-phases"};
   for (const Command& command : leaf_commands(*app)) {
+    if (has_option(*command.app, "--fidelity")) {
+      EXPECT_TRUE(has_option(*command.app, "--batch")) << command.path << " takes --fidelity without --batch";
+    }
     if (!simulating.count(command.path)) continue;
     EXPECT_TRUE(has_option(*command.app, "--batch")) << command.path;
     EXPECT_TRUE(has_option(*command.app, "--fidelity")) << command.path;

@@ -37,9 +37,9 @@ TEST(Stm32PhaseBench, SocSectionIsKeptForTheStudy) {
   EXPECT_EQ(find_soc(eyeriss), nullptr);
   EXPECT_TRUE(eyeriss.study_sections.empty());
   EXPECT_FALSE(accelerator_config_values(eyeriss).contains("soc"));
-  EXPECT_THROW(
-      simulate_npu(eyeriss, table_of(eyeriss), load_workload(test::source_dir() + "/workloads/ds_cnn.yaml"), "h-perf"),
-      std::invalid_argument);
+  EXPECT_THROW(simulate_npu(eyeriss, table_of(eyeriss), load_workload(test::source_dir() + "/workloads/ds_cnn.yaml"),
+                            "h-perf", Fidelity::kTransactionLevel),
+               std::invalid_argument);
 }
 
 // The internal RAM sits on VDDCORE: its simulated energy at L-Perf falls with the rail voltage squared
@@ -48,7 +48,8 @@ TEST(Stm32PhaseBench, RamEnergyScalesWithItsRailVoltage) {
   const AcceleratorConfig config = load_accelerator_config(stm32n6());
   const EnergyTable table = table_of(config);
   const Workload workload = load_workload(test::source_dir() + "/workloads/autoencoder_toyadmos.yaml");
-  const NpuRun h = simulate_npu(config, table, workload, "h-perf"), l = simulate_npu(config, table, workload, "l-perf");
+  const NpuRun h = simulate_npu(config, table, workload, "h-perf", Fidelity::kTransactionLevel),
+               l = simulate_npu(config, table, workload, "l-perf", Fidelity::kTransactionLevel);
   ASSERT_GT(h.ram_energy_uj, 0);
   EXPECT_NEAR(l.ram_energy_uj / h.ram_energy_uj, kVoltageSquared, 1e-9);
   EXPECT_NEAR(l.time_us / h.time_us, 1.25, 0.01);  // NPU and RAM clocks both x0.8
@@ -57,7 +58,8 @@ TEST(Stm32PhaseBench, RamEnergyScalesWithItsRailVoltage) {
   const AcceleratorConfig fixed =
       load_accelerator_config(stm32n6(), {"soc.rails.vddcore.blocks=[cpu, npu]",
                                           "soc.rails.vddram={voltage_v: 0.9, measured: true, blocks: [internal_ram]}"});
-  const NpuRun fh = simulate_npu(fixed, table, workload, "h-perf"), fl = simulate_npu(fixed, table, workload, "l-perf");
+  const NpuRun fh = simulate_npu(fixed, table, workload, "h-perf", Fidelity::kTransactionLevel),
+               fl = simulate_npu(fixed, table, workload, "l-perf", Fidelity::kTransactionLevel);
   EXPECT_NEAR(fl.ram_energy_uj / fh.ram_energy_uj, 1.0, 1e-9);
   EXPECT_NEAR(fh.ram_energy_uj, h.ram_energy_uj, 1e-9 * h.ram_energy_uj);
 
@@ -104,7 +106,7 @@ TEST(Stm32PhaseBench, CpuPowerIsDrawnThroughTheInference) {
   const EnergyTable table = table_of(config);
   const Workload workload = load_workload(test::source_dir() + "/workloads/ds_cnn.yaml");
   for (const std::string point : {"h-perf", "l-perf"}) {
-    const NpuRun run = simulate_npu(config, table, workload, point);
+    const NpuRun run = simulate_npu(config, table, workload, point, Fidelity::kTransactionLevel);
     const PhaseBreakdown with = phase_breakdown(config, table, workload_shape(config, workload), run);
     const PhaseBreakdown without = phase_breakdown(idle_cpu, table, workload_shape(idle_cpu, workload), run);
     const double cpu_mw = cpu_phase_power(soc_of(config), table, point).cpu_dynamic_mw;
