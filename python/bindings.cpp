@@ -27,6 +27,8 @@
 #include "sim/run_pipeline.hpp"
 #include "sim/run_report.hpp"
 #include "sim/simulation.hpp"
+#include "sim/sweep/sweep_links.hpp"
+#include "sim/sweep/sweep_pareto.hpp"
 #include "sim/sweep/sweep_run.hpp"
 
 namespace py = pybind11;
@@ -153,8 +155,8 @@ py::dict estimate(const std::string& name, const Workload& workload, const Accel
 using InputShapes = std::map<std::string, std::vector<std::int64_t>>;
 using InputValues = std::map<std::string, std::vector<double>>;
 
-OnnxImportOptions onnx_options(const InputShapes& input_shapes, const InputValues& input_values,
-                               bool skip_unsupported, std::int64_t loop_trips) {
+OnnxImportOptions onnx_options(const InputShapes& input_shapes, const InputValues& input_values, bool skip_unsupported,
+                               std::int64_t loop_trips) {
   return {input_shapes, input_values, skip_unsupported, loop_trips};
 }
 
@@ -193,6 +195,8 @@ struct SweepSpec {
   std::vector<std::string> overrides;
   std::vector<std::string> workload_paths;
   std::vector<std::pair<std::string, std::string>> params;  // key, --param's spec
+  std::int64_t batch = 0;                                   // --batch; 0: each layer's own
+  std::vector<std::string> links;                           // --link KEY=EXPR, as given
   std::string fidelity;
   InputShapes input_shapes;
   InputValues input_values;
@@ -205,7 +209,12 @@ struct SweepSpec {
     options.overrides = overrides;
     options.workload_paths = workload_paths;
     for (const auto& [key, spec] : params) options.parameters.push_back(parse_sweep_parameter(key + "=" + spec));
+    options.batch = batch;
+    for (const std::string& link : links) options.links.push_back(parse_sweep_link(link));
     options.fidelity = parse_fidelity(fidelity);
+    // As the command line's: the links' keys checked against the swept and fixed keys, then their sources read.
+    check_distinct_keys(options.parameters, options.overrides, options.links);
+    resolve_link_sources(options.links, options.parameters, options.overrides, options.config_path, options.batch);
     return options;
   }
   OnnxImportOptions import_options() const {
@@ -233,8 +242,7 @@ SweepMessage python_log(py::function log) {
 // A Python callable `run(todo, finished)` that hands the points to an executor as the sweep's executor.
 // Ctrl-C in it (KeyboardInterrupt) stops the sweep as a signal does: the finished points are kept.
 SweepExecutor python_executor(py::function run) {
-  return [run = shared_callable(std::move(run))](const std::vector<std::size_t>& todo,
-                                                 const SweepPointDone& finished) {
+  return [run = shared_callable(std::move(run))](const std::vector<std::size_t>& todo, const SweepPointDone& finished) {
     const py::gil_scoped_acquire python;
     try {
       (*run)(todo, py::cpp_function([&finished](std::size_t i, const std::string& rows) { finished(i, rows); }));
@@ -259,7 +267,23 @@ void sweep(const SweepSpec& spec, const std::string& out_dir, unsigned jobs, std
   options.on_status = python_log(std::move(log));
   const ScopedImportOptions import_options(spec.import_options());
   const py::gil_scoped_release no_python_while_the_points_run;
+  check_link_values(SweepGrid(options.workload_paths, options.parameters, options.links), options.overrides,
+                    options.config_path);  // a linked value the config refuses, named by its link
   run_sweep(options);
+}
+
+// `ergon sweep-merge SHARDS --out OUT_DIR`; `log(line)` takes the line saying what was merged.
+void sweep_merge(const std::vector<std::string>& shard_dirs, const std::string& out_dir, py::function log) {
+  const SweepMessage on_result = python_log(std::move(log));
+  const py::gil_scoped_release python_threads_run_meanwhile;
+  merge_sweeps(shard_dirs, out_dir, on_result);
+}
+
+// The Pareto front of a sweep's results.csv (--pareto): pareto.csv's text, and why area is not an objective
+// although results.csv has the column (empty when it is one, or absent).
+py::dict sweep_pareto(const std::string& results_path) {
+  const SweepParetoFront front = sweep_pareto_front(results_path);
+  return py::dict("csv"_a = sweep_pareto_csv(front, results_path), "area_left_out"_a = front.area_left_out);
 }
 
 // One point of a sweep, run where the executor sends it: loads the inputs once per object.
@@ -363,13 +387,17 @@ Examples
       .def_readwrite("overrides", &SweepSpec::overrides)
       .def_readwrite("workload_paths", &SweepSpec::workload_paths)
       .def_readwrite("params", &SweepSpec::params)
+      .def_readwrite("batch", &SweepSpec::batch)
+      .def_readwrite("links", &SweepSpec::links)
       .def_readwrite("fidelity", &SweepSpec::fidelity)
       .def_readwrite("input_shapes", &SweepSpec::input_shapes)
       .def_readwrite("input_values", &SweepSpec::input_values)
       .def_readwrite("skip_unsupported", &SweepSpec::skip_unsupported)
       .def_readwrite("loop_trips", &SweepSpec::loop_trips);
-  m.def("sweep", &sweep, "spec"_a, "out_dir"_a, "jobs"_a, "resume"_a, "max_points"_a, "max_output_mb"_a,
-        "executor"_a, "log"_a);
+  m.def("sweep", &sweep, "spec"_a, "out_dir"_a, "jobs"_a, "resume"_a, "max_points"_a, "max_output_mb"_a, "executor"_a,
+        "log"_a);
+  m.def("sweep_merge", &sweep_merge, "shard_dirs"_a, "out_dir"_a, "log"_a);
+  m.def("sweep_pareto", &sweep_pareto, "results_path"_a);
   py::class_<PythonSweepPoints>(m, "SweepPoints")
       .def(py::init<const SweepSpec&>(), "spec"_a)
       .def("__len__", &PythonSweepPoints::size)

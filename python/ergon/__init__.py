@@ -39,8 +39,8 @@ from ergon._ergon import MAX_BATCH, MAX_JOBS  # noqa: E402  (the command line's 
 __version__ = _paths.VERSION
 
 __all__ = ["load_config", "config_keys", "configs", "workloads", "load_workload", "simulate", "dvfs", "estimators",
-           "estimate", "sweep", "Config", "Workload", "Result", "DvfsResult", "SweepResult", "InputError",
-           "Interrupted", "data_dir", "MAX_BATCH", "MAX_JOBS"]
+           "estimate", "sweep", "sweep_merge", "Config", "Workload", "Result", "DvfsResult", "SweepResult",
+           "InputError", "Interrupted", "data_dir", "MAX_BATCH", "MAX_JOBS"]
 
 _log = logging.getLogger("ergon")
 _log.addHandler(logging.NullHandler())  # a library logs; the application decides where it goes
@@ -99,7 +99,12 @@ _FLAG_WORDS = [
     (re.compile(r"--set ([^\s=:]+)="), r"overrides['\1'] = "),
     (re.compile(r"--param ([^\s=:]+)="), r"params['\1'] = "),
     (re.compile(r"--param\b"), "params"),
+    (re.compile(r"--link\s+([^\s=]+)\s*=\s*"), r"links['\1'] = "),
+    (re.compile(r"--link ([^\s=:]+):"), r"links: '\1':"),
+    (re.compile(r"--link\b"), "links"),
+    (re.compile(r"--batch (\w+)"), r"batch=\1"),
     (re.compile(r"split the sweep with --shard, or "), "narrow the sweep, or "),
+    (re.compile(r" \(or --resume them\)"), " (or resume them)"),  # sweep_merge: shards are ergon sweep's
     (re.compile(r"--(resume|skip-unsupported)\b"), lambda m: m.group(1).replace("-", "_") + "=True"),
     (re.compile(r"--input-shape ([^\s=]+)=(\S+)"),
      lambda m: f"input_shapes={{'{m.group(1)}': [{', '.join(m.group(2).split('x'))}]}}"),
@@ -108,6 +113,8 @@ _FLAG_WORDS = [
     (re.compile(r"--input-value\b"), "input_values"),
     (re.compile(r"--workload\b"), "workloads"),
     (re.compile(r"`ergon (configs|workloads)`"), r"ergon.\1()"),
+    (re.compile(r"`ergon config keys`"), "ergon.config_keys()"),
+    (re.compile(r"`ergon config show`"), "Config.values"),
     (re.compile(r"--([a-z][a-z-]*[a-z])\b"), lambda m: m.group(1).replace("-", "_")),
 ]
 
@@ -848,9 +855,9 @@ def estimate(name, workload, config=None, **options):
 # ---- sweeps
 
 class SweepResult:
-    """A finished sweep (docs/sweep.md, "Output"): results.csv's rows.
+    """A finished sweep (docs/sweep.md, "Output"): results.csv's rows, and its Pareto front when asked for.
 
-    Made by ``sweep``.
+    Made by ``sweep`` and ``sweep_merge``.
 
     Parameters
     ----------
@@ -860,6 +867,8 @@ class SweepResult:
         results.csv's text, for a sweep run in memory.
     manifest : dict, optional
         sweep.json, for a sweep run in memory.
+    pareto_text : str, optional
+        pareto.csv's text (``ergon sweep --pareto``), for a sweep run with ``pareto=True``.
 
     Attributes
     ----------
@@ -870,9 +879,16 @@ class SweepResult:
     text : str
         results.csv's text.
     manifest : dict
-        sweep.json: the config, overrides, workloads, parameters and number of points.
+        sweep.json: the config, overrides, workloads, parameters (and links, and batch when fixed) and number
+        of points.
     frame : pandas.DataFrame
         results.csv as a DataFrame (``to_pandas()``).
+    pareto_text : str or None
+        With ``pareto=True``: the text of the pareto.csv ``ergon sweep --pareto`` writes, byte for byte
+        (results.csv's header and the total rows of each workload's points on the front, in point order);
+        None otherwise.
+    pareto : pandas.DataFrame or None
+        ``pareto_text`` as a DataFrame; None without ``pareto=True``.
 
     Raises
     ------
@@ -882,16 +898,18 @@ class SweepResult:
     --------
     >>> config = ergon.load_config("eyeriss")
     >>> sweep = ergon.sweep(config, ["resnet8"], {"glb.size_kib": [64, 128]})
-    >>> sweep.out_dir is None, sweep.manifest["points"]
-    (True, 2)
+    >>> sweep.out_dir is None, sweep.manifest["points"], sweep.pareto is None
+    (True, 2, True)
     """
 
-    def __init__(self, out_dir, text=None, manifest=None):
+    def __init__(self, out_dir, text=None, manifest=None, pareto_text=None):
         self.out_dir = None if out_dir is None else pathlib.Path(out_dir)
         self.results_csv = None if out_dir is None else self.out_dir / "results.csv"
+        self.pareto_text = pareto_text
         self._text = text
         self._manifest = manifest
         self._frame = None
+        self._pareto = None
 
     @property
     def text(self):
@@ -904,6 +922,14 @@ class SweepResult:
         if self.out_dir is None:
             return self._manifest
         return json.loads((self.out_dir / "sweep.json").read_text())
+
+    @property
+    def pareto(self):
+        """The Pareto front, pareto.csv's rows as a DataFrame, read once (pandas.DataFrame); None unless the
+        sweep was run with ``pareto=True``."""
+        if self._pareto is None and self.pareto_text is not None:
+            self._pareto = _pandas().read_csv(io.StringIO(self.pareto_text))
+        return self._pareto
 
     def to_pandas(self):
         """results.csv as a DataFrame: one row per executed layer and a ``total`` row per point.
@@ -971,6 +997,44 @@ def _params(params):
     return [(key, _spec(key, values)) for key, values in params.items()]
 
 
+def _links(links):
+    """`links` as ``--link`` arguments, ``KEY=EXPR`` each: from a dict of key to EXPR or a list of such texts."""
+    if links is None:
+        return []
+    if isinstance(links, collections.abc.Mapping):
+        texts = []
+        for key, expression in links.items():
+            if not isinstance(key, str):
+                raise TypeError(f"sweep: links: the keys must be str, not {_describe(key)}")
+            if not isinstance(expression, str):
+                raise TypeError(f"sweep: links[{key!r}] must be an expression (str) such as 'glb.size_kib/2', "
+                                f"not {_describe(expression)}")
+            texts.append(f"{key}={expression}")
+        return texts
+    if not isinstance(links, (list, tuple)):
+        raise TypeError("sweep: links must be a dict of key to expression, e.g. {'glb.filter_size_kib': "
+                        f"'glb.size_kib/2'}}, or a list of 'KEY=EXPR' str, not {_describe(links)}")
+    for position, text in enumerate(links):
+        if not isinstance(text, str):
+            raise TypeError(f"sweep: links[{position}] must be a 'KEY=EXPR' str such as "
+                            f"'glb.filter_size_kib=glb.size_kib/2', not {_describe(text)}")
+    return list(links)
+
+
+def _grid(params, batch, links):
+    """What defines the points besides the config and workloads, checked: the params' ``--param`` specs, the
+    images per layer fixed at every point (0: each layer's own, as without ``--batch``) and the links."""
+    specs = _params(params)
+    if batch is None:
+        batch = 0
+    else:
+        batch = _check_int("sweep", "batch", batch, 1, MAX_BATCH, "images per layer, as ergon sweep --batch")
+        if "batch" in params:
+            raise InputError(f"sweep: batch={batch} fixes the images per layer, which params['batch'] sweeps: "
+                             "give one of them")
+    return tuple(specs), batch, tuple(_links(links))
+
+
 def _sweep_workloads(workloads):
     """The files of `workloads` (a list of paths, names or loaded workloads, at least one) and the import
     options of its ONNX models, which one sweep shares."""
@@ -999,17 +1063,18 @@ def _executor(executor):
                     f"dask.distributed.Client, not {_describe(executor)}")
 
 
-def _spec_tuple(config, paths, specs, fidelity, import_options):
+def _spec_tuple(config, paths, grid, fidelity, import_options):
     """What a worker needs to run any point: plain data (picklable, hashable), with absolute paths, since a
-    worker may run in another folder."""
+    worker may run in another folder. `grid`: the params' specs, the fixed batch and the links (_grid)."""
     return (os.path.abspath(data_dir()), os.path.abspath(config.path), tuple(config.overrides),
-            tuple(os.path.abspath(p) for p in paths), tuple(specs), fidelity, import_options)
+            tuple(os.path.abspath(p) for p in paths), grid, fidelity, import_options)
 
 
-def _native_spec(config_path, overrides, paths, specs, fidelity, import_options):
+def _native_spec(config_path, overrides, paths, grid, fidelity, import_options):
     spec = _ergon.SweepSpec()
     spec.config_path, spec.overrides, spec.workload_paths = config_path, list(overrides), list(paths)
-    spec.params, spec.fidelity = list(specs), fidelity
+    specs, spec.batch, links = grid
+    spec.params, spec.links, spec.fidelity = list(specs), list(links), fidelity
     shapes, values, spec.skip_unsupported, spec.loop_trips = import_options
     spec.input_shapes = {name: list(dims) for name, dims in shapes}
     spec.input_values = {name: list(numbers_given) for name, numbers_given in values}
@@ -1024,7 +1089,7 @@ _worker_points = {}
 def _sweep_point(spec, index):
     """Runs point `index` of the sweep `spec` where an executor sends it: its rows of results.csv, or "!" and
     why it could not be simulated. Workers of several machines need the paths on a shared file system."""
-    data, config_path, overrides, paths, specs, fidelity, import_options = spec
+    data, config_path, overrides, paths, grid, fidelity, import_options = spec
     if not os.path.isdir(os.path.join(data, "configs")):
         raise RuntimeError(f"this worker cannot read the shipped data {data} of the process that started the "
                            "sweep; run the workers where the same files are (a shared file system)")
@@ -1034,7 +1099,7 @@ def _sweep_point(spec, index):
         if points is None:
             _worker_points.clear()
             points = _worker_points[spec] = _ergon.SweepPoints(
-                _native_spec(config_path, overrides, paths, specs, fidelity, import_options))
+                _native_spec(config_path, overrides, paths, grid, fidelity, import_options))
     return points.rows(index)
 
 
@@ -1070,7 +1135,28 @@ def _run_sweep(native_spec, out, jobs, resume, max_points, max_output_mb, run):
         _ergon.sweep(native_spec, out, jobs, resume, max_points, max_output_mb, run, _sweep_log)
 
 
-def _sweep_in_memory(native_spec, jobs, max_points, max_output_mb, run):
+def _pareto_text(folder):
+    """pareto.csv's text for the sweep in `folder`, as ``ergon sweep --pareto`` computes it; the note when area
+    is left out of the objectives goes to the log."""
+    with _in_python_words():
+        front = _ergon.sweep_pareto(os.path.join(folder, "results.csv"))
+    if front["area_left_out"]:
+        _log.info("pareto: %s", front["area_left_out"])
+    return front["csv"]
+
+
+def _result(folder, pareto):
+    """The sweep in `folder`, with its Pareto front if `pareto`."""
+    return SweepResult(folder, pareto_text=_pareto_text(folder) if pareto else None)
+
+
+def _result_in_memory(folder, pareto):
+    """The sweep in `folder`, a temporary folder about to be removed, held in memory."""
+    with open(os.path.join(folder, "results.csv")) as results, open(os.path.join(folder, "sweep.json")) as manifest:
+        return SweepResult(None, results.read(), json.load(manifest), _pareto_text(folder) if pareto else None)
+
+
+def _sweep_in_memory(native_spec, jobs, max_points, max_output_mb, run, pareto):
     with tempfile.TemporaryDirectory(prefix="ergon-sweep-") as folder:
         out = os.path.join(folder, "sweep")
         try:
@@ -1078,12 +1164,11 @@ def _sweep_in_memory(native_spec, jobs, max_points, max_output_mb, run):
         except Interrupted:
             raise Interrupted("sweep: interrupted; it ran in memory (out=None), so its finished points are gone: "
                               "give out a folder to keep them, and resume=True to complete it") from None
-        with open(os.path.join(out, "results.csv")) as results, open(os.path.join(out, "sweep.json")) as manifest:
-            return SweepResult(None, results.read(), json.load(manifest))
+        return _result_in_memory(out, pareto)
 
 
 def sweep(config, workloads, params, out=None, jobs=1, fidelity="tlm", resume=None, executor=None,
-          max_points=100000, max_output_mb=1024.0):
+          max_points=100000, max_output_mb=1024.0, batch=None, links=None, pareto=False):
     """Simulates every point of a design-space grid, as ``ergon sweep`` does (docs/sweep.md).
 
     A point is the config with one value of each swept key, on one workload: its rows of results.csv (one
@@ -1100,7 +1185,8 @@ def sweep(config, workloads, params, out=None, jobs=1, fidelity="tlm", resume=No
     params : dict of str to list or str
         At least one config key path, each with a list of values (int, float, str or bool) or a range spec
         as ``--param`` takes it (``"8:512:*2"``, ``"2:128:2"``, ``"lpddr4,hbm2"``). The grid is their
-        cartesian product, times the workloads.
+        cartesian product, times the workloads. The key ``"batch"`` sweeps the images per layer (not a config
+        key), each value a whole number from 1 to ``MAX_BATCH``, as ``--param batch=1,4,16``.
     out : str or os.PathLike, optional
         The folder for results.csv and sweep.json, which grow as points finish. None runs the sweep in a
         temporary folder, removed once read: the result is held in memory.
@@ -1124,11 +1210,24 @@ def sweep(config, workloads, params, out=None, jobs=1, fidelity="tlm", resume=No
         A larger grid is refused before anything runs.
     max_output_mb : float, default 1024
         results.csv's estimated size bound (MB), checked before anything runs.
+    batch : int, optional
+        Images per layer at every point, 1 to ``MAX_BATCH``, as ``--batch`` (recorded in sweep.json); None:
+        each layer's own. Not with ``params["batch"]``, which sweeps it instead.
+    links : dict of str to str, or list of str, optional
+        Keys computed at each point from one other key, as ``--link KEY=EXPR`` (docs/sweep.md, "Linked keys"):
+        ``{"glb.filter_size_kib": "glb.size_kib/2"}`` or ``["glb.filter_size_kib=glb.size_kib/2"]``. EXPR
+        reads one key (swept, ``batch``, or a config key not swept) with numbers, ``*``, ``/``, ``+`` and
+        ``-``. Each linked key is a column of results.csv after the swept keys, and sweep.json records its
+        values, so `resume` and ``sweep_merge`` refuse a sweep whose linked values differ.
+    pareto : bool, default False
+        Also find each workload's Pareto front on latency, energy and (when every point has it) area, as
+        ``--pareto``: ``SweepResult.pareto`` holds the rows of the pareto.csv ``ergon sweep --pareto``
+        writes. No file is written for it: the command line writes pareto.csv only with its gnuplot plots.
 
     Returns
     -------
     SweepResult
-        results.csv's rows (``to_pandas()``, ``frame``) and sweep.json.
+        results.csv's rows (``to_pandas()``, ``frame``), sweep.json and, with `pareto`, the front (``pareto``).
 
     Raises
     ------
@@ -1136,7 +1235,9 @@ def sweep(config, workloads, params, out=None, jobs=1, fidelity="tlm", resume=No
         An argument of the wrong type (e.g. `config` not loaded, or `executor` not an Executor).
     ergon.InputError
         A bad value: an empty grid, an unknown key or a value out of range (naming ``params[...]``), a grid
-        over `max_points`, `jobs` out of range, or `out` would replace an input.
+        over `max_points`, `jobs` or `batch` out of range, `batch` both fixed and swept, a bad link (naming
+        ``links[...]``: its EXPR, its key, or a linked value the config refuses), or `out` would replace an
+        input.
     RuntimeError
         `out` holds another sweep (or this one, started before an input changed, with resume=None), some
         points could not be simulated (the others are kept; rerun with resume=True after fixing), or a task
@@ -1150,10 +1251,17 @@ def sweep(config, workloads, params, out=None, jobs=1, fidelity="tlm", resume=No
     >>> sweep = ergon.sweep(config, ["resnet8"], {"glb.size_kib": [64, 128], "dram.preset": "lpddr4,hbm2"})
     >>> sweep.frame["point"].nunique()
     4
+    >>> linked = ergon.sweep(config, ["resnet8"], {"glb.size_kib": [64, 128]}, batch=2,
+    ...                      links={"glb.filter_size_kib": "glb.size_kib/4"}, pareto=True)
+    >>> totals = linked.frame[linked.frame["layer"] == "total"]
+    >>> totals["glb.filter_size_kib"].tolist(), linked.manifest["batch"]
+    ([16, 32], 2)
+    >>> set(linked.pareto["point"]) <= {0, 1}
+    True
     """
     _loaded("sweep", "config", config, Config, "load_config")
     paths, import_options = _sweep_workloads(workloads)
-    specs = _params(params)
+    grid = _grid(params, batch, links)
     if out is not None:
         out = _check_path("sweep", "out", out)
     jobs = _check_int("sweep", "jobs", jobs, 1, MAX_JOBS, "worker processes, as ergon sweep --jobs")
@@ -1167,11 +1275,85 @@ def sweep(config, workloads, params, out=None, jobs=1, fidelity="tlm", resume=No
         raise InputError(f"sweep: jobs={jobs} with an executor: the executor runs the points; leave jobs at 1")
     max_points = _check_int("sweep", "max_points", max_points, 1, 2 ** 63 - 1, "points")
     max_output_mb = _check_positive("sweep", "max_output_mb", max_output_mb, "MB")
-    native_spec = _native_spec(config.path, config.overrides, paths, specs, fidelity, import_options)
+    _check_flag("sweep", "pareto", pareto)
+    native_spec = _native_spec(config.path, config.overrides, paths, grid, fidelity, import_options)
     run = None
     if executor is not None:
-        run = _run_on(executor, _spec_tuple(config, paths, specs, fidelity, import_options))
+        run = _run_on(executor, _spec_tuple(config, paths, grid, fidelity, import_options))
     if out is None:
-        return _sweep_in_memory(native_spec, jobs, max_points, max_output_mb, run)
+        return _sweep_in_memory(native_spec, jobs, max_points, max_output_mb, run, pareto)
     _run_sweep(native_spec, out, jobs, resume, max_points, max_output_mb, run)
-    return SweepResult(out)
+    return _result(out, pareto)
+
+
+def _shard_folders(shards):
+    """The shards' folders: a list of at least one existing folder."""
+    if isinstance(shards, (str, os.PathLike)) or not isinstance(shards, (list, tuple)):
+        raise TypeError("sweep_merge: shards must be a list of the shards' folders (each one's ergon sweep --shard "
+                        f"I/N --out), not {_describe(shards)}")
+    if not shards:
+        raise InputError("sweep_merge: shards: the list is empty; give the shards' folders")
+    folders = [_check_path("sweep_merge", f"shards[{i}]", shard) for i, shard in enumerate(shards)]
+    for i, folder in enumerate(folders):
+        if not os.path.isdir(folder):
+            raise InputError(f"sweep_merge: shards[{i}]: {folder!r} is not a folder; give each shard's out folder")
+    return folders
+
+
+def sweep_merge(shards, out=None, pareto=False):
+    """Merges the shards of a sweep into the sweep a single run makes, as ``ergon sweep-merge`` does.
+
+    The shards are the folders of ``ergon sweep --shard I/N --out DIR`` runs of one sweep (docs/sweep.md,
+    "Several machines: shards"). The merged results.csv and sweep.json are byte for byte those of
+    ``ergon sweep-merge`` and of the sweep run in one go.
+
+    Parameters
+    ----------
+    shards : list of (str or os.PathLike)
+        The shards' folders, each holding results.csv and sweep.json; together every point, once.
+    out : str or os.PathLike, optional
+        A new folder for the merged results.csv and sweep.json; one already holding either is refused. None
+        merges in a temporary folder, removed once read: the result is held in memory.
+    pareto : bool, default False
+        Also find the merged sweep's Pareto front, as ``--pareto`` (``SweepResult.pareto``); no file is
+        written for it.
+
+    Returns
+    -------
+    SweepResult
+        The merged results.csv's rows (``frame``), sweep.json and, with `pareto`, the front (``pareto``).
+
+    Raises
+    ------
+    TypeError
+        `shards` is not a list of paths, or `out` not a path, or `pareto` not a bool.
+    ergon.InputError
+        `shards` is empty or names something that is not a folder, a shard's sweep.json is missing or not a
+        sweep's, or its results.csv is malformed (the message names the file and line).
+    RuntimeError
+        The shards hold different sweeps, a point is missing or in two shards, or `out` already holds a
+        sweep; nothing is written then.
+
+    Examples
+    --------
+    A sweep's folder is a shard of one: here the shards would come from ``ergon sweep --shard 0/2 --out s0``
+    and ``--shard 1/2 --out s1`` (``ergon.sweep_merge(["s0", "s1"])``).
+
+    >>> whole = ergon.sweep(ergon.load_config("eyeriss"), ["resnet8"], {"glb.size_kib": [64, 128]}, "whole")
+    >>> merged = ergon.sweep_merge(["whole"], pareto=True)
+    >>> merged.text == whole.text, merged.frame["point"].unique().tolist(), len(merged.pareto) >= 1
+    (True, [0, 1], True)
+    """
+    folders = _shard_folders(shards)
+    if out is not None:
+        out = _check_path("sweep_merge", "out", out)
+    _check_flag("sweep_merge", "pareto", pareto)
+    if out is None:
+        with tempfile.TemporaryDirectory(prefix="ergon-sweep-merge-") as folder:
+            merged = os.path.join(folder, "merged")
+            with _in_python_words():
+                _ergon.sweep_merge(folders, merged, lambda line: None)  # the line would name the temporary folder
+            return _result_in_memory(merged, pareto)
+    with _in_python_words():
+        _ergon.sweep_merge(folders, out, _sweep_log)
+    return _result(out, pareto)

@@ -206,7 +206,8 @@ class StubTest(unittest.TestCase):
 
 
 SAMPLE = """
-from typing import List
+import pathlib
+from typing import List, Optional
 
 import ergon
 
@@ -216,6 +217,10 @@ result = ergon.simulate(config, workload, batch=1)
 latency: float = result.total["latency_ns"]
 sweep = ergon.sweep(config, [workload, "resnet8"], {"glb.size_kib": [32, 64]}, None, resume=None)
 path = sweep.results_csv
+linked = ergon.sweep(config, ["resnet8"], {"batch": [1, 2]}, links={"glb.filter_size_kib": "glb.size_kib/2"},
+                     pareto=True)
+front_text: Optional[str] = linked.pareto_text
+merged = ergon.sweep_merge(["shard0", pathlib.Path("shard1")], "merged", pareto=True)
 names: List[str] = list(ergon.configs())
 """
 
