@@ -83,21 +83,23 @@ py::dict simulate(const AcceleratorConfig& config, const Workload& workload, con
 }
 
 // Not interruptible yet: ARADA's simulations take no observers. It still takes its turn with the kernel.
-py::dict dvfs(const AcceleratorConfig& config, const Workload& workload, const std::string& scheme,
-              double deadline_ms) {
+py::dict dvfs(const AcceleratorConfig& config, const Workload& given, const std::string& scheme, double deadline_ms,
+              const std::string& fidelity, std::optional<std::int64_t> batch) {
   const DvfsScheme dvfs_scheme = parse_dvfs_scheme(scheme);
+  Workload workload = given;  // --batch applies to the workload itself, as `ergon dvfs` does
+  if (batch) workload.set_batch(*batch);
   std::optional<DvfsOutcome> finished;
   {
     const py::gil_scoped_release python_threads_run_meanwhile;
     const std::lock_guard<std::mutex> kernel(one_kernel_at_a_time);
     const Chip chip(config);
-    const SimulationResult race_to_idle = simulate_race_to_idle(chip, workload);
+    const SimulationResult race_to_idle = simulate_race_to_idle(chip, workload, parse_fidelity(fidelity));
     finished = run_dvfs(chip, workload, dvfs_scheme, race_to_idle, deadline_ms * 1e6);
   }
   const DvfsOutcome& outcome = *finished;
   return py::dict("report_json"_a = dvfs_json(outcome, config, workload).dump(2),
-                  "race_to_idle"_a = run_texts(outcome.race_to_idle, config, workload, "tlm"),
-                  "scheduled"_a = run_texts(outcome.scheduled, config, workload, "tlm"));
+                  "race_to_idle"_a = run_texts(outcome.race_to_idle, config, workload, fidelity),
+                  "scheduled"_a = run_texts(outcome.scheduled, config, workload, fidelity));
 }
 
 // The option values an estimator is given: known names only, required ones present, choices respected.
@@ -377,7 +379,8 @@ Examples
   m.def("load_onnx", &load_onnx, "path"_a, "input_shapes"_a, "input_values"_a, "skip_unsupported"_a, "loop_trips"_a);
   m.attr("MAX_LOOP_TRIPS") = kMaxLoopTrips;
   m.def("simulate", &simulate, "config"_a, "workload"_a, "fidelity"_a = "tlm", "batch"_a = std::nullopt);
-  m.def("dvfs", &dvfs, "config"_a, "workload"_a, "scheme"_a, "deadline_ms"_a = 0.0);
+  m.def("dvfs", &dvfs, "config"_a, "workload"_a, "scheme"_a, "deadline_ms"_a = 0.0, "fidelity"_a = "tlm",
+        "batch"_a = std::nullopt);
   m.def("estimator_names", &estimator_names);
   m.def("estimate", &estimate, "name"_a, "workload"_a, "config"_a = nullptr,
         "options"_a = std::map<std::string, std::string>{});

@@ -732,7 +732,7 @@ class DvfsResult:
         return self.scheduled.frame
 
 
-def dvfs(config, workload, scheme="vf-oh-q", deadline_ms=None):
+def dvfs(config, workload, scheme="vf-oh-q", deadline_ms=None, fidelity="tlm", batch=None):
     """Race to idle, ARADA's per-layer voltage and frequency allocation and its re-simulation (docs/dvfs.md).
 
     Parameters
@@ -746,6 +746,10 @@ def dvfs(config, workload, scheme="vf-oh-q", deadline_ms=None):
     deadline_ms : float, optional
         A positive finite latency in milliseconds, at least race to idle's: the slack up to it is spent
         saving energy. None keeps race to idle's latency.
+    fidelity : {"tlm", "cycle"}, default "tlm"
+        Of race to idle and of every schedule, as ``ergon dvfs --fidelity``.
+    batch : int, optional
+        Images every layer processes together, 1 to ``MAX_BATCH``; None: each layer's own.
 
     Returns
     -------
@@ -757,8 +761,8 @@ def dvfs(config, workload, scheme="vf-oh-q", deadline_ms=None):
     TypeError
         `config` or `workload` is not loaded, or an argument has the wrong type.
     ergon.InputError
-        `scheme` is not a choice, or `deadline_ms` is not a positive finite number or below race to idle's
-        latency.
+        `scheme` or `fidelity` is not a choice, `batch` is out of range, or `deadline_ms` is not a positive
+        finite number or below race to idle's latency.
 
     Examples
     --------
@@ -769,6 +773,9 @@ def dvfs(config, workload, scheme="vf-oh-q", deadline_ms=None):
     _loaded("dvfs", "config", config, Config, "load_config")
     _loaded("dvfs", "workload", workload, Workload, "load_workload")
     _check_choice("dvfs", "scheme", scheme, _ergon.dvfs_scheme_names())
+    _check_choice("dvfs", "fidelity", fidelity, _ergon.fidelity_names())
+    if batch is not None:
+        batch = _check_int("dvfs", "batch", batch, 1, MAX_BATCH, "images per layer, as ergon dvfs --batch")
     if deadline_ms is None:
         deadline_ms = 0.0  # the library's "keep race to idle's latency"
     elif isinstance(deadline_ms, bool) or not isinstance(deadline_ms, numbers.Real):
@@ -777,7 +784,7 @@ def dvfs(config, workload, scheme="vf-oh-q", deadline_ms=None):
         raise InputError(f"dvfs: deadline_ms: {deadline_ms} ms is not a positive finite latency "
                          "(None keeps race to idle's latency)")
     with _in_python_words():
-        return DvfsResult(_ergon.dvfs(config._native, workload, scheme, float(deadline_ms)))
+        return DvfsResult(_ergon.dvfs(config._native, workload, scheme, float(deadline_ms), fidelity, batch))
 
 
 # ---- analytical estimates

@@ -371,6 +371,18 @@ class DvfsTest(unittest.TestCase):
         self.assertEqual(len(frame), len(outcome.scheduled.layers))
         self.assertEqual(list(frame.columns), outcome.scheduled.layers_csv.splitlines()[0].split(","))
 
+    def test_fidelity_and_batch_are_the_command_lines(self):
+        config_path = SOURCE / "configs" / "edge_tpu.yaml"
+        outcome = ergon.dvfs(ergon.load_config(config_path), ergon.load_workload(RESNET8), "ideal",
+                             fidelity="cycle", batch=2)
+        printed = json.loads(cli("dvfs", "--config", config_path, "--workload", RESNET8, "--scheme", "ideal",
+                                        "--fidelity", "cycle", "--batch", "2", "--format", "json", "--quiet"))
+        self.assertEqual(outcome.report, printed)
+        self.assertEqual(outcome.report["fidelity"], "cycle")
+        self.assertTrue(all(layer["batch"] == 2 for layer in outcome.race_to_idle.layers))
+        with self.assertRaisesRegex(ergon.InputError, "fidelity"):
+            ergon.dvfs(ergon.load_config(config_path), ergon.load_workload(RESNET8), fidelity="rtl")
+
 
 if __name__ == "__main__":
     unittest.main()
