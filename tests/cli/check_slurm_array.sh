@@ -10,6 +10,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/build/cli"
 ln -s "$ergon" "$work/build/cli/ergon"
+# docs/sweep.md shows the script as it is, less its comments.
+diff <(grep -v '^# \|^#!' "$script") \
+  <(sed -n '/^As a Slurm job array/,/^```$/p' "$source_dir/docs/sweep.md" | sed -n '/^#SBATCH/,/--out/p')
 tasks=$(sed -n 's/^#SBATCH --array=0-\([0-9]*\)$/\1/p' "$script")
 grep -q -- "--shard \"\$SLURM_ARRAY_TASK_ID/$((tasks + 1))\"" "$script"
 (cd "$work" && SLURM_ARRAY_TASK_ID=5 SLURM_CPUS_PER_TASK=2 bash "$script" 2> task.err)
