@@ -59,8 +59,10 @@ class ExecutorTest(unittest.TestCase):
         import dask.distributed  # Debian: python3-distributed
 
         config = ergon.load_config(EYERISS)
-        with dask.distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                           dashboard_address=None) as cluster, \
+        # The workers' scratch space in a folder of the test's own, removed with it (else dask-worker-space).
+        with tempfile.TemporaryDirectory() as scratch, \
+                dask.distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                              dashboard_address=None, local_directory=scratch) as cluster, \
                 dask.distributed.Client(cluster) as client:
             sweep = ergon.sweep(config, [RESNET8], PARAMS, executor=client)
             self.assertMatchesTheCommandLine(sweep)
