@@ -114,7 +114,7 @@ void run_dvfs_study_command(DvfsStudyArguments arguments) {
   const bool plotted = write_dvfs_study(study, arguments.study, out.staging_folder(), !arguments.out_dir.empty());
   const std::string title = fmt::format(
       "ARADA's grid ({} traffic model, {}{}): mean over {} workloads\n", arguments.study.traffic_model,
-      fidelity_name(arguments.study.fidelity),
+      fidelity_title(arguments.study.fidelity),
       arguments.study.batch > 0 ? fmt::format(", batch {}", arguments.study.batch) : "", study.workloads.size());
   const ReportForms forms{title + csv_as_table(study.averages_csv),
                           dvfs_study_json(study, arguments.study).dump(2) + "\n", study.averages_csv};
