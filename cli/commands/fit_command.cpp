@@ -1,6 +1,5 @@
 // `ergon fit lahmer`: Lahmer et al.'s model form fitted to simulated layer energies, or to a user's measured
 // layer energies with --measurements (docs/lahmer.md).
-#include <iostream>
 #include <memory>
 #include <stdexcept>
 
@@ -18,7 +17,9 @@ namespace {
 struct FitOptions {
   std::string config_path = default_config_path();
   std::vector<std::string> overrides;
-  std::string out_dir;
+  SimulationChoice simulation;  // --batch, --fidelity (simulated)
+  std::string out_dir;          // empty: print only
+  std::string format = "table";
   unsigned jobs = available_cores();
   std::string measurements_path;  // fit measured energies instead of simulating
   std::string board = "measured";
@@ -33,26 +34,33 @@ void run_fit_lahmer_measurements(const FitOptions& options) {
   } catch (const std::invalid_argument& error) {
     throw std::runtime_error(error.what());
   }
-  // Staged: all or nothing, never over the measurements (common/output_folder).
-  OutputFolder out(options.out_dir, "--out", {"parameters.yaml", "fit.json", "residuals.csv"},
-                   {options.measurements_path});
+  // Staged: all or nothing, never over the measurements (common/output_folder); without --out nothing is
+  // kept, but the files are still written and checked.
+  OutputFolder out(output_target(options.out_dir, "fit-lahmer"), "--out",
+                   {"parameters.yaml", "fit.json", "residuals.csv"}, {options.measurements_path});
   const auto rows = read_lahmer_measurements(options.measurements_path, kclc);
   const LahmerMeasuredFit fit = fit_lahmer_measurements(rows, options.measurements_path, kclc);
-  const std::string summary = out.shown(write_lahmer_measured_fit(fit, out.staging_folder(), options.board));
-  out.commit();
-  std::cout << summary;
+  const ReportForms forms = lahmer_measured_fit_forms(fit, options.board);
+  write_lahmer_measured_fit(fit, forms, out.staging_folder(), options.board);
+  const std::vector<std::string> written = commit_output(out, options.out_dir);
+  print_report(forms, options.format);
+  note_written(options.out_dir, written, lahmer_parameters_use(fit, out.final_path("parameters.yaml"), options.board));
 }
 
 void run_fit_lahmer(const FitOptions& options) {
   if (!options.measurements_path.empty()) return run_fit_lahmer_measurements(options);
-  OutputFolder out(options.out_dir, "--out", {"samples.csv", "fit.json", "lahmer_fit.gp"}, {options.config_path});
+  OutputFolder out(output_target(options.out_dir, "fit-lahmer"), "--out", {"samples.csv", "fit.json", "lahmer_fit.gp"},
+                   {options.config_path});
   const AcceleratorConfig config = load_accelerator_config(options.config_path, options.overrides);
   out.add_inputs({energy_table_path(config)});
   const EnergyTable table = load_energy_table(energy_table_path(config));
-  const LahmerFitRun run = run_lahmer_fit(config, table, options.jobs);
-  const std::string summary = out.shown(write_lahmer_fit(run, out.staging_folder(), config.name));
-  out.commit();
-  std::cout << summary;
+  const LahmerFitRun run = run_lahmer_fit(config, table, simulation_options(options.simulation), options.jobs);
+  const ReportForms forms = lahmer_fit_forms(run);
+  // The plots are files only: a print-only run leaves them out.
+  const std::string remark = write_lahmer_fit(run, forms, out.staging_folder(), !options.out_dir.empty());
+  const std::vector<std::string> written = commit_output(out, options.out_dir);
+  print_report(forms, options.format);
+  note_written(options.out_dir, written, remark);
 }
 
 }  // namespace
@@ -73,11 +81,11 @@ void register_fit_command(CLI::App& app) {
                             ->transform(shipped_config());
   CLI::Option* set =
       lahmer->add_option("--set", options->overrides, "Override a config key: key.path=value (repeatable)");
-  lahmer
-      ->add_option("--out,-o", options->out_dir,
-                   "Output folder: samples.csv, fit.json and plots; with --measurements parameters.yaml, fit.json, "
-                   "residuals.csv")
-      ->required();
+  add_simulation_options(*lahmer, options->simulation);
+  lahmer->add_option("--out,-o", options->out_dir,
+                     "Output folder: samples.csv, fit.json and plots; with --measurements parameters.yaml, fit.json, "
+                     "residuals.csv (without it: print only)");
+  add_format_option(*lahmer, options->format);
   CLI::Option* jobs = lahmer->add_option("--jobs,-j", options->jobs, "Worker processes (simulated)")
                           ->capture_default_str()
                           ->check(CLI::Range(1u, kMaxWorkerProcesses));
@@ -86,7 +94,8 @@ void register_fit_command(CLI::App& app) {
           ->add_option("--measurements,-m", options->measurements_path,
                        "CSV of measured layer energies to fit instead of simulating (format: docs/lahmer.md)")
           ->check(input_file())
-          ->excludes(config, set, jobs);
+          ->excludes(config, set, jobs)
+          ->excludes(lahmer->get_option("--batch"), lahmer->get_option("--fidelity"));
   lahmer->add_option("--board,-b", options->board, "Board name in the written parameters.yaml (with --measurements)")
       ->capture_default_str()
       ->needs(measurements);

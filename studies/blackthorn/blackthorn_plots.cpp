@@ -151,19 +151,6 @@ std::string random_script(const std::string& backend) {
          "  plot csv using 3:4:9 skip 1 with points pt 7 ps 1 palette notitle\n}\n";
 }
 
-std::string network_csv(const std::vector<NetworkCheck>& networks) {
-  std::string csv = "network,index,layer,op,modelled,simulated_ms,estimated_ms\n";
-  for (const NetworkCheck& n : networks) {
-    std::size_t index = 0;
-    for (const NetworkLayer& l : n.layers) {
-      if (l.op == "input") continue;
-      csv += fmt::format("{},{},{},{},{},{},{}\n", n.name, index++, csv_quoted(l.name), l.op, l.modelled ? 1 : 0,
-                         l.simulated_ms, l.estimated_ms);
-    }
-  }
-  return csv;
-}
-
 std::string network_script(const std::string& network, const std::string& backend) {
   return fmt::format(
              "# Blackthorn Fig. 10 style: `gnuplot network_layers.gp` writes network_layers.png and .svg\n"
@@ -183,6 +170,19 @@ std::string network_script(const std::string& network, const std::string& backen
 
 }  // namespace
 
+std::string network_layers_csv(const std::vector<NetworkCheck>& networks) {
+  std::string csv = "network,index,layer,op,modelled,simulated_ms,estimated_ms\n";
+  for (const NetworkCheck& n : networks) {
+    std::size_t index = 0;
+    for (const NetworkLayer& l : n.layers) {
+      if (l.op == "input") continue;
+      csv += fmt::format("{},{},{},{},{},{},{}\n", n.name, index++, csv_quoted(l.name), l.op, l.modelled ? 1 : 0,
+                         l.simulated_ms, l.estimated_ms);
+    }
+  }
+  return csv;
+}
+
 std::string write_blackthorn_plots(const BlackthornProfileReport& report, const std::string& out_dir) {
   std::vector<std::string> scripts;
   if (!report.sweeps.empty()) {
@@ -199,21 +199,13 @@ std::string write_blackthorn_plots(const BlackthornProfileReport& report, const 
     const auto vgg = std::find_if(report.networks.begin(), report.networks.end(),
                                   [](const NetworkCheck& n) { return n.name == "vgg16"; });
     const std::string shown = vgg != report.networks.end() ? vgg->name : report.networks.front().name;
-    write_file_atomically(out_dir + "/network_layers.csv", network_csv(report.networks));
+    write_file_atomically(out_dir + "/network_layers.csv", network_layers_csv(report.networks));
     write_file_atomically(out_dir + "/network_layers.gp", network_script(shown, report.models.backend));
     scripts.push_back("network_layers");
   }
-  std::string written = "wrote " + out_dir + "/{models.json,report.json";
   bool plotted = true;
-  for (const std::string& stem : scripts) {
-    written += "," + stem + ".csv," + stem + ".gp";
-    if (run_gnuplot(out_dir, stem + ".gp")) {
-      written += "," + stem + ".png," + stem + ".svg";
-    } else {
-      plotted = false;
-    }
-  }
-  return written + "}" + (plotted ? "" : " (install gnuplot for the plots)") + "\n";
+  for (const std::string& stem : scripts) plotted = run_gnuplot(out_dir, stem + ".gp") && plotted;
+  return plotted ? "" : " (install gnuplot for the plots)";
 }
 
 }  // namespace ergon

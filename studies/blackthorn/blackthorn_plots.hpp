@@ -4,13 +4,18 @@
 // error of random layers over two dimensions) and Fig. 10 (per-layer latency of a network, simulated
 // against estimated). Each writes its data as CSV and a gnuplot script beside it.
 #include <string>
+#include <vector>
 
 namespace ergon {
 
 struct BlackthornProfileReport;
+struct NetworkCheck;
 
-// Writes the CSVs and scripts the report has data for, renders them when gnuplot is installed, and
-// returns the summary line naming the files.
+// Writes the CSVs and scripts the report has data for and renders them when gnuplot is installed; returns
+// "" or, when gnuplot is missing, a remark saying so.
 std::string write_blackthorn_plots(const BlackthornProfileReport& report, const std::string& out_dir);
+
+// network_layers.csv: every network's layers, simulated against estimated latency (for the batch).
+std::string network_layers_csv(const std::vector<NetworkCheck>& networks);
 
 }  // namespace ergon

@@ -9,10 +9,10 @@
 #include <sstream>
 
 #include "common/atomic_file.hpp"
+#include "common/text.hpp"
 #include "power/estimators/blackthorn/measured_latencies.hpp"
 #include "sim/data_paths.hpp"
 #include "sim/parallel/process_pool.hpp"
-#include "sim/simulation.hpp"
 #include "studies/blackthorn/blackthorn_plots.hpp"
 #include "studies/blackthorn/ergon_latency_backend.hpp"
 
@@ -25,12 +25,14 @@ BlackthornModels profile_models(const AcceleratorConfig& config, const EnergyTab
                                 const BlackthornProfileOptions& options) {
   const std::vector<SubModelSpec> specs = default_sub_models(options.scale);
   BlackthornModels models;
-  models.backend = ErgonLatencyBackend(config, table).describe();
+  models.backend = ErgonLatencyBackend(config, table, options.simulation).describe();
+  models.batch = options.simulation.batch.value_or(1);  // the generated layers' own batch is 1
+  models.fidelity = fidelity_name(options.simulation.fidelity);
   models.models.resize(specs.size());
   run_in_processes(
       specs.size(), options.jobs,
       [&](std::size_t i) {
-        ErgonLatencyBackend backend(config, table);
+        ErgonLatencyBackend backend(config, table, options.simulation);
         BlackthornModels one;
         one.backend = models.backend;
         one.models.push_back(profile_sub_model(specs[i], backend, options.fit));
@@ -69,7 +71,9 @@ RandomLayerCheck check_random_layers(const AcceleratorConfig& config, const Ener
   std::vector<double> simulated(layers.size());
   run_in_processes(
       layers.size(), options.jobs,
-      [&](std::size_t i) { return fmt::format("{:.17g}", ErgonLatencyBackend(config, table).latency_ms(layers[i])); },
+      [&](std::size_t i) {
+        return fmt::format("{:.17g}", ErgonLatencyBackend(config, table, options.simulation).latency_ms(layers[i]));
+      },
       [&](std::size_t i, const std::string& value) { simulated[i] = std::stod(value); },
       "random conv layers simulated");
   RandomLayerCheck check;
@@ -110,9 +114,11 @@ std::vector<NetworkCheck> check_networks(const AcceleratorConfig& config, const 
   run_in_processes(
       options.networks.size(), options.jobs,
       [&](std::size_t i) {
-        const Workload workload = load_workload(shipped_data_dir() + "/workloads/" + options.networks[i] + ".yaml");
+        Workload workload = load_workload(shipped_data_dir() + "/workloads/" + options.networks[i] + ".yaml");
+        // The estimate for the batch simulated: the models' per-image latency times the layer's batch.
+        if (options.simulation.batch) workload.set_batch(*options.simulation.batch);
         const BlackthornEstimate estimate = estimate_blackthorn(workload, models);
-        const SimulationResult simulated = Simulation(config, table, workload, SimulationOptions{}).run();
+        const SimulationResult simulated = simulate_in_worker(config, table, workload, options.simulation);
         nlohmann::json layers = nlohmann::json::array();
         for (std::size_t l = 0; l < simulated.layers.size(); ++l) {
           const BlackthornLayerEstimate& e = estimate.layers[l];
@@ -147,7 +153,7 @@ std::vector<SweepCheck> check_sweeps(const AcceleratorConfig& config, const Ener
   run_in_processes(
       plans.size(), options.jobs,
       [&](std::size_t i) {
-        ErgonLatencyBackend backend(config, table);
+        ErgonLatencyBackend backend(config, table, options.simulation);
         nlohmann::json truth = nlohmann::json::array();
         for (const LayerSpec& layer : sweep_layers(specs, plans[i])) truth.push_back(backend.latency_ms(layer));
         return truth.dump();
@@ -188,6 +194,7 @@ BlackthornProfileReport run_blackthorn_profile(const AcceleratorConfig& config, 
 BlackthornProfileReport run_blackthorn_measured_profile(const BlackthornProfileOptions& options) {
   MeasuredLatencyBackend backend(options.measurements_csv);
   BlackthornProfileReport report;
+  report.measured = true;
   report.models.backend = backend.describe();
   report.fit_error = options.fit.innermost.relative_error ? "relative" : "absolute";
   const std::vector<SubModelSpec> specs = default_sub_models(options.scale);
@@ -218,10 +225,13 @@ BlackthornProfileReport run_blackthorn_measured_profile(const BlackthornProfileO
 
 namespace {
 
+std::string models_heading(const BlackthornProfileReport& report) {
+  return fmt::format("Blackthorn models of {}: {} sub-models from {} measurements ({} errors)\n", report.models.backend,
+                     report.models.models.size(), report.models.measurements(), report.fit_error);
+}
+
 std::string models_summary(const BlackthornProfileReport& report) {
-  std::string summary =
-      fmt::format("Blackthorn models of {}: {} sub-models from {} measurements ({} errors)\n", report.models.backend,
-                  report.models.models.size(), report.models.measurements(), report.fit_error);
+  std::string summary = models_heading(report);
   for (const SubModel& m : report.models.models) {
     const std::string setting = has_window(m.kind) ? fmt::format("k{:<2} s{}", m.kernel, m.stride) : "";
     summary += fmt::format("  {:<14} {:<6}: {:>5} measurements, {:>4} 1-D fits ({} stopped at their budget)\n",
@@ -252,7 +262,10 @@ nlohmann::ordered_json random_json(const RandomLayerCheck& r, std::string& summa
           {"rmspe_pct_by_model", by_model}};
 }
 
-nlohmann::ordered_json networks_json(const std::vector<NetworkCheck>& checks, std::string& summary) {
+// A network's figures are for the batch it was simulated at: the models' per-image latencies times the batch.
+nlohmann::ordered_json networks_json(const std::vector<NetworkCheck>& checks, std::int64_t batch,
+                                     std::string& summary) {
+  if (batch > 1) summary += fmt::format("networks at batch {} (latencies of the whole batch):\n", batch);
   nlohmann::ordered_json networks = nlohmann::ordered_json::array();
   for (const NetworkCheck& c : checks) {
     summary += fmt::format(
@@ -306,43 +319,102 @@ nlohmann::ordered_json sweeps_json(const std::vector<SweepCheck>& sweeps, std::s
   return {{"sweeps", sweeps.size()}, {"mape_pct", mape}, {"mae_ms", mae}, {"mean_measured", measured}, {"each", list}};
 }
 
-// Requests for the layers the measurements lack, or none left (a stale file from an earlier round goes).
-std::string write_requests(const BlackthornProfileReport& report, const std::string& out_dir) {
-  const std::string path = out_dir + "/requests.csv";
-  if (report.requests.empty()) {
-    std::filesystem::remove(path);
-    return "";
-  }
+// The layers the measurements lack, in the measurements' format: requests.csv (its header alone when none).
+std::string requests_csv(const BlackthornProfileReport& report) {
   std::string csv = measurement_csv_header();
   for (const LayerSpec& layer : report.requests) csv += measurement_csv_row(layer);
-  write_file_atomically(path, csv);
-  return fmt::format(
-      "{} sub-models need more measurements ({}): measure the {} layers in {}, append them with "
-      "their latency_ms to the measurements and run again\n",
-      report.incomplete.size(), fmt::join(report.incomplete, ", "), report.requests.size(), path);
+  return csv;
 }
 
-}  // namespace
+std::string requests_summary(const BlackthornProfileReport& report) {
+  if (report.requests.empty()) return "";
+  return fmt::format(
+      "{} sub-models need more measurements ({}): measure the {} layers requests.csv lists (--out writes it, "
+      "--format csv prints it), append them with their latency_ms to the measurements and run again\n",
+      report.incomplete.size(), fmt::join(report.incomplete, ", "), report.requests.size());
+}
 
-std::string write_blackthorn_profile(const BlackthornProfileReport& report, const std::string& out_dir) {
-  std::filesystem::create_directories(out_dir);
-  write_file_atomically(out_dir + "/models.json", models_json(report.models).dump(2) + "\n");
-  std::string summary = models_summary(report);
-  nlohmann::ordered_json json = {{"schema_version", 2},
-                                 {"backend", report.models.backend},
-                                 {"fit_error", report.fit_error},
-                                 {"measurements", report.models.measurements()}};
+// report.json, and the summary printed as the table.
+nlohmann::ordered_json report_json(const BlackthornProfileReport& report, std::string& summary) {
+  summary = models_summary(report);
+  nlohmann::ordered_json json = {{"schema_version", 2}, {"backend", report.models.backend}};
+  if (report.models.batch > 0) {  // a simulated backend: what the figures mean
+    json["batch"] = report.models.batch;
+    json["fidelity"] = report.models.fidelity;
+  }
+  json["fit_error"] = report.fit_error;
+  json["measurements"] = report.models.measurements();
   if (report.random.layers > 0) json["random_conv_layers"] = random_json(report.random, summary);
-  if (!report.networks.empty()) json["networks"] = networks_json(report.networks, summary);
+  if (!report.networks.empty()) json["networks"] = networks_json(report.networks, report.models.batch, summary);
   if (!report.step_widths.empty()) {
     json["array"] = {{"rows", report.array_rows}, {"cols", report.array_cols}};
     json["step_widths_along_filters"] = widths_json(report, summary);
   }
   if (!report.sweeps.empty()) json["fitter_sweeps"] = sweeps_json(report.sweeps, summary);
   json["incomplete_sub_models"] = report.incomplete;
-  write_file_atomically(out_dir + "/report.json", json.dump(2) + "\n");
-  summary += write_requests(report, out_dir);
-  return summary + write_blackthorn_plots(report, out_dir);
+  summary += requests_summary(report);
+  return json;
+}
+
+// `rows` (JSON objects of one shape) as a markdown table, their scalar fields as columns.
+std::string markdown_table(const nlohmann::ordered_json& rows) {
+  std::string csv;
+  for (const auto& row : rows) {
+    std::string header, line;
+    for (const auto& field : row.items()) {
+      if (field.value().is_structured()) continue;
+      const char* separator = header.empty() ? "" : ",";
+      header += separator + csv_quoted(field.key());
+      line +=
+          separator + (field.value().is_string() ? csv_quoted(field.value().get<std::string>()) : field.value().dump());
+    }
+    if (csv.empty()) csv = header + "\n";
+    csv += line + "\n";
+  }
+  return csv_as_markdown(csv);
+}
+
+// The summary as markdown: a table of the sub-models, then one per check report.json holds.
+std::string profile_markdown(const BlackthornProfileReport& report, const nlohmann::ordered_json& json) {
+  nlohmann::ordered_json models = nlohmann::ordered_json::array();
+  for (const SubModel& m : report.models.models) {
+    const auto window = [&](int value) { return has_window(m.kind) ? nlohmann::ordered_json(value) : ""; };
+    models.push_back({{"kind", layer_kind_name(m.kind)},
+                      {"kernel", window(m.kernel)},
+                      {"stride", window(m.stride)},
+                      {"measurements", m.measurements},
+                      {"fits", m.fits},
+                      {"fits_at_budget", m.fits_at_budget}});
+  }
+  std::string markdown = models_heading(report) + (models.empty() ? "" : "\n" + markdown_table(models));
+  for (const char* section : {"random_conv_layers", "networks", "step_widths_along_filters", "fitter_sweeps"}) {
+    if (!json.contains(section)) continue;
+    const nlohmann::ordered_json& rows = json.at(section);
+    markdown += fmt::format("\n{}:\n\n", section) +
+                markdown_table(rows.is_array() ? rows : nlohmann::ordered_json::array({rows}));
+  }
+  const std::string requests = requests_summary(report);
+  return markdown + (requests.empty() ? "" : "\n" + requests);
+}
+
+}  // namespace
+
+ReportForms blackthorn_profile_forms(const BlackthornProfileReport& report) {
+  ReportForms forms;
+  const nlohmann::ordered_json json = report_json(report, forms.table);
+  forms.json = json.dump(2) + "\n";
+  forms.csv = report.measured ? requests_csv(report) : network_layers_csv(report.networks);
+  forms.markdown = profile_markdown(report, json);
+  return forms;
+}
+
+std::string write_blackthorn_profile(const BlackthornProfileReport& report, const ReportForms& forms,
+                                     const std::string& out_dir, bool plots) {
+  std::filesystem::create_directories(out_dir);
+  write_file_atomically(out_dir + "/models.json", models_json(report.models).dump(2) + "\n");
+  write_file_atomically(out_dir + "/report.json", forms.json);
+  if (!report.requests.empty()) write_file_atomically(out_dir + "/requests.csv", forms.csv);
+  return plots ? write_blackthorn_plots(report, out_dir) : "";
 }
 
 }  // namespace ergon

@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "arch/accelerator_config.hpp"
+#include "common/report_formats.hpp"
 #include "power/energy_table.hpp"
 #include "power/estimators/blackthorn/layer_models.hpp"
 #include "power/estimators/blackthorn/sweep_check.hpp"
+#include "sim/simulation.hpp"
 
 namespace ergon {
 
@@ -20,6 +22,8 @@ struct BlackthornProfileOptions {
   std::uint64_t seed = 2021;
   blackthorn::ProfileSettings fit;
   std::size_t sweeps = 0;  // 1-D ground-truth sweeps of the fitter (the paper's Fig. 7 check)
+  // --batch and --fidelity of every simulation (single layers and networks); no observers (simulate_in_worker).
+  SimulationOptions simulation;
   // Profile from this CSV of measured latencies instead of simulating (docs/blackthorn.md).
   std::string measurements_csv;
 };
@@ -66,6 +70,7 @@ struct BlackthornProfileReport {
   // From measurements: sub-models that stopped at a layer the file lacks, and those layers.
   std::vector<std::string> incomplete;
   std::vector<blackthorn::LayerSpec> requests;
+  bool measured = false;  // profiled from --measurements: no simulation, no random-layer or network checks
 };
 
 BlackthornProfileReport run_blackthorn_profile(const AcceleratorConfig& config, const EnergyTable& table,
@@ -75,8 +80,15 @@ BlackthornProfileReport run_blackthorn_profile(const AcceleratorConfig& config, 
 // or network checks; sub-models the file cannot finish yet are listed with the layers to measure next.
 BlackthornProfileReport run_blackthorn_measured_profile(const BlackthornProfileOptions& options);
 
-// models.json (for `ergon estimate blackthorn`), report.json, the plots' data and scripts (and, with
-// gnuplot, the plots), and requests.csv when measurements are missing; returns the terminal summary.
-std::string write_blackthorn_profile(const BlackthornProfileReport& report, const std::string& out_dir);
+// The profile in every --format (docs/blackthorn.md): table the summary of the models and checks, json
+// report.json, csv network_layers.csv (simulated) or requests.csv (measured; its header alone when nothing is
+// missing), markdown the summary as markdown tables.
+ReportForms blackthorn_profile_forms(const BlackthornProfileReport& report);
+
+// models.json (for `ergon estimate blackthorn`), report.json (forms.json), requests.csv when measurements are
+// missing and, with `plots`, the plots' data and scripts (and, with gnuplot, the plots). Returns a remark for
+// the note on the files written: empty, or that gnuplot is missing.
+std::string write_blackthorn_profile(const BlackthornProfileReport& report, const ReportForms& forms,
+                                     const std::string& out_dir, bool plots);
 
 }  // namespace ergon

@@ -2,14 +2,14 @@
 
 #include <fmt/format.h>
 
-#include "sim/simulation.hpp"
+#include <stdexcept>
 
 namespace ergon {
 
 using blackthorn::LayerKind;
 
-ErgonLatencyBackend::ErgonLatencyBackend(AcceleratorConfig config, EnergyTable table)
-    : config_(std::move(config)), table_(std::move(table)) {}
+ErgonLatencyBackend::ErgonLatencyBackend(AcceleratorConfig config, EnergyTable table, SimulationOptions simulation)
+    : config_(std::move(config)), table_(std::move(table)), simulation_(std::move(simulation)) {}
 
 YAML::Node single_layer_yaml(const blackthorn::LayerSpec& l, bool network_input) {
   YAML::Node root, input, layer;
@@ -60,11 +60,32 @@ YAML::Node single_layer_yaml(const blackthorn::LayerSpec& l, bool network_input)
 double ErgonLatencyBackend::latency_ms(const blackthorn::LayerSpec& layer) {
   const Workload workload = parse_workload(single_layer_yaml(layer), "generated Blackthorn layer");
   ++simulations_;
-  return Simulation(config_, table_, workload, SimulationOptions{}).run().total.time_ns / 1e6;
+  const SimulationResult result = simulate_in_worker(config_, table_, workload, simulation_);
+  return result.total.time_ns / 1e6 / static_cast<double>(result.layers.back().batch);
 }
 
 std::string ErgonLatencyBackend::describe() const {
-  return fmt::format("ergon transaction-level simulation of {} ({})", config_.name, config_.file);
+  const bool cycle = simulation_.fidelity == Fidelity::kCycleAccurate;
+  const std::string batch =
+      simulation_.batch ? fmt::format(" at batch {}, latency per image", *simulation_.batch) : std::string();
+  return fmt::format("ergon {} simulation of {} ({}){}", cycle ? "cycle-accurate" : "transaction-level", config_.name,
+                     config_.file, batch);
+}
+
+SimulationResult simulate_in_worker(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
+                                    const SimulationOptions& simulation) {
+  const RunObservers& o = simulation.observers;
+  if (o.activity || o.trace || o.layer_done || o.interrupt_requested || o.step_done) {
+    throw std::invalid_argument("a study's simulations run in worker processes and take no observers");
+  }
+  SimulationResult result = Simulation(config, table, workload, simulation).run();
+  for (const LayerResult& layer : result.layers) {
+    if (layer.output_mismatches > 0) {
+      throw std::runtime_error(fmt::format("{} layer {}: the simulated output differs from the reference in {} values",
+                                           workload.name(), layer.name, layer.output_mismatches));
+    }
+  }
+  return result;
 }
 
 }  // namespace ergon

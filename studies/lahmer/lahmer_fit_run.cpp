@@ -52,10 +52,12 @@ blackthorn::LayerSpec layer_of(const LahmerSweepPoint& p) {
   return layer;
 }
 
-double simulate_layer_energy_j(const AcceleratorConfig& config, const EnergyTable& table, const LahmerSweepPoint& p) {
+// Per image, as the model's loads count one image's MACs: the layer's energy for its batch over the batch.
+double simulate_layer_energy_j(const AcceleratorConfig& config, const EnergyTable& table,
+                               const SimulationOptions& simulation, const LahmerSweepPoint& p) {
   const Workload workload = parse_workload(single_layer_yaml(layer_of(p), true), "generated " + p.sweep + " layer");
-  const SimulationResult result = Simulation(config, table, workload, SimulationOptions{}).run();
-  return result.layers.at(1).energy.total_pj() * 1e-12;
+  const LayerResult layer = simulate_in_worker(config, table, workload, simulation).layers.at(1);
+  return layer.energy.total_pj() * 1e-12 / static_cast<double>(layer.batch);
 }
 
 double model_energy_j(const LahmerFit& fit, const LahmerSweepPoint& p) {
@@ -75,22 +77,30 @@ std::string samples_csv(const LahmerFitRun& run) {
   return out;
 }
 
-nlohmann::ordered_json fit_json(const LahmerFit& fit, const std::string& config_name) {
+nlohmann::ordered_json fit_json(const LahmerFitRun& run) {
+  const LahmerFit& fit = run.fit;
   const auto scores = [](const LeastSquaresFit& f) {
     return nlohmann::ordered_json{{"r_squared", f.r_squared}, {"mape_pct", f.mape_pct}, {"samples", f.samples}};
   };
   nlohmann::ordered_json slopes = nlohmann::ordered_json::array();
   for (const LahmerSlope& s : fit.slopes) slopes.push_back({{"ofm", s.ofm}, {"slope_j_per_mac", s.slope_j_per_mac}});
-  return {{"schema_version", 1},      {"config", config_name},
-          {"a_c", fit.a_c},           {"b_c", fit.b_c},
-          {"a_f", fit.a_f},           {"conv", scores(fit.conv_fit)},
-          {"fc", scores(fit.fc_fit)}, {"eq6_slopes", scores(fit.slope_fit)},
+  return {{"schema_version", 1},
+          {"config", run.config_name},
+          {"batch", run.batch},  // the energies (and so the parameters) are per image at this batch
+          {"fidelity", run.fidelity},
+          {"a_c", fit.a_c},
+          {"b_c", fit.b_c},
+          {"a_f", fit.a_f},
+          {"conv", scores(fit.conv_fit)},
+          {"fc", scores(fit.fc_fit)},
+          {"eq6_slopes", scores(fit.slope_fit)},
           {"slopes", slopes}};
 }
 
 // Fig. 3: energy against CLC, one series per ofm, with the model's lines; Fig. 5: the slopes against ofm
 // with eq. 6's curve; and the FC line (Fig. 4).
-void write_plots(const LahmerFitRun& run, const std::string& out_dir, const std::string& config_name) {
+void write_plots(const LahmerFitRun& run, const std::string& out_dir) {
+  const std::string& config_name = run.config_name;
   std::map<int, std::string> by_ofm;
   std::string fc_data = "# clf energy_j model_j\n";
   for (const LahmerSweepPoint& p : run.points) {
@@ -123,7 +133,7 @@ do for [out in "png svg"] {{
   set output 'energy_vs_clc.'.ext
   set logscale xy
   set key top left
-  set xlabel 'conv layer complexity CLC = KCLC x output maps (MACs)'; set ylabel 'simulated energy per layer (J)'
+  set xlabel 'conv layer complexity CLC = KCLC x output maps (MACs)'; set ylabel 'simulated energy per layer and image (J)'
   set title {3}
   plot for [i=1:words(ofms)] 'energy_vs_clc.dat' index i-1 using 1:2 with points pt 7 lc i \
          title sprintf('%s output maps, simulated', word(ofms, i)), \
@@ -139,7 +149,7 @@ do for [out in "png svg"] {{
   set output 'fc_energy.'.ext
   set logscale xy
   set key top left
-  set xlabel 'fully connected layer complexity CLF = inputs x outputs (MACs)'; set ylabel 'simulated energy per layer (J)'
+  set xlabel 'fully connected layer complexity CLF = inputs x outputs (MACs)'; set ylabel 'simulated energy per layer and image (J)'
   set title {5}
   plot 'fc_energy.dat' using 1:2 with points pt 7 title 'simulated fully connected layer', \
        'fc_energy.dat' using 1:3 with lines title 'fitted model: a_f x CLF'
@@ -182,12 +192,18 @@ std::vector<LahmerSweepPoint> lahmer_sweep_points() {
   return points;
 }
 
-LahmerFitRun run_lahmer_fit(const AcceleratorConfig& config, const EnergyTable& table, unsigned jobs) {
+LahmerFitRun run_lahmer_fit(const AcceleratorConfig& config, const EnergyTable& table,
+                            const SimulationOptions& simulation, unsigned jobs) {
   LahmerFitRun run;
+  run.config_name = config.name;
+  run.batch = simulation.batch.value_or(1);
+  run.fidelity = fidelity_name(simulation.fidelity);
   run.points = lahmer_sweep_points();
   run_in_processes(
       run.points.size(), jobs,
-      [&](std::size_t i) { return fmt::format("{:.17g}", simulate_layer_energy_j(config, table, run.points[i])); },
+      [&](std::size_t i) {
+        return fmt::format("{:.17g}", simulate_layer_energy_j(config, table, simulation, run.points[i]));
+      },
       [&](std::size_t i, const std::string& energy) { run.points[i].energy_j = std::stod(energy); },
       "layers simulated for the fit");
   std::vector<LahmerConvSample> conv;
@@ -203,22 +219,49 @@ LahmerFitRun run_lahmer_fit(const AcceleratorConfig& config, const EnergyTable& 
   return run;
 }
 
-std::string write_lahmer_fit(const LahmerFitRun& run, const std::string& out_dir, const std::string& config_name) {
-  std::filesystem::create_directories(out_dir);
-  write_file_atomically(out_dir + "/samples.csv", samples_csv(run));
-  write_file_atomically(out_dir + "/fit.json", fit_json(run.fit, config_name).dump(2) + "\n");
-  write_plots(run, out_dir, config_name);
-  const bool plotted = run_gnuplot(out_dir, "lahmer_fit.gp");
+namespace {
+
+std::string fit_heading(const LahmerFitRun& run) {
+  return fmt::format("Lahmer et al.'s model fitted to {} simulated layers of {} ({}, batch {}; energy per image):\n",
+                     run.points.size(), run.config_name, run.fidelity, run.batch);
+}
+
+// The summary as a markdown table: a row per fit, its parameters and scores.
+std::string fit_markdown(const LahmerFitRun& run) {
   const LahmerFit& f = run.fit;
-  return fmt::format(
-      "Lahmer et al.'s model fitted to {} simulated layers of {}:\n"
-      "  conv: a_c = {:.4g} J per KCLC MAC, b_c = {:.4g} J per MAC; R^2 {:.4f}, MAPE {:.2f}% over {} layers\n"
-      "        (eq. 6 on the {} per-ofm slopes: R^2 {:.4f})\n"
-      "  fc:   a_f = {:.4g} J/MAC; R^2 {:.4f}, MAPE {:.2f}% over {} layers\n"
-      "wrote {}/{{samples.csv,fit.json,lahmer_fit.gp{}}}\n",
-      run.points.size(), config_name, f.a_c, f.b_c, f.conv_fit.r_squared, f.conv_fit.mape_pct, f.conv_fit.samples,
-      f.slopes.size(), f.slope_fit.r_squared, f.a_f, f.fc_fit.r_squared, f.fc_fit.mape_pct, f.fc_fit.samples, out_dir,
-      plotted ? ",energy_vs_clc.png,slope_vs_ofm.png,fc_energy.png (and .svg)" : "");
+  const std::string csv = fmt::format(
+      "fit,a_c (J per KCLC MAC),b_c (J per MAC),a_f (J per MAC),R^2,MAPE (%),samples\n"
+      "conv (eq. 7),{},{},,{},{},{}\n"
+      "eq. 6 on the per-ofm slopes,,,,{},{},{}\n"
+      "fc (eq. 8),,,{},{},{},{}\n",
+      f.a_c, f.b_c, f.conv_fit.r_squared, f.conv_fit.mape_pct, f.conv_fit.samples, f.slope_fit.r_squared,
+      f.slope_fit.mape_pct, f.slope_fit.samples, f.a_f, f.fc_fit.r_squared, f.fc_fit.mape_pct, f.fc_fit.samples);
+  return fit_heading(run) + "\n" + csv_as_markdown(csv);
+}
+
+}  // namespace
+
+ReportForms lahmer_fit_forms(const LahmerFitRun& run) {
+  const LahmerFit& f = run.fit;
+  const std::string table =
+      fit_heading(run) +
+      fmt::format(
+          "  conv: a_c = {:.4g} J per KCLC MAC, b_c = {:.4g} J per MAC; R^2 {:.4f}, MAPE {:.2f}% over {} layers\n"
+          "        (eq. 6 on the {} per-ofm slopes: R^2 {:.4f})\n"
+          "  fc:   a_f = {:.4g} J/MAC; R^2 {:.4f}, MAPE {:.2f}% over {} layers\n",
+          f.a_c, f.b_c, f.conv_fit.r_squared, f.conv_fit.mape_pct, f.conv_fit.samples, f.slopes.size(),
+          f.slope_fit.r_squared, f.a_f, f.fc_fit.r_squared, f.fc_fit.mape_pct, f.fc_fit.samples);
+  return {table, fit_json(run).dump(2) + "\n", samples_csv(run), fit_markdown(run)};
+}
+
+std::string write_lahmer_fit(const LahmerFitRun& run, const ReportForms& forms, const std::string& out_dir,
+                             bool plots) {
+  std::filesystem::create_directories(out_dir);
+  write_file_atomically(out_dir + "/samples.csv", forms.csv);
+  write_file_atomically(out_dir + "/fit.json", forms.json);
+  if (!plots) return "";
+  write_plots(run, out_dir);
+  return run_gnuplot(out_dir, "lahmer_fit.gp") ? "" : " (install gnuplot for the plots)";
 }
 
 namespace {
@@ -232,15 +275,48 @@ std::string unusable_parameters(const LahmerMeasuredFit& f) {
   return why;
 }
 
+// The summary's lines on the conv and eq. 6 fits, and on the fc fit.
+std::string measured_fit_lines(const LahmerMeasuredFit& fit) {
+  const LahmerFit& f = fit.fit;
+  std::string lines = fmt::format(
+      "  conv: a_c = {:.6g} J per KCLC MAC, b_c = {:.6g} J per MAC; R^2 {:.4f}, RMSPE {:.2f}% over {} rows\n"
+      "        (eq. 6 on the {} per-ofm slopes: R^2 {:.4f})\n",
+      f.a_c, f.b_c, f.conv_fit.r_squared, fit.conv_rmspe_pct, fit.conv_rows, f.slopes.size(), f.slope_fit.r_squared);
+  return lines + (fit.has_fc ? fmt::format("  fc:   a_f = {:.6g} J/MAC; R^2 {:.4f}, RMSPE {:.2f}% over {} rows\n",
+                                           f.a_f, f.fc_fit.r_squared, fit.fc_rmspe_pct, fit.fc_rows)
+                             : "  fc:   no fc rows, so no a_f (FC layers will not be modelled)\n");
+}
+
+std::string measured_fit_heading(const LahmerMeasuredFit& fit) {
+  return fmt::format("Lahmer et al.'s model fitted to {} measured layers in {} ({}):\n", fit.residuals.size(),
+                     fit.measurements_path, kclc_description(fit.kclc));
+}
+
+// The summary as a markdown table: a row per fit, its parameters and scores (no fc row without fc rows).
+std::string measured_fit_markdown(const LahmerMeasuredFit& fit) {
+  const LahmerFit& f = fit.fit;
+  std::string csv = fmt::format(
+      "fit,a_c (J per KCLC MAC),b_c (J per MAC),a_f (J per MAC),R^2,RMSPE (%),rows\n"
+      "conv (eq. 7),{},{},,{},{},{}\n"
+      "eq. 6 on the per-ofm slopes,,,,{},,{}\n",
+      f.a_c, f.b_c, f.conv_fit.r_squared, fit.conv_rmspe_pct, fit.conv_rows, f.slope_fit.r_squared, f.slopes.size());
+  if (fit.has_fc)
+    csv += fmt::format("fc (eq. 8),,,{},{},{},{}\n", f.a_f, f.fc_fit.r_squared, fit.fc_rmspe_pct, fit.fc_rows);
+  return measured_fit_heading(fit) + "\n" + csv_as_markdown(csv);
+}
+
 }  // namespace
 
-std::string write_lahmer_measured_fit(const LahmerMeasuredFit& fit, const std::string& out_dir,
-                                      const std::string& board) {
-  const std::string parameters = out_dir + "/parameters.yaml", json = out_dir + "/fit.json",
-                    residuals = out_dir + "/residuals.csv";
+ReportForms lahmer_measured_fit_forms(const LahmerMeasuredFit& fit, const std::string& board) {
+  return {measured_fit_heading(fit) + measured_fit_lines(fit), lahmer_measured_fit_json(fit, board).dump(2) + "\n",
+          lahmer_residuals_csv(fit), measured_fit_markdown(fit)};
+}
+
+void write_lahmer_measured_fit(const LahmerMeasuredFit& fit, const ReportForms& forms, const std::string& out_dir,
+                               const std::string& board) {
   std::filesystem::create_directories(out_dir);
-  write_file_atomically(json, lahmer_measured_fit_json(fit, board).dump(2) + "\n");
-  write_file_atomically(residuals, lahmer_residuals_csv(fit));
+  write_file_atomically(out_dir + "/fit.json", forms.json);
+  write_file_atomically(out_dir + "/residuals.csv", forms.csv);
   const std::string unusable = unusable_parameters(fit);
   if (!unusable.empty()) {
     throw std::runtime_error(fmt::format(
@@ -248,21 +324,13 @@ std::string write_lahmer_measured_fit(const LahmerMeasuredFit& fit, const std::s
         "written",
         fit.measurements_path, unusable, fit.conv_rmspe_pct, fit.conv_rows));
   }
-  write_file_atomically(parameters, lahmer_parameters_yaml(fit, board));
-  const LahmerFit& f = fit.fit;
-  std::string summary = fmt::format(
-      "Lahmer et al.'s model fitted to {} measured layers in {} ({}):\n"
-      "  conv: a_c = {:.6g} J per KCLC MAC, b_c = {:.6g} J per MAC; R^2 {:.4f}, RMSPE {:.2f}% over {} rows\n"
-      "        (eq. 6 on the {} per-ofm slopes: R^2 {:.4f})\n",
-      fit.residuals.size(), fit.measurements_path, kclc_description(fit.kclc), f.a_c, f.b_c, f.conv_fit.r_squared,
-      fit.conv_rmspe_pct, fit.conv_rows, f.slopes.size(), f.slope_fit.r_squared);
-  summary += fit.has_fc ? fmt::format("  fc:   a_f = {:.6g} J/MAC; R^2 {:.4f}, RMSPE {:.2f}% over {} rows\n", f.a_f,
-                                      f.fc_fit.r_squared, fit.fc_rmspe_pct, fit.fc_rows)
-                        : "  fc:   no fc rows, so no a_f (FC layers will not be modelled)\n";
-  return summary + fmt::format(
-                       "wrote {}/{{parameters.yaml,fit.json,residuals.csv}}; use: ergon estimate lahmer "
-                       "--parameters {} --board {} --kclc {} --kclc-padding {}\n",
-                       out_dir, parameters, board, kclc_form_name(fit.kclc.form), kclc_padding_name(fit.kclc.padding));
+  write_file_atomically(out_dir + "/parameters.yaml", lahmer_parameters_yaml(fit, board));
+}
+
+std::string lahmer_parameters_use(const LahmerMeasuredFit& fit, const std::string& parameters_path,
+                                  const std::string& board) {
+  return fmt::format("; use: ergon estimate lahmer --parameters {} --board {} --kclc {} --kclc-padding {}",
+                     parameters_path, board, kclc_form_name(fit.kclc.form), kclc_padding_name(fit.kclc.padding));
 }
 
 }  // namespace ergon

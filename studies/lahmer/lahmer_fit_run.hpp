@@ -7,9 +7,11 @@
 #include <vector>
 
 #include "arch/accelerator_config.hpp"
+#include "common/report_formats.hpp"
 #include "power/energy_table.hpp"
 #include "power/estimators/lahmer.hpp"
 #include "power/estimators/lahmer_measurements.hpp"
+#include "sim/simulation.hpp"
 
 namespace ergon {
 
@@ -18,29 +20,47 @@ struct LahmerSweepPoint {
   bool fully_connected = false;
   int i_size = 0, ifm = 0, ofm = 0, ksize = 0, stride = 1;  // conv (square, no padding, as eq. 2)
   int fc_inputs = 0, fc_outputs = 0;
-  double load = 0;      // KCLC or CLF
-  double energy_j = 0;  // simulated
+  double load = 0;      // KCLC or CLF, of one image
+  double energy_j = 0;  // simulated, per image: the layer's energy for its batch divided by the batch
 };
 
 // The sweeps, documented in docs/lahmer.md (the paper's figures that held its ranges did not survive).
 std::vector<LahmerSweepPoint> lahmer_sweep_points();
 
 struct LahmerFitRun {
+  std::string config_name;
+  std::int64_t batch = 1;  // images each layer was simulated with (--batch; the generated layers' own is 1)
+  std::string fidelity;    // "tlm" or "cycle"
   std::vector<LahmerSweepPoint> points;
   LahmerFit fit;
 };
 
-LahmerFitRun run_lahmer_fit(const AcceleratorConfig& config, const EnergyTable& table, unsigned jobs);
+// `simulation`: --batch and --fidelity, for every layer (simulated in worker processes: no observers).
+LahmerFitRun run_lahmer_fit(const AcceleratorConfig& config, const EnergyTable& table,
+                            const SimulationOptions& simulation, unsigned jobs);
 
-// samples.csv, fit.json, and the Fig. 3 and Fig. 5 style plots (gnuplot scripts; PNG/SVG when installed).
-// Returns the summary printed on the terminal.
-std::string write_lahmer_fit(const LahmerFitRun& run, const std::string& out_dir, const std::string& config_name);
+// The fit in every --format (docs/lahmer.md): table the summary, json fit.json, csv samples.csv, markdown the
+// summary as a markdown table.
+ReportForms lahmer_fit_forms(const LahmerFitRun& run);
 
-// `ergon fit lahmer --measurements F.csv`: parameters.yaml (the form of reference/jetson/lahmer_2022_table3.yaml),
-// fit.json and residuals.csv in out_dir. Refuses (before writing) an output that would replace the CSV, and
-// parameters the model's loader rejects (a_c <= 0, b_c < 0, a_f <= 0: the data do not follow eq. 7 or 8; the
-// fit and residuals are still written). Returns the summary printed on the terminal.
-std::string write_lahmer_measured_fit(const LahmerMeasuredFit& fit, const std::string& out_dir,
-                                      const std::string& board);
+// samples.csv and fit.json (the forms' csv and json) in out_dir and, with `plots`, the Fig. 3, 4 and 5 style
+// plots (data and gnuplot scripts; PNG/SVG when gnuplot is installed). Returns a remark for the note on the
+// files written: empty, or that gnuplot is missing.
+std::string write_lahmer_fit(const LahmerFitRun& run, const ReportForms& forms, const std::string& out_dir, bool plots);
+
+// `ergon fit lahmer --measurements F.csv` in every --format: table the summary, json fit.json, csv
+// residuals.csv, markdown the summary as a markdown table.
+ReportForms lahmer_measured_fit_forms(const LahmerMeasuredFit& fit, const std::string& board);
+
+// parameters.yaml (the form of reference/jetson/lahmer_2022_table3.yaml), fit.json and residuals.csv (the
+// forms' json and csv) in out_dir. Refuses parameters the model's loader rejects (a_c <= 0, b_c < 0,
+// a_f <= 0: the data do not follow eq. 7 or 8) with an error.
+void write_lahmer_measured_fit(const LahmerMeasuredFit& fit, const ReportForms& forms, const std::string& out_dir,
+                               const std::string& board);
+
+// How `ergon estimate lahmer` uses the parameters written at `parameters_path`: a remark for the note on
+// the files written.
+std::string lahmer_parameters_use(const LahmerMeasuredFit& fit, const std::string& parameters_path,
+                                  const std::string& board);
 
 }  // namespace ergon

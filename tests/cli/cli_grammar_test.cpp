@@ -55,10 +55,6 @@ bool has_option(const CLI::App& command, const std::string& name) {
 bool is_conversion(const std::string& path) {
   return path.rfind("import ", 0) == 0;
 }
-// Studies whose result is a folder of tables and figures (docs/cli.md, "`--out` is always a folder").
-bool is_study(const std::string& path) {
-  return path == "fit lahmer" || path == "profile blackthorn";
-}
 
 TEST(CliGrammar, EveryCommandIsFound) {
   const auto app = built_app();
@@ -110,8 +106,8 @@ TEST(CliGrammar, CommonOptionsHaveTheirShortFormEverywhere) {
 // without simulating them, so it takes --batch alone.
 TEST(CliGrammar, EveryCommandThatSimulatesTakesBatchAndFidelity) {
   const auto app = built_app();
-  std::set<std::string> simulating = {"run",     "roofline", "sweep",      "partition",
-                                      "compare", "dvfs",     "dvfs-study", "bench-phases"};
+  std::set<std::string> simulating = {"run",          "roofline",   "sweep",      "partition",          "compare",
+                                      "dvfs",         "dvfs-study", "fit lahmer", "profile blackthorn", "bench-phases"};
   for (const Command& command : leaf_commands(*app)) {
     if (has_option(*command.app, "--fidelity")) {
       EXPECT_TRUE(has_option(*command.app, "--batch")) << command.path << " takes --fidelity without --batch";
@@ -127,7 +123,7 @@ TEST(CliGrammar, EveryCommandThatSimulatesTakesBatchAndFidelity) {
 TEST(CliGrammar, EveryReportingCommandTakesFormat) {
   const auto app = built_app();
   for (const Command& command : leaf_commands(*app)) {
-    if (is_conversion(command.path) || is_study(command.path)) continue;
+    if (is_conversion(command.path)) continue;
     EXPECT_TRUE(has_option(*command.app, "--format")) << command.path;
   }
 }

@@ -191,7 +191,13 @@ nlohmann::ordered_json models_json(const BlackthornModels& models) {
                     {"fits_at_budget", m.fits_at_budget},
                     {"model", to_json(m.curve)}});
   }
-  return {{"schema_version", kModelsSchema}, {"backend", models.backend}, {"models", list}};
+  nlohmann::ordered_json json = {{"schema_version", kModelsSchema}, {"backend", models.backend}};
+  if (models.batch > 0) {
+    json["batch"] = models.batch;
+    json["fidelity"] = models.fidelity;
+  }
+  json["models"] = list;
+  return json;
 }
 
 BlackthornModels models_from_json(const nlohmann::json& json) {
@@ -204,6 +210,8 @@ BlackthornModels models_from_json(const nlohmann::json& json) {
     }
     BlackthornModels models;
     models.backend = json.at("backend").get<std::string>();
+    models.batch = json.value("batch", std::int64_t{0});  // absent for measurements and older files
+    models.fidelity = json.value("fidelity", std::string());
     for (const auto& entry : json.at("models")) {
       SubModel m;
       m.kind = kind_from_name(entry.at("kind").get<std::string>());

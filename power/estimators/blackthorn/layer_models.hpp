@@ -4,6 +4,7 @@
 // latency is the sum of its layers' predictions. The backend is an interface: the first one simulates
 // the layer with Ergon (studies/blackthorn/ergon_latency_backend.hpp); analytical code here never calls
 // the simulator itself.
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -78,6 +79,11 @@ SubModel profile_sub_model(const SubModelSpec& spec, ILatencyBackend& backend, c
 
 struct BlackthornModels {
   std::string backend;
+  // A simulated backend's --batch and --fidelity (`ergon profile blackthorn`): the images each profiled layer
+  // processed together, the models giving its latency per image at that batch, and "tlm" or "cycle". 0 and
+  // empty for measurements.
+  std::int64_t batch = 0;
+  std::string fidelity;
   std::vector<SubModel> models;
   const SubModel* find(LayerKind kind, int kernel, int stride) const;
   std::size_t measurements() const;
