@@ -88,6 +88,8 @@ cmp "$work/bt2/report.json" "$work/bt2.json"
 print_only "${profile[@]}" --format csv > "$work/bt1.csv"
 "$ergon" run -c edge_tpu -w vgg16 --batch 2 --format csv > "$work/vgg16_batch2.csv"
 "$ergon" estimate blackthorn --models "$work/bt2" -w vgg16 --format json > "$work/vgg16_estimate.json"
+# Models profiled at batch 2 say so when the workload runs at another batch.
+"$ergon" estimate blackthorn --models "$work/bt2" -w vgg16 | grep -q "per image at batch 2, but .* runs at batch 1"
 python3 - "$work/bt2/network_layers.csv" "$work/bt1.csv" "$work/vgg16_batch2.csv" "$work/bt2/report.json" \
   "$work/bt2/models.json" "$work/vgg16_estimate.json" <<'PY'
 import csv, json, sys

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "common/text.hpp"
+#include "network/workload.hpp"
 #include "power/estimators/blackthorn/layer_models.hpp"
 #include "power/estimators/registry.hpp"
 
@@ -49,6 +50,21 @@ std::string estimate_csv(const BlackthornEstimate& e) {
   return out + fmt::format("total,,,{},\n", e.total_ms);
 }
 
+// A per-image latency holds at the batch it was profiled at (`profile blackthorn --batch`): a workload whose
+// layers run another batch gets the models' figures with this caveat ("" when the batches agree or the models
+// were measured).
+std::string batch_caveat(const Workload& workload, const BlackthornModels& models) {
+  if (models.batch <= 0) return "";
+  for (const Layer& layer : workload.layers()) {
+    if (layer.op == OpKind::kInput || layer.batch == models.batch) continue;
+    return fmt::format(
+        "the models give the latency per image at batch {}, but {} runs at batch {}: profile with --batch {} for "
+        "this batch",
+        models.batch, layer.name, layer.batch, layer.batch);
+  }
+  return "";
+}
+
 std::string estimate_table(const BlackthornEstimate& e, const BlackthornModels& models) {
   std::string out = fmt::format("Blackthorn estimate of {} from models of {}\n", e.workload, models.backend);
   out += fmt::format("{:<28} {:<10} {:>12}\n", "layer", "op", "latency ms");
@@ -85,16 +101,20 @@ class BlackthornEstimator : public IEstimator {
   EstimateReport estimate(const EstimatorInputs& inputs) const override {
     const BlackthornModels models = read_models(inputs.settings.get("models"));
     const BlackthornEstimate result = estimate_blackthorn(inputs.workload, models);
+    const std::string caveat = batch_caveat(inputs.workload, models);
     EstimateSource source{"Blackthorn",
                           "layer models fitted to " + models.backend +
-                              fmt::format("; {} layers without a model ignored", result.unmodelled),
+                              fmt::format("; {} layers without a model ignored", result.unmodelled) +
+                              (caveat.empty() ? "" : "; " + caveat),
                           {},
                           std::nullopt,
                           result.total_ms};
     for (const auto& layer : result.layers) {
       if (layer.modelled) source.layers.push_back({layer.name, std::nullopt, layer.latency_ms});
     }
-    return {source, {estimate_table(result, models), estimate_json(result, models), estimate_csv(result)}};
+    std::string table = estimate_table(result, models);
+    if (!caveat.empty()) table += "note: " + caveat + "\n";
+    return {source, {table, estimate_json(result, models), estimate_csv(result)}};
   }
 
   // With the models `compare --blackthorn-models` names; none without.
