@@ -105,7 +105,9 @@ void register_blackthorn_commands(CLI::App& app) {
                          "Output folder: models.json, report.json, requests.csv, checks and plots (without it: print "
                          "only)");
   add_format_option(*blackthorn, options->format);
-  blackthorn->add_option("--jobs,-j", options->run.jobs, "Worker processes")->capture_default_str();
+  blackthorn->add_option("--jobs,-j", options->run.jobs, "Worker processes")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, kMaxWorkerProcesses));
   blackthorn->add_option("--scale", options->run.scale, "Shrink every profiled range by this factor (quick looks)")
       ->check(CLI::Range(0.01, 1.0))
       ->capture_default_str();
