@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "sim/data_paths.hpp"
+
 namespace ergon {
 
 using blackthorn::LayerKind;
@@ -65,11 +67,10 @@ double ErgonLatencyBackend::latency_ms(const blackthorn::LayerSpec& layer) {
 }
 
 std::string ErgonLatencyBackend::describe() const {
-  const bool cycle = simulation_.fidelity == Fidelity::kCycleAccurate;
   const std::string batch =
       simulation_.batch ? fmt::format(" at batch {}, latency per image", *simulation_.batch) : std::string();
-  return fmt::format("ergon {} simulation of {} ({}){}", cycle ? "cycle-accurate" : "transaction-level", config_.name,
-                     config_.file, batch);
+  return fmt::format("ergon {} simulation of {} ({}){}", fidelity_title(simulation_.fidelity), config_.name,
+                     shown_data_path(config_.file), batch);
 }
 
 SimulationResult simulate_in_worker(const AcceleratorConfig& config, const EnergyTable& table, const Workload& workload,
